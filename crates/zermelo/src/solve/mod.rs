@@ -1,0 +1,38 @@
+//! Solvers, strategies and the certificate verifier.
+//!
+//! | function | games | cost | gives |
+//! |---|---|---|---|
+//! | [`retrograde`] | any (cycles, self-loops, multi-edges) | O(V + E) | outcome + depth |
+//! | [`acyclic`] | acyclic | O(V + E) | outcome + depth |
+//! | [`grundy`] | impartial, acyclic, normal play | O(V + E) | Grundy values |
+//! | [`verify`] | any | O(V + E) | proof that a [`Solution`] is the least fixpoint |
+//!
+//! Every solver returns the same [`Solution`]; [`best_move`] and [`principal_line`] derive
+//! optimal play from it.
+
+mod acyclic;
+mod cycle;
+mod grundy;
+mod retrograde;
+mod solution;
+mod strategy;
+mod verify;
+
+pub use acyclic::acyclic;
+pub use cycle::{find_cycle, postorder, Cycle};
+pub use grundy::{analyse_sum, grundy, Nimber, SumAnalysis, SumMove};
+pub use retrograde::{retrograde, solve_observed, Event, Observer};
+pub use solution::{Counts, Solution};
+pub use strategy::{best_move, principal_line, Line, LineEnd};
+pub use verify::{verify, Violation, ViolationKind};
+
+use crate::graph::{Csr, Rules};
+use crate::outcome::NodeId;
+
+/// The best move of every node (see [`best_move`]).
+pub fn best_moves(graph: &Csr, rules: &Rules, solution: &Solution) -> Vec<Option<NodeId>> {
+    graph
+        .nodes()
+        .map(|u| best_move(graph, rules, solution, u))
+        .collect()
+}

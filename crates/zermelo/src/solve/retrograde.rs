@@ -1,0 +1,283 @@
+//! Sequential retrograde analysis: backward propagation from terminals with out-degree counters.
+//!
+//! Cost: O(V + E) time; O(V) memory beyond the graph (a counter, a label and a depth per node,
+//! and a FIFO queue that holds each node at most once).
+//!
+//! Reference: seed 000 ("The Retrograde Analysis Algorithm") and seed 003 §3–§7; the algorithm
+//! computes exactly the least fixpoint of the labelling operator Φ (003 Prop. 3.5), and a node's
+//! depth is the round of the fixpoint iteration in which it is decided (003 §4.2, Thm 7.2).
+//!
+//! Invariant: the FIFO queue holds nodes in non-decreasing depth, and every node pushed while
+//! node `v` is being processed has depth `depth(v) + 1`. Hence
+//! * the first LOSE child to reach a predecessor is a shallowest one (fast win), and
+//! * the WIN child whose pop zeroes a predecessor's counter is a deepest one (slow loss),
+//!   so LOSE depths need no running maximum.
+
+use crate::graph::{Csr, Rules};
+use crate::outcome::{NodeId, Outcome};
+use crate::solve::Solution;
+
+/// One step of the backward wave, reported to an [`Observer`] in the order it happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A terminal position is labelled by its verdict (`depth` 0; ties are reported as draws).
+    Seed {
+        /// The terminal.
+        node: NodeId,
+        /// Its verdict.
+        outcome: Outcome,
+    },
+    /// `node` is popped from the queue and its predecessors are visited.
+    Pop {
+        /// The node whose outcome now propagates backwards.
+        node: NodeId,
+    },
+    /// `node` becomes WIN because its child `child` was popped as LOSE.
+    Win {
+        /// The predecessor that is now won.
+        node: NodeId,
+        /// The losing child it moves to.
+        child: NodeId,
+        /// Its depth.
+        depth: u32,
+    },
+    /// A WIN child rules out one of `node`'s moves; `remaining` moves are still open.
+    Decrement {
+        /// The predecessor whose counter ticks down.
+        node: NodeId,
+        /// The winning child.
+        child: NodeId,
+        /// The counter after the decrement (> 0).
+        remaining: u32,
+    },
+    /// Every move of `node` leads to a WIN child: its counter reached zero.
+    LoseAtZero {
+        /// The node that is now lost.
+        node: NodeId,
+        /// The child whose pop zeroed the counter (a deepest one).
+        child: NodeId,
+        /// Its depth.
+        depth: u32,
+    },
+    /// The queue has drained and `node` was never decided: it is a draw.
+    Draw {
+        /// The drawn node.
+        node: NodeId,
+    },
+}
+
+/// Watches the backward wave. Every method has an empty default, and [`solve_observed`] is
+/// generic over the observer, so an observer that ignores events costs nothing.
+pub trait Observer {
+    /// Called once per event, in order.
+    fn event(&mut self, _event: Event) {}
+}
+
+/// The observer that ignores everything.
+impl Observer for () {}
+
+/// Collects every event (for visualisers and tests).
+impl Observer for Vec<Event> {
+    fn event(&mut self, event: Event) {
+        self.push(event);
+    }
+}
+
+const UNDECIDED: u8 = 3;
+
+/// Solves `graph` under `rules` by retrograde analysis.
+///
+/// ```
+/// use zermelo::graph::{Csr, Rules};
+/// use zermelo::{solve, Outcome, Depth};
+/// // Seed 000's forced chain 0 -> 1 -> 2 -> 3.
+/// let g = Csr::from_edges(4, [(0, 1), (1, 2), (2, 3)]).unwrap();
+/// let s = solve::retrograde(&g, &Rules::normal());
+/// assert_eq!(s.outcome(0), Outcome::Win);
+/// assert_eq!(s.depth(0), Some(Depth(3)));
+/// ```
+pub fn retrograde(graph: &Csr, rules: &Rules) -> Solution {
+    solve_observed(graph, rules, &mut ())
+}
+
+/// [`retrograde`], reporting every step of the wave to `observer`.
+pub fn solve_observed<O: Observer>(graph: &Csr, rules: &Rules, observer: &mut O) -> Solution {
+    let n = graph.node_count();
+    let mut counter: Vec<u32> = graph.nodes().map(|u| graph.out_degree(u)).collect();
+    let mut label = vec![UNDECIDED; n];
+    let mut depth = vec![0u32; n];
+    let mut queue: Vec<NodeId> = Vec::with_capacity(n);
+
+    seed(graph, rules, &mut counter, &mut label, &mut queue, observer);
+
+    let mut head = 0;
+    while head < queue.len() {
+        let v = queue[head];
+        head += 1;
+        observer.event(Event::Pop { node: v });
+        let d = depth[v as usize] + 1;
+        let child_lost = label[v as usize] == Outcome::Lose as u8;
+        for &u in graph.predecessors(v) {
+            let ui = u as usize;
+            if label[ui] != UNDECIDED {
+                continue;
+            }
+            if child_lost {
+                label[ui] = Outcome::Win as u8;
+                depth[ui] = d;
+                queue.push(u);
+                observer.event(Event::Win {
+                    node: u,
+                    child: v,
+                    depth: d,
+                });
+            } else {
+                counter[ui] -= 1;
+                if counter[ui] == 0 {
+                    label[ui] = Outcome::Lose as u8;
+                    depth[ui] = d;
+                    queue.push(u);
+                    observer.event(Event::LoseAtZero {
+                        node: u,
+                        child: v,
+                        depth: d,
+                    });
+                } else {
+                    observer.event(Event::Decrement {
+                        node: u,
+                        child: v,
+                        remaining: counter[ui],
+                    });
+                }
+            }
+        }
+    }
+
+    let mut solution = Solution::all_draws(n);
+    for u in graph.nodes() {
+        match label[u as usize] {
+            UNDECIDED => observer.event(Event::Draw { node: u }),
+            l if l == Outcome::Win as u8 => solution.set(u, Outcome::Win, depth[u as usize]),
+            l if l == Outcome::Lose as u8 => solution.set(u, Outcome::Lose, depth[u as usize]),
+            _ => {} // tie terminal: already a draw
+        }
+    }
+    solution
+}
+
+/// Labels every terminal with its verdict and queues the WIN/LOSE ones (depth 0).
+///
+/// Explicit-verdict nodes are terminal whatever their moves: their counters are zeroed so that
+/// no later event touches them.
+fn seed<O: Observer>(
+    graph: &Csr,
+    rules: &Rules,
+    counter: &mut [u32],
+    label: &mut [u8],
+    queue: &mut Vec<NodeId>,
+    observer: &mut O,
+) {
+    let stuck = rules.convention().stuck_outcome();
+    let mut explicit = rules.verdicts().iter().peekable();
+    for u in graph.nodes() {
+        let verdict = match explicit.peek() {
+            Some(&&(node, v)) if node == u => {
+                explicit.next();
+                v
+            }
+            _ if counter[u as usize] == 0 => stuck,
+            _ => continue,
+        };
+        counter[u as usize] = 0;
+        label[u as usize] = verdict as u8;
+        observer.event(Event::Seed {
+            node: u,
+            outcome: verdict,
+        });
+        if verdict != Outcome::Draw {
+            queue.push(u);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::Depth;
+
+    fn labels(s: &Solution) -> Vec<(Outcome, Option<u32>)> {
+        (0..s.len() as NodeId)
+            .map(|u| (s.outcome(u), s.depth(u).map(Depth::plies)))
+            .collect()
+    }
+
+    #[test]
+    fn cycle_with_escape() {
+        // 003 §5.1: a <-> b, a -> t.
+        let g = Csr::from_edges(3, [(0, 1), (1, 0), (0, 2)]).unwrap();
+        let s = retrograde(&g, &Rules::normal());
+        use Outcome::*;
+        assert_eq!(
+            labels(&s),
+            vec![(Win, Some(1)), (Lose, Some(2)), (Lose, Some(0))]
+        );
+    }
+
+    #[test]
+    fn tie_verdict_never_propagates() {
+        // 0 -> 1, 1 is a stalemate (tie) despite its move back to 0.
+        let g = Csr::from_edges(2, [(0, 1), (1, 0)]).unwrap();
+        let r = Rules::normal()
+            .with_verdicts(2, [(1, Outcome::Draw)])
+            .unwrap();
+        let s = retrograde(&g, &r);
+        assert_eq!(
+            labels(&s),
+            vec![(Outcome::Draw, None), (Outcome::Draw, None)]
+        );
+    }
+
+    #[test]
+    fn win_verdict_propagates_like_a_terminal() {
+        // 0 -> 1 -> 2, 2 -> 0; node 1 is declared won (e.g. it reached the goal).
+        let g = Csr::from_edges(3, [(0, 1), (1, 2), (2, 0)]).unwrap();
+        let r = Rules::normal()
+            .with_verdicts(3, [(1, Outcome::Win)])
+            .unwrap();
+        let s = retrograde(&g, &r);
+        use Outcome::*;
+        assert_eq!(
+            labels(&s),
+            vec![(Lose, Some(1)), (Win, Some(0)), (Win, Some(2))]
+        );
+    }
+
+    #[test]
+    fn events_follow_the_wave() {
+        let g = Csr::from_edges(3, [(0, 1), (1, 2)]).unwrap();
+        let mut events = Vec::new();
+        solve_observed(&g, &Rules::normal(), &mut events);
+        assert_eq!(
+            events,
+            vec![
+                Event::Seed {
+                    node: 2,
+                    outcome: Outcome::Lose
+                },
+                Event::Pop { node: 2 },
+                Event::Win {
+                    node: 1,
+                    child: 2,
+                    depth: 1
+                },
+                Event::Pop { node: 1 },
+                Event::LoseAtZero {
+                    node: 0,
+                    child: 1,
+                    depth: 2
+                },
+                Event::Pop { node: 0 },
+            ]
+        );
+    }
+}
