@@ -19,7 +19,7 @@ pub const TWO_PLAYER_CSV_HEADER: &str = "position,to_move,outcome,depth,best_mov
 /// # Errors
 /// Any error of `out`.
 pub fn write_solution_csv(
-    out: &mut impl Write,
+    out: &mut (impl Write + ?Sized),
     graph: &Csr,
     rules: &Rules,
     solution: &Solution,
@@ -39,7 +39,7 @@ pub fn write_solution_csv(
 /// # Errors
 /// Any error of `out`.
 pub fn write_two_player_csv(
-    out: &mut impl Write,
+    out: &mut (impl Write + ?Sized),
     game: &TwoPlayerGraph,
     rules: &Rules,
     solution: &Solution,
@@ -56,13 +56,13 @@ pub fn write_two_player_csv(
     Ok(())
 }
 
-fn write_label(out: &mut impl Write, solution: &Solution, u: NodeId) -> io::Result<()> {
+fn write_label(out: &mut (impl Write + ?Sized), solution: &Solution, u: NodeId) -> io::Result<()> {
     write!(out, "{},", solution.outcome(u))?;
     write_opt(out, solution.depth(u).map(|d| d.0))?;
     out.write_all(b",")
 }
 
-fn write_opt(out: &mut impl Write, value: Option<u32>) -> io::Result<()> {
+fn write_opt(out: &mut (impl Write + ?Sized), value: Option<u32>) -> io::Result<()> {
     match value {
         Some(v) => write!(out, "{v}"),
         None => Ok(()),

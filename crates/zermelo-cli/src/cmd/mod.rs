@@ -1,0 +1,7 @@
+//! One module per subcommand.
+
+pub mod gen;
+pub mod grundy;
+pub mod line;
+pub mod solve;
+pub mod verify;

@@ -1,0 +1,87 @@
+//! `zermelo verify`: check a claimed solution with the certificate rules, in O(V + E).
+
+use std::path::PathBuf;
+
+use clap::Args;
+use zermelo::io::parse_solution_csv;
+use zermelo::solve;
+
+use crate::error::{CliResult, Failure};
+use crate::input::{load, GameArgs, InputKind};
+use crate::output::read_input;
+
+/// Arguments of `zermelo verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The claimed solution: CSV `node,outcome,depth,best_move` (or
+    /// `position,to_move,outcome,depth,best_move`; `best_move` optional).
+    solution: PathBuf,
+}
+
+/// Runs `zermelo verify`: exit 0 when the certificate holds, 1 naming the first violation.
+pub fn run(mut args: VerifyArgs) -> CliResult {
+    let (csv, csv_name) = read_input(&args.solution)?;
+    // A two-player CSV implies a two-player game file.
+    let first_line = csv
+        .split(|&b| b == b'\n')
+        .find(|l| !l.trim_ascii().is_empty());
+    if args.game.input == InputKind::Auto
+        && first_line.is_some_and(|l| l.trim_ascii().starts_with(b"position"))
+    {
+        args.game.input = InputKind::TwoPlayer;
+    }
+    let game = load(&args.game)?;
+    let graph = game.graph();
+    let claimed = parse_solution_csv(&csv, &csv_name, graph.node_count())?;
+    if claimed.two_player != game.two_player().is_some() {
+        return Err(Failure::input(format!(
+            "{csv_name}: the solution's layout ({}) does not match the game ({})",
+            if claimed.two_player {
+                "two-player"
+            } else {
+                "one-player"
+            },
+            if game.two_player().is_some() {
+                "two-player"
+            } else {
+                "one-player"
+            },
+        )));
+    }
+    solve::verify(
+        graph,
+        &game.rules,
+        &claimed.solution,
+        claimed.best_moves.as_deref(),
+    )
+    .map_err(|v| {
+        let note = if game.two_player().is_some() {
+            let (p, player) = zermelo::graph::TwoPlayerGraph::split(v.node);
+            format!(
+                " (node {} is position {p} with player {player} to move)",
+                v.node
+            )
+        } else {
+            String::new()
+        };
+        Failure::Rejected(format!("invalid: {v}{note}"))
+    })?;
+    let c = claimed.solution.counts();
+    println!(
+        "valid: {} nodes, {} edges; {} win, {} lose, {} draw; max depth {}{}",
+        graph.node_count(),
+        graph.edge_count(),
+        c.win,
+        c.lose,
+        c.draw,
+        c.max_depth.map_or("-".to_string(), |d| d.to_string()),
+        if claimed.best_moves.is_some() {
+            "; best moves optimal"
+        } else {
+            ""
+        },
+    );
+    Ok(())
+}

@@ -1,0 +1,47 @@
+//! How the CLI fails, and the exit code for each kind of failure.
+
+use std::process::ExitCode;
+
+/// A failure with its exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    /// The user's input is wrong (file, syntax, ids, flags): exit 2.
+    #[error("{0}")]
+    BadInput(String),
+    /// A claimed solution is not valid: exit 1.
+    #[error("{0}")]
+    Rejected(String),
+    /// Anything else (I/O on output, internal errors): exit 1.
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl Failure {
+    /// Bad input, from anything printable.
+    pub fn input(message: impl std::fmt::Display) -> Failure {
+        Failure::BadInput(message.to_string())
+    }
+
+    /// The process exit code.
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            Failure::BadInput(_) => ExitCode::from(2),
+            Failure::Rejected(_) | Failure::Internal(_) => ExitCode::from(1),
+        }
+    }
+}
+
+impl From<zermelo::io::ParseError> for Failure {
+    fn from(e: zermelo::io::ParseError) -> Self {
+        Failure::input(e)
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        Failure::Internal(e.into())
+    }
+}
+
+/// Result of a subcommand.
+pub type CliResult<T = ()> = Result<T, Failure>;

@@ -1,0 +1,169 @@
+//! Rendering solutions as tables, CSV and JSON.
+
+use std::io::{self, Write};
+
+use clap::ValueEnum;
+use zermelo::graph::TwoPlayerGraph;
+use zermelo::solve::{best_move, Counts};
+use zermelo::{NodeId, Solution};
+
+use crate::input::Game;
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Aligned columns for people.
+    #[default]
+    Table,
+    /// Comma-separated values with a header line.
+    Csv,
+    /// JSON.
+    Json,
+}
+
+/// Writes `v` as a JSON value: a number, or `null`.
+pub fn json_opt(out: &mut dyn Write, v: Option<impl std::fmt::Display>) -> io::Result<()> {
+    match v {
+        Some(v) => write!(out, "{v}"),
+        None => out.write_all(b"null"),
+    }
+}
+
+fn opt(v: Option<impl std::fmt::Display>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+/// The node column(s) of a state: `node` or `position,to_move`.
+pub fn node_fields(game: &Game, u: NodeId) -> Vec<(&'static str, u32)> {
+    match game.two_player() {
+        None => vec![("node", u)],
+        Some(_) => {
+            let (p, player) = TwoPlayerGraph::split(u);
+            vec![("position", p), ("to_move", player.index() as u32)]
+        }
+    }
+}
+
+/// The best move as the user sees it: a node, or the position moved to.
+pub fn shown_move(game: &Game, solution: &Solution, u: NodeId) -> Option<NodeId> {
+    let m = best_move(game.graph(), &game.rules, solution, u)?;
+    Some(match game.two_player() {
+        Some(_) => TwoPlayerGraph::split(m).0,
+        None => m,
+    })
+}
+
+/// Full solution, one row per node.
+pub fn write_solution(
+    out: &mut dyn Write,
+    game: &Game,
+    solution: &Solution,
+    format: Format,
+) -> io::Result<()> {
+    match format {
+        Format::Csv => match game.two_player() {
+            Some(tp) => zermelo::io::write_two_player_csv(out, tp, &game.rules, solution),
+            None => zermelo::io::write_solution_csv(out, game.graph(), &game.rules, solution),
+        },
+        Format::Table => write_table(out, game, solution),
+        Format::Json => write_json(out, game, solution),
+    }
+}
+
+fn write_table(out: &mut dyn Write, game: &Game, solution: &Solution) -> io::Result<()> {
+    let graph = game.graph();
+    let width = graph.node_count().max(1).to_string().len().max(4);
+    let first = node_fields(game, 0);
+    for (name, _) in &first {
+        write!(out, "{name:>width$}  ")?;
+    }
+    writeln!(
+        out,
+        "{:<7}  {:>5}  {:>width$}",
+        "outcome", "depth", "best_move"
+    )?;
+    for u in graph.nodes() {
+        for (_, v) in node_fields(game, u) {
+            write!(out, "{v:>width$}  ")?;
+        }
+        writeln!(
+            out,
+            "{:<7}  {:>5}  {:>width$}",
+            solution.outcome(u).as_str(),
+            opt(solution.depth(u)),
+            opt(shown_move(game, solution, u)),
+        )?;
+    }
+    Ok(())
+}
+
+fn write_json(out: &mut dyn Write, game: &Game, solution: &Solution) -> io::Result<()> {
+    out.write_all(b"{")?;
+    write_summary_fields(out, game, &solution.counts())?;
+    out.write_all(b",\"solution\":[")?;
+    for u in game.graph().nodes() {
+        if u > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(b"\n{")?;
+        for (name, v) in node_fields(game, u) {
+            write!(out, "\"{name}\":{v},")?;
+        }
+        write!(out, "\"outcome\":\"{}\",\"depth\":", solution.outcome(u))?;
+        json_opt(out, solution.depth(u))?;
+        out.write_all(b",\"best_move\":")?;
+        json_opt(out, shown_move(game, solution, u))?;
+        out.write_all(b"}")?;
+    }
+    out.write_all(b"\n]}\n")
+}
+
+fn write_summary_fields(out: &mut dyn Write, game: &Game, c: &Counts) -> io::Result<()> {
+    let g = game.graph();
+    write!(
+        out,
+        "\"nodes\":{},\"edges\":{},\"win\":{},\"lose\":{},\"draw\":{},\"max_depth\":",
+        g.node_count(),
+        g.edge_count(),
+        c.win,
+        c.lose,
+        c.draw
+    )?;
+    json_opt(out, c.max_depth)
+}
+
+/// Counts only (`--summary`).
+pub fn write_summary(
+    out: &mut dyn Write,
+    game: &Game,
+    counts: &Counts,
+    format: Format,
+) -> io::Result<()> {
+    let g = game.graph();
+    match format {
+        Format::Json => {
+            out.write_all(b"{")?;
+            write_summary_fields(out, game, counts)?;
+            out.write_all(b"}\n")
+        }
+        Format::Csv => writeln!(
+            out,
+            "nodes,edges,win,lose,draw,max_depth\n{},{},{},{},{},{}",
+            g.node_count(),
+            g.edge_count(),
+            counts.win,
+            counts.lose,
+            counts.draw,
+            opt(counts.max_depth)
+        ),
+        Format::Table => {
+            let max = counts.max_depth.map_or("-".to_string(), |d| d.to_string());
+            writeln!(out, "nodes      {}", g.node_count())?;
+            writeln!(out, "edges      {}", g.edge_count())?;
+            writeln!(out, "win        {}", counts.win)?;
+            writeln!(out, "lose       {}", counts.lose)?;
+            writeln!(out, "draw       {}", counts.draw)?;
+            writeln!(out, "max_depth  {max}")
+        }
+    }
+}
