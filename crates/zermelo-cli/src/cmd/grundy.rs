@@ -131,11 +131,17 @@ fn write_sum(
             }
             out.write_all(b"}\n")
         }
-        Format::Table | Format::Csv => {
-            let sep = if format == Format::Csv { "," } else { "  " };
-            writeln!(out, "component{sep}node{sep}grundy")?;
+        Format::Csv => {
+            writeln!(out, "component,node,grundy")?;
             for (i, &s) in starts.iter().enumerate() {
-                writeln!(out, "{i}{sep}{s}{sep}{}", values[s as usize])?;
+                writeln!(out, "{i},{s},{}", values[s as usize])?;
+            }
+            Ok(())
+        }
+        Format::Table => {
+            writeln!(out, "component  {:>8}  grundy", "node")?;
+            for (i, &s) in starts.iter().enumerate() {
+                writeln!(out, "{i:>9}  {s:>8}  {:>6}", values[s as usize])?;
             }
             if format == Format::Table {
                 writeln!(

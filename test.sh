@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, lints, docs, unit/property/integration tests.
+# Installs what it needs (the rustfmt and clippy components) and fails on the first error.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+    step "installing rustfmt and clippy"
+    rustup component add rustfmt clippy
+fi
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo doc"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
+
+step "cargo test"
+cargo test --workspace --locked
+
+step "all checks passed"
