@@ -96,38 +96,17 @@ impl GraphBuilder {
         Ok(())
     }
 
-    /// Packs the edges into forward and reverse rows.
-    ///
-    /// Forward rows keep insertion order; reverse rows list sources in ascending order.
-    /// O(V + E) time.
+    /// Packs the edges into forward and reverse rows, both in input order (so the same list of
+    /// moves always gives the same graph, whichever loader read it). O(V + E) time.
     ///
     /// # Errors
     /// [`GraphError::DegreeTooLarge`] if one node has more than `u32::MAX` moves.
     pub fn build(self) -> Result<Csr, GraphError> {
         let n = self.n as usize;
-        let fwd_offsets = offsets_from_keys(n, &self.sources)?;
-        let mut fwd_targets = vec![0; self.targets.len()];
-        let mut cursor = fwd_offsets[..n].to_vec();
-        for (&u, &v) in self.sources.iter().zip(&self.targets) {
-            let slot = &mut cursor[u as usize];
-            fwd_targets[*slot as usize] = v;
-            *slot += 1;
-        }
-        drop(self.sources);
-
-        let rev_offsets = offsets_from_keys(n, &self.targets)?;
-        drop(self.targets);
-        let mut rev_sources = vec![0; fwd_targets.len()];
-        let mut cursor = rev_offsets[..n].to_vec();
-        // Walking forward rows in node order leaves every reverse row sorted by source.
-        for u in 0..n {
-            let (a, b) = (fwd_offsets[u] as usize, fwd_offsets[u + 1] as usize);
-            for &v in &fwd_targets[a..b] {
-                let slot = &mut cursor[v as usize];
-                rev_sources[*slot as usize] = u as NodeId;
-                *slot += 1;
-            }
-        }
+        let fwd_offsets = offsets_from_keys(n, &self.sources, true)?;
+        let fwd_targets = scatter(&fwd_offsets, &self.sources, &self.targets);
+        let rev_offsets = offsets_from_keys(n, &self.targets, false)?;
+        let rev_sources = scatter(&rev_offsets, &self.targets, &self.sources);
         Ok(Csr {
             fwd_offsets,
             fwd_targets,
@@ -137,19 +116,32 @@ impl GraphBuilder {
     }
 }
 
-/// Row offsets (length `n + 1`) for a counting sort by `keys`.
-fn offsets_from_keys(n: usize, keys: &[NodeId]) -> Result<Vec<u64>, GraphError> {
+/// Row offsets (length `n + 1`) for a counting sort by `keys`; with `out_rows`, rows are moves out
+/// of a node and must fit a `u32` count.
+fn offsets_from_keys(n: usize, keys: &[NodeId], out_rows: bool) -> Result<Vec<u64>, GraphError> {
     let mut offsets = vec![0u64; n + 1];
     for &k in keys {
         offsets[k as usize + 1] += 1;
     }
     for u in 0..n {
-        if offsets[u + 1] > u64::from(u32::MAX) {
+        if out_rows && offsets[u + 1] > u64::from(u32::MAX) {
             return Err(GraphError::DegreeTooLarge(u as NodeId));
         }
         offsets[u + 1] += offsets[u];
     }
     Ok(offsets)
+}
+
+/// Places `values[i]` in row `keys[i]`, rows in input order (a stable counting sort).
+fn scatter(offsets: &[u64], keys: &[NodeId], values: &[NodeId]) -> Vec<NodeId> {
+    let mut out = vec![0; values.len()];
+    let mut cursor = offsets[..offsets.len() - 1].to_vec();
+    for (&k, &v) in keys.iter().zip(values) {
+        let slot = &mut cursor[k as usize];
+        out[*slot as usize] = v;
+        *slot += 1;
+    }
+    out
 }
 
 #[cfg(test)]

@@ -57,7 +57,7 @@ impl Csr {
         &self.fwd_targets[a..b]
     }
 
-    /// The positions with a move into `v`, in ascending order (duplicates kept).
+    /// The positions with a move into `v`, in input order (duplicates kept).
     #[inline]
     pub fn predecessors(&self, v: NodeId) -> &[NodeId] {
         let (a, b) = row(&self.rev_offsets, v);

@@ -29,6 +29,11 @@ impl<'a> Lexer<'a> {
         self.line
     }
 
+    /// The byte offset just past the line last returned.
+    pub(crate) fn offset(&self) -> usize {
+        self.pos.min(self.bytes.len())
+    }
+
     /// The line number to blame at end of input.
     pub(crate) fn eof_line(&self) -> u64 {
         self.line.max(1)

@@ -7,6 +7,7 @@
 mod edgelist;
 mod json;
 mod lexer;
+mod parallel;
 mod solution_csv;
 mod two_player;
 mod verdicts;
@@ -15,6 +16,7 @@ use std::fmt;
 
 pub use edgelist::parse_edge_list;
 pub use json::{parse_json_graph, JsonGame};
+pub use parallel::{read_edge_list, read_edge_list_reverse, Progress, ReadAt};
 pub use solution_csv::{
     parse_solution_csv, write_solution_csv, write_two_player_csv, ClaimedSolution, CSV_HEADER,
     TWO_PLAYER_CSV_HEADER,

@@ -3,6 +3,7 @@
 //! | function | games | cost | gives |
 //! |---|---|---|---|
 //! | [`retrograde`] | any (cycles, self-loops, multi-edges) | O(V + E) | outcome + depth |
+//! | [`retrograde_parallel`] | any; same result for every thread count | O(V + E) work | outcome + depth |
 //! | [`acyclic`] | acyclic | O(V + E) | outcome + depth |
 //! | [`grundy`] | impartial, acyclic, normal play | O(V + E) | Grundy values |
 //! | [`verify`] | any | O(V + E) | proof that a [`Solution`] is the least fixpoint |
@@ -13,6 +14,8 @@
 mod acyclic;
 mod cycle;
 mod grundy;
+mod packed;
+mod parallel;
 mod retrograde;
 mod solution;
 mod strategy;
@@ -21,6 +24,7 @@ mod verify;
 pub use acyclic::acyclic;
 pub use cycle::{find_cycle, postorder, Cycle};
 pub use grundy::{analyse_sum, grundy, Nimber, SumAnalysis, SumMove};
+pub use parallel::retrograde_parallel;
 pub use retrograde::{retrograde, solve_observed, Event, Observer};
 pub use solution::{Counts, Solution};
 pub use strategy::{best_move, principal_line, Line, LineEnd};

@@ -13,8 +13,11 @@
 //! * the WIN child whose pop zeroes a predecessor's counter is a deepest one (slow loss),
 //!   so LOSE depths need no running maximum.
 
-use crate::graph::{Csr, Rules};
+use crate::graph::{Predecessors, Rules};
 use crate::outcome::{NodeId, Outcome};
+use crate::solve::packed::{
+    fits_u32, initial_state, into_solution, pack, payload, tag, Word, LOSE, UNDECIDED, WIN,
+};
 use crate::solve::Solution;
 
 /// One step of the backward wave, reported to an [`Observer`] in the order it happens.
@@ -83,8 +86,6 @@ impl Observer for Vec<Event> {
     }
 }
 
-const UNDECIDED: u8 = 3;
-
 /// Solves `graph` under `rules` by retrograde analysis.
 ///
 /// ```
@@ -96,119 +97,113 @@ const UNDECIDED: u8 = 3;
 /// assert_eq!(s.outcome(0), Outcome::Win);
 /// assert_eq!(s.depth(0), Some(Depth(3)));
 /// ```
-pub fn retrograde(graph: &Csr, rules: &Rules) -> Solution {
+pub fn retrograde<G: Predecessors + ?Sized>(graph: &G, rules: &Rules) -> Solution {
     solve_observed(graph, rules, &mut ())
 }
 
 /// [`retrograde`], reporting every step of the wave to `observer`.
-pub fn solve_observed<O: Observer>(graph: &Csr, rules: &Rules, observer: &mut O) -> Solution {
-    let n = graph.node_count();
-    let mut counter: Vec<u32> = graph.nodes().map(|u| graph.out_degree(u)).collect();
-    let mut label = vec![UNDECIDED; n];
-    let mut depth = vec![0u32; n];
-    let mut queue: Vec<NodeId> = Vec::with_capacity(n);
+pub fn solve_observed<G: Predecessors + ?Sized, O: Observer>(
+    graph: &G,
+    rules: &Rules,
+    observer: &mut O,
+) -> Solution {
+    if fits_u32(graph) {
+        kernel::<u32, G, O>(graph, rules, observer)
+    } else {
+        kernel::<u64, G, O>(graph, rules, observer)
+    }
+}
 
-    seed(graph, rules, &mut counter, &mut label, &mut queue, observer);
-
+/// The FIFO wave over packed state words (see [`packed`](super::packed)).
+fn kernel<W: Word, G: Predecessors + ?Sized, O: Observer>(
+    graph: &G,
+    rules: &Rules,
+    observer: &mut O,
+) -> Solution {
+    let mut queue: Vec<NodeId> = Vec::new();
+    let mut state: Vec<W> = initial_state(graph, rules, |node, outcome| {
+        observer.event(Event::Seed { node, outcome });
+        if outcome != Outcome::Draw {
+            queue.push(node);
+        }
+    });
     let mut head = 0;
     while head < queue.len() {
         let v = queue[head];
         head += 1;
         observer.event(Event::Pop { node: v });
-        let d = depth[v as usize] + 1;
-        let child_lost = label[v as usize] == Outcome::Lose as u8;
+        let sv = state[v as usize];
+        let d = payload(sv) + 1;
+        let child_lost = tag(sv) == LOSE;
         for &u in graph.predecessors(v) {
-            let ui = u as usize;
-            if label[ui] != UNDECIDED {
+            let su = state[u as usize];
+            if tag(su) != UNDECIDED {
                 continue;
             }
             if child_lost {
-                label[ui] = Outcome::Win as u8;
-                depth[ui] = d;
+                state[u as usize] = pack(WIN, d);
                 queue.push(u);
                 observer.event(Event::Win {
                     node: u,
                     child: v,
-                    depth: d,
+                    depth: d as u32,
+                });
+            } else if payload(su) == 1 {
+                state[u as usize] = pack(LOSE, d);
+                queue.push(u);
+                observer.event(Event::LoseAtZero {
+                    node: u,
+                    child: v,
+                    depth: d as u32,
                 });
             } else {
-                counter[ui] -= 1;
-                if counter[ui] == 0 {
-                    label[ui] = Outcome::Lose as u8;
-                    depth[ui] = d;
-                    queue.push(u);
-                    observer.event(Event::LoseAtZero {
-                        node: u,
-                        child: v,
-                        depth: d,
-                    });
-                } else {
-                    observer.event(Event::Decrement {
-                        node: u,
-                        child: v,
-                        remaining: counter[ui],
-                    });
-                }
+                state[u as usize] = pack(UNDECIDED, payload(su) - 1);
+                observer.event(Event::Decrement {
+                    node: u,
+                    child: v,
+                    remaining: (payload(su) - 1) as u32,
+                });
             }
         }
     }
-
-    let mut solution = Solution::all_draws(n);
-    for u in graph.nodes() {
-        match label[u as usize] {
-            UNDECIDED => observer.event(Event::Draw { node: u }),
-            l if l == Outcome::Win as u8 => solution.set(u, Outcome::Win, depth[u as usize]),
-            l if l == Outcome::Lose as u8 => solution.set(u, Outcome::Lose, depth[u as usize]),
-            _ => {} // tie terminal: already a draw
+    drop(queue);
+    for (u, &w) in state.iter().enumerate() {
+        if tag(w) == UNDECIDED {
+            observer.event(Event::Draw { node: u as NodeId });
         }
     }
-    solution
-}
-
-/// Labels every terminal with its verdict and queues the WIN/LOSE ones (depth 0).
-///
-/// Explicit-verdict nodes are terminal whatever their moves: their counters are zeroed so that
-/// no later event touches them.
-fn seed<O: Observer>(
-    graph: &Csr,
-    rules: &Rules,
-    counter: &mut [u32],
-    label: &mut [u8],
-    queue: &mut Vec<NodeId>,
-    observer: &mut O,
-) {
-    let stuck = rules.convention().stuck_outcome();
-    let mut explicit = rules.verdicts().iter().peekable();
-    for u in graph.nodes() {
-        let verdict = match explicit.peek() {
-            Some(&&(node, v)) if node == u => {
-                explicit.next();
-                v
-            }
-            _ if counter[u as usize] == 0 => stuck,
-            _ => continue,
-        };
-        counter[u as usize] = 0;
-        label[u as usize] = verdict as u8;
-        observer.event(Event::Seed {
-            node: u,
-            outcome: verdict,
-        });
-        if verdict != Outcome::Draw {
-            queue.push(u);
-        }
-    }
+    into_solution(&state)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::Csr;
     use crate::outcome::Depth;
 
     fn labels(s: &Solution) -> Vec<(Outcome, Option<u32>)> {
         (0..s.len() as NodeId)
             .map(|u| (s.outcome(u), s.depth(u).map(Depth::plies)))
             .collect()
+    }
+
+    #[test]
+    fn wide_and_narrow_words_agree() {
+        use crate::graph::generate::{random_edges, RandomSpec};
+        for seed in 0..20 {
+            let spec = RandomSpec {
+                nodes: 500,
+                edges: 1500 + seed * 50,
+                terminal_fraction: 0.05,
+                seed,
+            };
+            let g = Csr::from_edges(spec.nodes, random_edges(spec)).unwrap();
+            let r = Rules::normal();
+            assert_eq!(
+                kernel::<u32, _, _>(&g, &r, &mut ()),
+                kernel::<u64, _, _>(&g, &r, &mut ())
+            );
+        }
     }
 
     #[test]
