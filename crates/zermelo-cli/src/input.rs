@@ -45,6 +45,8 @@ pub struct GameArgs {
 pub struct Game {
     /// The terminal rules.
     pub rules: Rules,
+    /// The input's name for messages.
+    pub name: String,
     shape: Shape,
 }
 
@@ -70,14 +72,16 @@ impl Game {
         }
     }
 
-    /// Parses a user-given start: a node, or a position with `to_move` for two-player games.
-    pub fn start(&self, node: u64, to_move: Option<u8>) -> CliResult<NodeId> {
+    /// Parses a user-given start (given with `flag`): a node, or a position with `to_move` for
+    /// two-player games.
+    pub fn start(&self, flag: &str, node: u64, to_move: Option<u8>) -> CliResult<NodeId> {
         match (self.two_player(), to_move) {
             (Some(g), to_move) => {
                 let count = g.position_count() as u64;
                 if node >= count {
                     return Err(Failure::input(format!(
-                        "position {node} is out of range: the game has {count} positions"
+                        "{flag} {node}: position {node} is out of range: {} has {count} positions",
+                        self.name
                     )));
                 }
                 let player = Player::from_index(u64::from(to_move.unwrap_or(0)))
@@ -91,7 +95,8 @@ impl Game {
                 let count = self.graph().node_count() as u64;
                 if node >= count {
                     return Err(Failure::input(format!(
-                        "node {node} is out of range: the graph has {count} nodes"
+                        "{flag} {node}: node {node} is out of range: {} has {count} nodes",
+                        self.name
                     )));
                 }
                 Ok(node as NodeId)
@@ -124,7 +129,7 @@ pub fn load(args: &GameArgs) -> CliResult<Game> {
         ),
     };
     drop(bytes);
-    let mut game = Game { rules, shape };
+    let mut game = Game { rules, name, shape };
     game.rules = combined_rules(args, &game)?;
     Ok(game)
 }
@@ -142,6 +147,7 @@ fn combined_rules(args: &GameArgs, game: &Game) -> CliResult<Rules> {
         .iter()
         .map(|&(n, o)| (u64::from(n), o))
         .collect();
+    let mut source = game.name.clone();
     if let Some(path) = &args.verdicts {
         let (bytes, name) = read_input(path)?;
         let extra = match game.two_player() {
@@ -149,8 +155,9 @@ fn combined_rules(args: &GameArgs, game: &Game) -> CliResult<Rules> {
             None => io::parse_verdicts(&bytes, &name, game.graph().node_count())?,
         };
         verdicts.extend(extra);
+        source = format!("{} and {}", game.name, name);
     }
     Rules::with_convention(convention)
         .with_verdicts(game.graph().node_count(), verdicts)
-        .map_err(|e| Failure::input(format!("verdicts: {e}")))
+        .map_err(|e| Failure::input(format!("{source}: verdicts: {e}")))
 }

@@ -38,6 +38,12 @@ fn write_atomically(
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    if path.is_dir() {
+        return Err(Failure::input(format!(
+            "{}: is a directory, expected a file name for the output",
+            path.display()
+        )));
+    }
     if !dir.is_dir() {
         return Err(Failure::input(format!(
             "{}: cannot write output: directory {} does not exist",

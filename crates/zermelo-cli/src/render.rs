@@ -72,27 +72,32 @@ pub fn write_solution(
 
 fn write_table(out: &mut dyn Write, game: &Game, solution: &Solution) -> io::Result<()> {
     let graph = game.graph();
-    let width = graph.node_count().max(1).to_string().len().max(4);
+    let digits = graph.node_count().max(1).to_string().len();
     let first = node_fields(game, 0);
-    for (name, _) in &first {
-        write!(out, "{name:>width$}  ")?;
+    let widths: Vec<usize> = first
+        .iter()
+        .map(|(name, _)| name.len().max(digits))
+        .collect();
+    let mv = "best_move".len().max(digits);
+    for ((name, _), w) in first.iter().zip(&widths) {
+        write!(out, "{name:>w$}  ")?;
     }
     writeln!(
         out,
-        "{:<7}  {:>5}  {:>width$}",
+        "{:<7}  {:>5}  {:>mv$}",
         "outcome", "depth", "best_move"
     )?;
     for u in graph.nodes() {
-        for (_, v) in node_fields(game, u) {
-            write!(out, "{v:>width$}  ")?;
+        for ((_, v), w) in node_fields(game, u).iter().zip(&widths) {
+            write!(out, "{v:>w$}  ")?;
         }
-        writeln!(
-            out,
-            "{:<7}  {:>5}  {:>width$}",
+        let row = format!(
+            "{:<7}  {:>5}  {:>mv$}",
             solution.outcome(u).as_str(),
             opt(solution.depth(u)),
             opt(shown_move(game, solution, u)),
-        )?;
+        );
+        writeln!(out, "{}", row.trim_end())?;
     }
     Ok(())
 }

@@ -68,8 +68,13 @@ pub fn run(args: GenArgs) -> CliResult {
                 terminal_fraction,
                 seed,
             };
-            let usable = generate::random_edges(spec).next().is_some();
-            let m = if usable { edges } else { 0 };
+            if edges > 0 && generate::random_edges(spec).next().is_none() {
+                return Err(Failure::input(format!(
+                    "--terminal-fraction {terminal_fraction} makes every node terminal: \
+                     there is no node to place the {edges} edges on"
+                )));
+            }
+            let m = edges;
             emit(args.output.as_deref(), |out| {
                 write_edge_list(out, nodes, m, generate::random_edges(spec))
             })

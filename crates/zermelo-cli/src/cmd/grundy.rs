@@ -58,7 +58,7 @@ pub fn run(args: GrundyArgs) -> CliResult {
         Some(starts) => {
             let starts = starts
                 .iter()
-                .map(|&s| game.start(s, None))
+                .map(|&s| game.start("--sum", s, None))
                 .collect::<CliResult<Vec<NodeId>>>()?;
             let analysis = solve::analyse_sum(graph, &values, &starts);
             emit(args.output.as_deref(), |out| {
@@ -132,9 +132,20 @@ fn write_sum(
             out.write_all(b"}\n")
         }
         Format::Csv => {
-            writeln!(out, "component,node,grundy")?;
+            // One table: every row repeats the sum's nim-sum and outcome; `move_to` is set on
+            // the row of the component that makes the winning move.
+            writeln!(out, "component,node,grundy,nim_sum,outcome,move_to")?;
             for (i, &s) in starts.iter().enumerate() {
-                writeln!(out, "{i},{s},{}", values[s as usize])?;
+                let to = a
+                    .winning_move
+                    .filter(|m| m.component == i)
+                    .map(|m| m.to.to_string())
+                    .unwrap_or_default();
+                writeln!(
+                    out,
+                    "{i},{s},{},{},{outcome},{to}",
+                    values[s as usize], a.nim_sum
+                )?;
             }
             Ok(())
         }

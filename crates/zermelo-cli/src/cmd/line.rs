@@ -30,7 +30,7 @@ pub struct LineArgs {
 /// Runs `zermelo line`.
 pub fn run(args: LineArgs) -> CliResult {
     let game = load(&args.game)?;
-    let start = game.start(args.from, args.to_move)?;
+    let start = game.start("--from", args.from, args.to_move)?;
     let solution = solve::retrograde(game.graph(), &game.rules);
     let line = solve::principal_line(game.graph(), &game.rules, &solution, start);
     emit(None, |out| match args.format {

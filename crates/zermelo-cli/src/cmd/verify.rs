@@ -3,8 +3,10 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use zermelo::graph::TwoPlayerGraph;
 use zermelo::io::parse_solution_csv;
 use zermelo::solve;
+use zermelo::NodeId;
 
 use crate::error::{CliResult, Failure};
 use crate::input::{load, GameArgs, InputKind};
@@ -57,16 +59,20 @@ pub fn run(mut args: VerifyArgs) -> CliResult {
         claimed.best_moves.as_deref(),
     )
     .map_err(|v| {
-        let note = if game.two_player().is_some() {
-            let (p, player) = zermelo::graph::TwoPlayerGraph::split(v.node);
-            format!(
-                " (node {} is position {p} with player {player} to move)",
-                v.node
-            )
+        let message = if game.two_player().is_some() {
+            let subject = |s: NodeId| {
+                let (p, player) = TwoPlayerGraph::split(s);
+                format!("position {p} with player {player} to move")
+            };
+            let other = |s: NodeId| {
+                let (p, player) = TwoPlayerGraph::split(s);
+                format!("position {p} (player {player} to move)")
+            };
+            v.describe(&subject, &other)
         } else {
-            String::new()
+            v.to_string()
         };
-        Failure::Rejected(format!("invalid: {v}{note}"))
+        Failure::Rejected(format!("invalid: {message}"))
     })?;
     let c = claimed.solution.counts();
     println!(

@@ -131,64 +131,71 @@ pub enum ViolationKind {
     BestMoveMissingOrExtra,
 }
 
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let u = self.node;
+impl Violation {
+    /// The message, naming positions with `subject` (the position at fault, e.g. `node 3`) and
+    /// `other` (its children and moves, e.g. `4`). Two-player front ends use this to speak of
+    /// `(position, player)` states instead of state ids.
+    pub fn describe(
+        &self,
+        subject: &dyn Fn(NodeId) -> String,
+        other: &dyn Fn(NodeId) -> String,
+    ) -> String {
+        let u = subject(self.node);
         match &self.kind {
-            ViolationKind::WrongLength { expected, found } => write!(
-                f,
-                "the solution has {found} positions but the graph has {expected}"
-            ),
+            ViolationKind::WrongLength { expected, found } => {
+                format!("the solution has {found} positions but the graph has {expected}")
+            }
             ViolationKind::TerminalVerdict {
                 verdict,
                 claimed,
                 depth,
-            } => write!(
-                f,
-                "node {u} is terminal with verdict {verdict}, but is claimed {claimed}{}",
+            } => format!(
+                "{u} is terminal with verdict {verdict}, but is claimed {claimed}{}",
                 depth.map(|d| format!(" at depth {d}")).unwrap_or_default()
             ),
-            ViolationKind::ZeroDepth => write!(f, "node {u} has moves but claims depth 0"),
-            ViolationKind::WinWithoutLosingChild => write!(
-                f,
-                "node {u} is claimed win, but no child is lose at one ply less"
-            ),
-            ViolationKind::WinNotFastest { child, child_depth } => write!(
-                f,
-                "node {u} is claimed win, but child {child} is lose at depth {child_depth}, \
-                 a faster win"
+            ViolationKind::ZeroDepth => format!("{u} has moves but claims depth 0"),
+            ViolationKind::WinWithoutLosingChild => {
+                format!("{u} is claimed win, but no child is lose at one ply less")
+            }
+            ViolationKind::WinNotFastest { child, child_depth } => format!(
+                "{u} is claimed win, but child {} is lose at depth {child_depth}, a faster win",
+                other(*child)
             ),
             ViolationKind::LoseWithNonWinChild {
                 child,
                 child_outcome,
-            } => write!(
-                f,
-                "node {u} is claimed lose, but child {child} is {child_outcome}"
+            } => format!(
+                "{u} is claimed lose, but child {} is {child_outcome}",
+                other(*child)
             ),
-            ViolationKind::LoseDepthMismatch { deepest_child } => write!(
-                f,
-                "node {u} is claimed lose, but its deepest child has depth {deepest_child}, \
+            ViolationKind::LoseDepthMismatch { deepest_child } => format!(
+                "{u} is claimed lose, but its deepest child has depth {deepest_child}, \
                  not one ply less"
             ),
             ViolationKind::DrawWithLosingChild { child } => {
-                write!(f, "node {u} is claimed draw, but child {child} is lose")
+                format!("{u} is claimed draw, but child {} is lose", other(*child))
             }
             ViolationKind::DrawWithoutDrawChild => {
-                write!(f, "node {u} is claimed draw, but has no draw child")
+                format!("{u} is claimed draw, but has no draw child")
             }
-            ViolationKind::BestMoveNotAMove { best_move } => write!(
-                f,
-                "node {u} claims best move {best_move}, which is not one of its moves"
+            ViolationKind::BestMoveNotAMove { best_move } => format!(
+                "{u} claims best move {}, which is not one of its moves",
+                other(*best_move)
             ),
-            ViolationKind::BestMoveNotOptimal { best_move } => write!(
-                f,
-                "node {u} claims best move {best_move}, which is not optimal"
+            ViolationKind::BestMoveNotOptimal { best_move } => format!(
+                "{u} claims best move {}, which is not optimal",
+                other(*best_move)
             ),
-            ViolationKind::BestMoveMissingOrExtra => write!(
-                f,
-                "node {u}: a terminal has no best move and every other position has one"
-            ),
+            ViolationKind::BestMoveMissingOrExtra => {
+                format!("{u}: a terminal has no best move and every other position has one")
+            }
         }
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(&|u| format!("node {u}"), &|v| v.to_string()))
     }
 }
 
