@@ -1,14 +1,16 @@
 //! Loading a game from the command line: file, format, convention and verdicts.
 
-use std::path::PathBuf;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use zermelo::graph::{Convention, Csr, Rules, TwoPlayerGraph};
+use zermelo::graph::{Convention, Csr, ReverseCsr, Rules, TwoPlayerGraph};
 use zermelo::io::{self, InputFormat};
 use zermelo::{NodeId, Player};
 
 use crate::error::{CliResult, Failure};
 use crate::output::read_input;
+use crate::progress::Progress;
 
 /// `--input`: how to read the game file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -106,58 +108,131 @@ impl Game {
 }
 
 /// Reads and validates the game named by `args`.
+///
+/// Edge lists in files go through the parallel loader; everything else is read whole.
 pub fn load(args: &GameArgs) -> CliResult<Game> {
-    let (bytes, name) = read_input(&args.file)?;
-    let format = match args.input {
-        InputKind::Auto => InputFormat::detect(&name, &bytes),
-        InputKind::Edges => InputFormat::Edges,
-        InputKind::Json => InputFormat::Json,
-        InputKind::TwoPlayer => InputFormat::TwoPlayer,
+    let progress = Progress::global();
+    let format = detect(args)?;
+    let (shape, rules, name) = if format == InputFormat::Edges && !is_stdin(args) {
+        let (file, name) = open(&args.file)?;
+        let bar = progress.bytes("load", 2 * file_len(&file));
+        let graph = io::read_edge_list(&file, &name, bar.counter())?;
+        bar.finish();
+        (Shape::Plain(graph), Rules::normal(), name)
+    } else {
+        let (bytes, name) = read_input(&args.file)?;
+        let format = match args.input {
+            InputKind::Auto => InputFormat::detect(&name, &bytes),
+            _ => format,
+        };
+        let (shape, rules) = match format {
+            InputFormat::Edges => (
+                Shape::Plain(io::parse_edge_list(&bytes, &name)?),
+                Rules::normal(),
+            ),
+            InputFormat::Json => {
+                let game = io::parse_json_graph(&bytes, &name)?;
+                (Shape::Plain(game.graph), game.rules)
+            }
+            InputFormat::TwoPlayer => (
+                Shape::TwoPlayer(io::parse_two_player(&bytes, &name)?),
+                Rules::normal(),
+            ),
+        };
+        (shape, rules, name)
     };
-    let (shape, rules) = match format {
-        InputFormat::Edges => (
-            Shape::Plain(io::parse_edge_list(&bytes, &name)?),
-            Rules::normal(),
-        ),
-        InputFormat::Json => {
-            let game = io::parse_json_graph(&bytes, &name)?;
-            (Shape::Plain(game.graph), game.rules)
-        }
-        InputFormat::TwoPlayer => (
-            Shape::TwoPlayer(io::parse_two_player(&bytes, &name)?),
-            Rules::normal(),
-        ),
-    };
-    drop(bytes);
     let mut game = Game { rules, name, shape };
-    game.rules = combined_rules(args, &game)?;
+    let positions = game.two_player().map(TwoPlayerGraph::position_count);
+    game.rules = combined_rules(
+        args,
+        &game.rules,
+        &game.name,
+        game.graph().node_count(),
+        positions,
+    )?;
     Ok(game)
 }
 
+/// Loads only what solving needs — out-degrees and reverse rows — when the input is an edge-list
+/// file; `None` for other inputs (load them with [`load`]).
+pub fn load_reverse(args: &GameArgs) -> CliResult<Option<(ReverseCsr, Rules, String)>> {
+    let progress = Progress::global();
+    if is_stdin(args) || detect(args)? != InputFormat::Edges {
+        return Ok(None);
+    }
+    let (file, name) = open(&args.file)?;
+    let bar = progress.bytes("load", 2 * file_len(&file));
+    let graph = io::read_edge_list_reverse(&file, &name, bar.counter())?;
+    bar.finish();
+    let rules = combined_rules(args, &Rules::normal(), &name, graph.node_count(), None)?;
+    Ok(Some((graph, rules, name)))
+}
+
+fn is_stdin(args: &GameArgs) -> bool {
+    args.file.as_os_str() == "-"
+}
+
+/// The input format: as given, or guessed from the name and the first bytes.
+fn detect(args: &GameArgs) -> CliResult<InputFormat> {
+    Ok(match args.input {
+        InputKind::Edges => InputFormat::Edges,
+        InputKind::Json => InputFormat::Json,
+        InputKind::TwoPlayer => InputFormat::TwoPlayer,
+        InputKind::Auto if is_stdin(args) => InputFormat::Edges, // decided after reading
+        InputKind::Auto => {
+            let (file, name) = open(&args.file)?;
+            let mut head = [0u8; 4096];
+            let got = io::ReadAt::read_at(&file, &mut head, 0)
+                .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+            InputFormat::detect(&name, &head[..got])
+        }
+    })
+}
+
+fn open(path: &Path) -> CliResult<(File, String)> {
+    let name = path.display().to_string();
+    if path.is_dir() {
+        return Err(Failure::input(format!(
+            "{name}: is a directory, expected a file"
+        )));
+    }
+    let file = File::open(path).map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+    Ok((file, name))
+}
+
+fn file_len(file: &File) -> u64 {
+    file.metadata().map_or(0, |m| m.len())
+}
+
 /// Combines the file's own rules (JSON) with `--misere` and `--verdicts`.
-fn combined_rules(args: &GameArgs, game: &Game) -> CliResult<Rules> {
-    let convention = if args.misere || game.rules.convention() == Convention::Misere {
+fn combined_rules(
+    args: &GameArgs,
+    base: &Rules,
+    name: &str,
+    nodes: usize,
+    two_player_positions: Option<usize>,
+) -> CliResult<Rules> {
+    let convention = if args.misere || base.convention() == Convention::Misere {
         Convention::Misere
     } else {
         Convention::Normal
     };
-    let mut verdicts: Vec<(u64, zermelo::Outcome)> = game
-        .rules
+    let mut verdicts: Vec<(u64, zermelo::Outcome)> = base
         .verdicts()
         .iter()
         .map(|&(n, o)| (u64::from(n), o))
         .collect();
-    let mut source = game.name.clone();
+    let mut source = name.to_string();
     if let Some(path) = &args.verdicts {
-        let (bytes, name) = read_input(path)?;
-        let extra = match game.two_player() {
-            Some(g) => io::parse_two_player_verdicts(&bytes, &name, g.position_count())?,
-            None => io::parse_verdicts(&bytes, &name, game.graph().node_count())?,
+        let (bytes, vname) = read_input(path)?;
+        let extra = match two_player_positions {
+            Some(positions) => io::parse_two_player_verdicts(&bytes, &vname, positions)?,
+            None => io::parse_verdicts(&bytes, &vname, nodes)?,
         };
         verdicts.extend(extra);
-        source = format!("{} and {}", game.name, name);
+        source = format!("{name} and {vname}");
     }
     Rules::with_convention(convention)
-        .with_verdicts(game.graph().node_count(), verdicts)
+        .with_verdicts(nodes, verdicts)
         .map_err(|e| Failure::input(format!("{source}: verdicts: {e}")))
 }

@@ -10,6 +10,7 @@ mod cmd;
 mod error;
 mod input;
 mod output;
+mod progress;
 mod render;
 
 use std::process::ExitCode;
@@ -23,6 +24,12 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Worker threads for loading and solving (default: one per core).
+    #[arg(long, global = true, value_name = "N")]
+    threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long, short, global = true)]
+    quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -41,6 +48,18 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    progress::Progress::init(cli.quiet);
+    output::clean_up_on_interrupt();
+    if let Some(threads) = cli.threads {
+        if threads == 0 {
+            eprintln!("zermelo: error: --threads must be at least 1");
+            return ExitCode::from(2);
+        }
+        // Fails only if a pool exists already, which cannot happen this early.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
+    }
     let result = match cli.command {
         Command::Solve(a) => cmd::solve::run(a),
         Command::Line(a) => cmd::line::run(a),

@@ -3,6 +3,7 @@
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use anyhow::Context;
 
@@ -56,6 +57,7 @@ fn write_atomically(
         .suffix(".tmp")
         .tempfile_in(&dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    let _guard = Registered::new(tmp.path());
     let mut out = BufWriter::with_capacity(1 << 16, tmp);
     write(&mut out)
         .and_then(|()| out.flush())
@@ -70,6 +72,43 @@ fn write_atomically(
     tmp.persist(path)
         .map_err(|e| anyhow::anyhow!("cannot rename into {}: {}", path.display(), e.error))?;
     Ok(())
+}
+
+/// Temporary files being written, removed by the interrupt handler.
+static IN_PROGRESS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Installs a Ctrl-C / SIGTERM handler that deletes unfinished temporary files and exits with
+/// 130, so an interrupted run leaves neither a half-written output nor litter.
+pub fn clean_up_on_interrupt() {
+    let _ = ctrlc::set_handler(|| {
+        if let Ok(paths) = IN_PROGRESS.lock() {
+            for p in paths.iter() {
+                let _ = fs::remove_file(p);
+            }
+        }
+        eprintln!("zermelo: interrupted");
+        std::process::exit(130);
+    });
+}
+
+/// Keeps a temporary path registered while it is being written.
+struct Registered(PathBuf);
+
+impl Registered {
+    fn new(path: &Path) -> Registered {
+        if let Ok(mut paths) = IN_PROGRESS.lock() {
+            paths.push(path.to_path_buf());
+        }
+        Registered(path.to_path_buf())
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if let Ok(mut paths) = IN_PROGRESS.lock() {
+            paths.retain(|p| p != &self.0);
+        }
+    }
 }
 
 /// Temporary files are created private (0600); give the result the permissions of the file it

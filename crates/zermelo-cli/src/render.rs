@@ -104,7 +104,8 @@ fn write_table(out: &mut dyn Write, game: &Game, solution: &Solution) -> io::Res
 
 fn write_json(out: &mut dyn Write, game: &Game, solution: &Solution) -> io::Result<()> {
     out.write_all(b"{")?;
-    write_summary_fields(out, game, &solution.counts())?;
+    let g = game.graph();
+    write_summary_fields(out, g.node_count(), g.edge_count(), &solution.counts())?;
     out.write_all(b",\"solution\":[")?;
     for u in game.graph().nodes() {
         if u > 0 {
@@ -123,16 +124,16 @@ fn write_json(out: &mut dyn Write, game: &Game, solution: &Solution) -> io::Resu
     out.write_all(b"\n]}\n")
 }
 
-fn write_summary_fields(out: &mut dyn Write, game: &Game, c: &Counts) -> io::Result<()> {
-    let g = game.graph();
+fn write_summary_fields(
+    out: &mut dyn Write,
+    nodes: usize,
+    edges: u64,
+    c: &Counts,
+) -> io::Result<()> {
     write!(
         out,
-        "\"nodes\":{},\"edges\":{},\"win\":{},\"lose\":{},\"draw\":{},\"max_depth\":",
-        g.node_count(),
-        g.edge_count(),
-        c.win,
-        c.lose,
-        c.draw
+        "\"nodes\":{nodes},\"edges\":{edges},\"win\":{},\"lose\":{},\"draw\":{},\"max_depth\":",
+        c.win, c.lose, c.draw
     )?;
     json_opt(out, c.max_depth)
 }
@@ -140,22 +141,20 @@ fn write_summary_fields(out: &mut dyn Write, game: &Game, c: &Counts) -> io::Res
 /// Counts only (`--summary`).
 pub fn write_summary(
     out: &mut dyn Write,
-    game: &Game,
+    nodes: usize,
+    edges: u64,
     counts: &Counts,
     format: Format,
 ) -> io::Result<()> {
-    let g = game.graph();
     match format {
         Format::Json => {
             out.write_all(b"{")?;
-            write_summary_fields(out, game, counts)?;
+            write_summary_fields(out, nodes, edges, counts)?;
             out.write_all(b"}\n")
         }
         Format::Csv => writeln!(
             out,
-            "nodes,edges,win,lose,draw,max_depth\n{},{},{},{},{},{}",
-            g.node_count(),
-            g.edge_count(),
+            "nodes,edges,win,lose,draw,max_depth\n{nodes},{edges},{},{},{},{}",
             counts.win,
             counts.lose,
             counts.draw,
@@ -163,8 +162,8 @@ pub fn write_summary(
         ),
         Format::Table => {
             let max = counts.max_depth.map_or("-".to_string(), |d| d.to_string());
-            writeln!(out, "nodes      {}", g.node_count())?;
-            writeln!(out, "edges      {}", g.edge_count())?;
+            writeln!(out, "nodes      {nodes}")?;
+            writeln!(out, "edges      {edges}")?;
             writeln!(out, "win        {}", counts.win)?;
             writeln!(out, "lose       {}", counts.lose)?;
             writeln!(out, "draw       {}", counts.draw)?;

@@ -4,11 +4,13 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use zermelo::solve;
+use zermelo::graph::{Predecessors, Rules};
+use zermelo::{solve, Solution};
 
 use crate::error::{CliResult, Failure};
-use crate::input::{load, GameArgs};
+use crate::input::{load, load_reverse, GameArgs};
 use crate::output::emit;
+use crate::progress::Progress;
 use crate::render::{write_solution, write_summary, Format};
 
 /// `--algorithm`.
@@ -46,10 +48,28 @@ pub struct SolveArgs {
 /// Runs `zermelo solve`.
 pub fn run(args: SolveArgs) -> CliResult {
     let t0 = Instant::now();
+    if args.summary && args.algorithm == Algorithm::Retrograde {
+        // Counts need no forward moves: load and solve the reverse half only.
+        if let Some((graph, rules, _)) = load_reverse(&args.game)? {
+            let t1 = Instant::now();
+            let solution = solve_any(&graph, &rules);
+            let t2 = Instant::now();
+            let counts = solution.counts();
+            let (nodes, edges) = (graph.node_count(), graph.edge_count());
+            drop((solution, graph));
+            emit(args.output.as_deref(), |out| {
+                write_summary(out, nodes, edges, &counts, args.format)
+            })?;
+            if args.stats {
+                print_stats([t0, t1, t2, Instant::now()], nodes, edges);
+            }
+            return Ok(());
+        }
+    }
     let game = load(&args.game)?;
     let t1 = Instant::now();
     let solution = match args.algorithm {
-        Algorithm::Retrograde => solve::retrograde(game.graph(), &game.rules),
+        Algorithm::Retrograde => solve_any(game.graph(), &game.rules),
         Algorithm::Acyclic => solve::acyclic(game.graph(), &game.rules).map_err(|cycle| {
             Failure::input(format!(
                 "{}: --algorithm acyclic needs an acyclic graph, but it has the cycle {cycle}",
@@ -59,24 +79,54 @@ pub fn run(args: SolveArgs) -> CliResult {
     };
     let t2 = Instant::now();
     let counts = solution.counts();
+    let (nodes, edges) = (game.graph().node_count(), game.graph().edge_count());
     emit(args.output.as_deref(), |out| {
         if args.summary {
-            write_summary(out, &game, &counts, args.format)
+            write_summary(out, nodes, edges, &counts, args.format)
         } else {
             write_solution(out, &game, &solution, args.format)
         }
     })?;
     if args.stats {
-        let t3 = Instant::now();
-        eprintln!(
-            "stats: load {:.3}s, solve {:.3}s, write {:.3}s, total {:.3}s; {} nodes, {} edges",
-            (t1 - t0).as_secs_f64(),
-            (t2 - t1).as_secs_f64(),
-            (t3 - t2).as_secs_f64(),
-            (t3 - t0).as_secs_f64(),
-            game.graph().node_count(),
-            game.graph().edge_count(),
-        );
+        print_stats([t0, t1, t2, Instant::now()], nodes, edges);
     }
     Ok(())
+}
+
+/// Retrograde analysis on the rayon pool: the parallel solver when there is more than one
+/// thread (same result), the sequential one otherwise.
+fn solve_any<G: Predecessors + ?Sized>(graph: &G, rules: &Rules) -> Solution {
+    let bar = Progress::global().spinner("solve");
+    let solution = if rayon::current_num_threads() > 1 {
+        solve::retrograde_parallel(graph, rules)
+    } else {
+        solve::retrograde(graph, rules)
+    };
+    bar.finish();
+    solution
+}
+
+/// `--stats`: phase timings, thread count and peak memory on standard error.
+fn print_stats(t: [Instant; 4], nodes: usize, edges: u64) {
+    let secs = |a: Instant, b: Instant| (b - a).as_secs_f64();
+    eprintln!(
+        "stats: load {:.3}s, solve {:.3}s, write {:.3}s, total {:.3}s; {nodes} nodes, {edges} \
+         edges; {} threads; peak memory {}",
+        secs(t[0], t[1]),
+        secs(t[1], t[2]),
+        secs(t[2], t[3]),
+        secs(t[0], t[3]),
+        rayon::current_num_threads(),
+        peak_memory().map_or("unknown".into(), |kib| format!(
+            "{:.1} MiB",
+            kib as f64 / 1024.0
+        )),
+    );
+}
+
+/// Peak resident memory of this process in KiB (Linux: `VmHWM` in /proc/self/status).
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }

@@ -24,6 +24,11 @@ impl ReverseCsr {
         }
     }
 
+    /// Number of positions.
+    pub fn node_count(&self) -> usize {
+        self.out_degree.len()
+    }
+
     /// Number of moves.
     pub fn edge_count(&self) -> u64 {
         self.rev_sources.len() as u64

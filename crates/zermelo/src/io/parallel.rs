@@ -142,9 +142,11 @@ fn load<R: ReadAt + ?Sized>(
         .map(|((ins, outs), &range)| {
             *ins = vec![0; n];
             *outs = vec![0; n];
-            for_each_edge(src, range, body, n as u64, progress, |u, v| {
-                ins[v as usize] += 1;
-                outs[u as usize] += 1;
+            for_each_edge(src, range, body, n as u64, progress, |batch| {
+                for &(u, v) in batch {
+                    ins[v as usize] += 1;
+                    outs[u as usize] += 1;
+                }
             })
         })
         .collect();
@@ -173,14 +175,18 @@ fn load<R: ReadAt + ?Sized>(
         .zip(outs.par_iter_mut())
         .zip(ranges.par_iter())
         .map(|((in_cursor, out_cursor), &range)| {
-            for_each_edge(src, range, body, n as u64, progress, |u, v| {
-                let slot = rev_offsets[v as usize] + u64::from(in_cursor[v as usize]);
-                in_cursor[v as usize] += 1;
-                rev_sources[slot as usize].store(u as NodeId, Relaxed);
-                if let Some(fwd) = &fwd_offsets {
-                    let slot = fwd[u as usize] + u64::from(out_cursor[u as usize]);
-                    out_cursor[u as usize] += 1;
-                    fwd_targets[slot as usize].store(v as NodeId, Relaxed);
+            for_each_edge(src, range, body, n as u64, progress, |batch| {
+                for &(u, v) in batch {
+                    let slot = &mut in_cursor[v as usize];
+                    rev_sources[*slot as usize].store(u, Relaxed);
+                    *slot += 1;
+                }
+                if forward {
+                    for &(u, v) in batch {
+                        let slot = &mut out_cursor[u as usize];
+                        fwd_targets[*slot as usize].store(v, Relaxed);
+                        *slot += 1;
+                    }
                 }
             })
         })
@@ -250,10 +256,34 @@ fn split(body: u64, len: u64, parts: usize) -> Vec<(u64, u64)> {
         .collect()
 }
 
-/// Calls `edge(u, v)` for every edge line whose first byte lies in `range`; returns the number
-/// of edges, or [`Malformed`] at the first line that is not blank, a comment or `u v` with
-/// `u, v < n`.
+/// Edges handed over per call: enough independent memory accesses in one tight loop for the
+/// processor to overlap their cache misses.
+const BATCH: usize = 512;
+
+/// Calls `edges(batch)` for the edge lines whose first byte lies in `range`, in input order and
+/// in batches of up to [`BATCH`]; returns the number of edges, or [`Malformed`] at the first line
+/// that is not blank, a comment or `u v` with `u, v < n`.
 fn for_each_edge<R: ReadAt + ?Sized>(
+    src: &R,
+    range: (u64, u64),
+    body: u64,
+    n: u64,
+    progress: &Progress,
+    mut edges: impl FnMut(&[(u32, u32)]),
+) -> Result<u64, Malformed> {
+    let mut batch: Vec<(u32, u32)> = Vec::with_capacity(BATCH);
+    let count = for_each_line(src, range, body, n, progress, |u, v| {
+        batch.push((u as u32, v as u32));
+        if batch.len() == BATCH {
+            edges(&batch);
+            batch.clear();
+        }
+    })?;
+    edges(&batch);
+    Ok(count)
+}
+
+fn for_each_line<R: ReadAt + ?Sized>(
     src: &R,
     (start, end): (u64, u64),
     body: u64,
@@ -268,48 +298,87 @@ fn for_each_edge<R: ReadAt + ?Sized>(
     let mut buf = vec![0u8; BUF];
     let (mut filled, mut i, mut eof, mut count) = (0usize, 0usize, false, 0u64);
     loop {
-        match memchr::memchr(b'\n', &buf[i..filled]) {
-            Some(p) => {
-                let line_start = base + i as u64;
-                if skip_partial {
-                    skip_partial = false;
-                } else if line_start >= end {
-                    break;
-                } else if let Some((u, v)) = parse_line(&buf[i..i + p], n)? {
+        // Every line before `complete` ends in a newline inside the buffer.
+        let complete = memchr::memrchr(b'\n', &buf[i..filled]).map_or(i, |p| i + p + 1);
+        while i < complete {
+            if skip_partial {
+                i += memchr::memchr(b'\n', &buf[i..complete]).map_or(complete - i, |p| p + 1);
+                skip_partial = false;
+                continue;
+            }
+            if base + i as u64 >= end {
+                progress.fetch_add(i as u64, Relaxed);
+                return Ok(count);
+            }
+            if let Some((u, v, next)) = fast_line(&buf, i, n) {
+                edge(u, v);
+                count += 1;
+                i = next;
+                continue;
+            }
+            let p = memchr::memchr(b'\n', &buf[i..complete]).unwrap_or(complete - i - 1);
+            if let Some((u, v)) = parse_line(&buf[i..i + p], n)? {
+                edge(u, v);
+                count += 1;
+            }
+            i += p + 1;
+        }
+        if eof {
+            // A last line without a newline.
+            if !skip_partial && i < filled && base + (i as u64) < end {
+                if let Some((u, v)) = parse_line(&buf[i..filled], n)? {
                     edge(u, v);
                     count += 1;
                 }
-                i += p + 1;
             }
-            None if eof => {
-                let line_start = base + i as u64;
-                if !skip_partial && i < filled && line_start < end {
-                    if let Some((u, v)) = parse_line(&buf[i..filled], n)? {
-                        edge(u, v);
-                        count += 1;
-                    }
-                }
-                break;
-            }
-            None => {
-                progress.fetch_add(i as u64, Relaxed);
-                buf.copy_within(i..filled, 0);
-                base += i as u64;
-                filled -= i;
-                i = 0;
-                if filled == buf.len() {
-                    buf.resize(buf.len() * 2, 0);
-                }
-                let got = src
-                    .read_at(&mut buf[filled..], base + filled as u64)
-                    .map_err(|_| Malformed)?;
-                eof = got == 0;
-                filled += got;
-            }
+            progress.fetch_add(filled as u64, Relaxed);
+            return Ok(count);
         }
+        progress.fetch_add(i as u64, Relaxed);
+        buf.copy_within(i..filled, 0);
+        base += i as u64;
+        filled -= i;
+        i = 0;
+        if filled == buf.len() {
+            buf.resize(buf.len() * 2, 0); // a line longer than the buffer
+        }
+        let got = src
+            .read_at(&mut buf[filled..], base + filled as u64)
+            .map_err(|_| Malformed)?;
+        eof = got == 0;
+        filled += got;
     }
-    progress.fetch_add(i as u64, Relaxed);
-    Ok(count)
+}
+
+/// The common line `u v\n` (single spaces, no comment), parsed in one sweep; `None` sends the
+/// line to the general parser. The caller guarantees a newline at or after `i`.
+#[inline(always)]
+fn fast_line(buf: &[u8], i: usize, n: u64) -> Option<(u64, u64, usize)> {
+    let (u, j) = fast_number(buf, i)?;
+    if buf[j] != b' ' {
+        return None;
+    }
+    let (v, k) = fast_number(buf, j + 1)?;
+    if buf[k] != b'\n' || u >= n || v >= n {
+        return None;
+    }
+    Some((u, v, k + 1))
+}
+
+#[inline(always)]
+fn fast_number(buf: &[u8], start: usize) -> Option<(u64, usize)> {
+    let mut j = start;
+    let mut value = 0u64;
+    loop {
+        let d = buf[j].wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        value = value.wrapping_mul(10).wrapping_add(u64::from(d));
+        j += 1;
+    }
+    // Ids are below 2^32: more than 10 digits is out of range or malformed anyway.
+    (j > start && j - start <= 10).then_some((value, j))
 }
 
 /// One line without its `\n`: `Some((u, v))` for an edge, `None` for a blank or comment line.
@@ -364,19 +433,18 @@ fn number(line: &[u8], j: &mut usize) -> Result<u64, Malformed> {
 }
 
 /// Row offsets from per-range counts (`n + 1` entries), turning each range's counts into its
-/// first slot in every row (relative to the row start).
+/// first slot in every row — an absolute slot, which fits a `u32` because the fast path is only
+/// taken for fewer than 2^32 edges.
 fn offsets_and_cursors(counts: &mut [Vec<u32>], n: usize, edges: u64) -> Vec<u64> {
     let mut offsets = Vec::with_capacity(n + 1);
     let mut total = 0u64;
     offsets.push(0);
     for v in 0..n {
-        let mut row = 0u32;
         for c in counts.iter_mut() {
             let k = c[v];
-            c[v] = row;
-            row += k;
+            c[v] = total as u32;
+            total += u64::from(k);
         }
-        total += u64::from(row);
         offsets.push(total);
     }
     debug_assert_eq!(total, edges);

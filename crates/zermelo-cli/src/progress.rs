@@ -1,0 +1,113 @@
+//! Progress bars on standard error (only when it is a terminal, and not with `--quiet`).
+
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Whether and how to show progress.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    enabled: bool,
+}
+
+static GLOBAL: std::sync::OnceLock<Progress> = std::sync::OnceLock::new();
+
+impl Progress {
+    /// Sets the process-wide setting (once, from `main`).
+    pub fn init(quiet: bool) {
+        let _ = GLOBAL.set(Progress::new(quiet));
+    }
+
+    /// The process-wide setting (hidden if never initialised).
+    pub fn global() -> Progress {
+        GLOBAL.get().copied().unwrap_or(Progress { enabled: false })
+    }
+
+    /// Progress on a terminal standard error, unless `quiet`.
+    pub fn new(quiet: bool) -> Progress {
+        Progress {
+            enabled: !quiet && std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// A bar over `total` bytes, fed through [`Bar::counter`].
+    pub fn bytes(&self, label: &str, total: u64) -> Bar {
+        let style = ProgressStyle::with_template(
+            "{prefix:>6} [{bar:40}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+        )
+        .map(|s| s.progress_chars("=> "));
+        self.start(label, Some(total), style)
+    }
+
+    /// A spinner for a phase without a measurable total.
+    pub fn spinner(&self, label: &str) -> Bar {
+        let style = ProgressStyle::with_template("{prefix:>6} {spinner} {elapsed}");
+        self.start(label, None, style)
+    }
+
+    fn start(
+        &self,
+        label: &str,
+        total: Option<u64>,
+        style: Result<ProgressStyle, indicatif::style::TemplateError>,
+    ) -> Bar {
+        let counter = Arc::new(AtomicU64::new(0));
+        if !self.enabled {
+            return Bar {
+                counter,
+                ticker: None,
+            };
+        }
+        let pb = match total {
+            Some(t) => ProgressBar::new(t),
+            None => ProgressBar::new_spinner(),
+        };
+        if let Ok(style) = style {
+            pb.set_style(style);
+        }
+        pb.set_prefix(label.to_string());
+        let stop = Arc::new(AtomicBool::new(false));
+        let (c, s) = (counter.clone(), stop.clone());
+        let handle = std::thread::spawn(move || {
+            while !s.load(Relaxed) {
+                pb.set_position(c.load(Relaxed));
+                pb.tick();
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            pb.finish_and_clear();
+        });
+        Bar {
+            counter,
+            ticker: Some((stop, handle)),
+        }
+    }
+}
+
+/// A running progress display; dropping or finishing it clears the line.
+pub struct Bar {
+    counter: Arc<AtomicU64>,
+    ticker: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+}
+
+impl Bar {
+    /// The counter the work adds to.
+    pub fn counter(&self) -> &AtomicU64 {
+        &self.counter
+    }
+
+    /// Stops and clears the display.
+    pub fn finish(self) {}
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        if let Some((stop, handle)) = self.ticker.take() {
+            stop.store(true, Relaxed);
+            let _ = handle.join();
+        }
+    }
+}
