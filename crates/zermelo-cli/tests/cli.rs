@@ -2527,7 +2527,7 @@ fn usage_errors_exit_2() {
     let run = s.run(&[]);
     assert_eq!(run.code, Some(2), "{}", run.describe());
     assert_eq!(run.stdout, "");
-    assert_contains(&run.stderr, "Usage: zermelo <COMMAND>");
+    assert_contains(&run.stderr, "Usage: zermelo [OPTIONS] <COMMAND>");
     s.run(&["bogus"]).usage_error();
     s.run(&["solve"]).usage_error();
     s.run(&["solve", "g.txt", "--bogus"]).usage_error();
