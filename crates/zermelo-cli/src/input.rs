@@ -24,6 +24,8 @@ pub enum InputKind {
     Json,
     /// Partizan edge list: header `n m0 m1`, then the moves of player 0, then of player 1.
     TwoPlayer,
+    /// zermelo's binary graph (`.zg`, written by `zermelo convert`), memory-mapped.
+    Binary,
 }
 
 /// The options every solving subcommand shares.
@@ -113,7 +115,13 @@ impl Game {
 pub fn load(args: &GameArgs) -> CliResult<Game> {
     let progress = Progress::global();
     let format = detect(args)?;
-    let (shape, rules, name) = if format == InputFormat::Edges && !is_stdin(args) {
+    let (shape, rules, name) = if format == InputFormat::Binary {
+        let (file, name) = open(&args.file)?;
+        let bar = progress.spinner("map");
+        let graph = io::binary::open_graph(&file, &name)?;
+        bar.finish();
+        (Shape::Plain(graph), Rules::normal(), name)
+    } else if format == InputFormat::Edges && !is_stdin(args) {
         let (file, name) = open(&args.file)?;
         let bar = progress.bytes("load", 2 * file_len(&file));
         let graph = io::read_edge_list(&file, &name, bar.counter())?;
@@ -125,6 +133,11 @@ pub fn load(args: &GameArgs) -> CliResult<Game> {
             InputKind::Auto => InputFormat::detect(&name, &bytes),
             _ => format,
         };
+        if format == InputFormat::Binary {
+            return Err(Failure::input(format!(
+                "{name}: a binary graph is memory-mapped: give it as a file, not on standard input"
+            )));
+        }
         let (shape, rules) = match format {
             InputFormat::Edges => (
                 Shape::Plain(io::parse_edge_list(&bytes, &name)?),
@@ -138,6 +151,7 @@ pub fn load(args: &GameArgs) -> CliResult<Game> {
                 Shape::TwoPlayer(io::parse_two_player(&bytes, &name)?),
                 Rules::normal(),
             ),
+            InputFormat::Binary => unreachable!("handled above"),
         };
         (shape, rules, name)
     };
@@ -157,13 +171,22 @@ pub fn load(args: &GameArgs) -> CliResult<Game> {
 /// file; `None` for other inputs (load them with [`load`]).
 pub fn load_reverse(args: &GameArgs) -> CliResult<Option<(ReverseCsr, Rules, String)>> {
     let progress = Progress::global();
-    if is_stdin(args) || detect(args)? != InputFormat::Edges {
+    let format = detect(args)?;
+    if is_stdin(args) || !matches!(format, InputFormat::Edges | InputFormat::Binary) {
         return Ok(None);
     }
     let (file, name) = open(&args.file)?;
-    let bar = progress.bytes("load", 2 * file_len(&file));
-    let graph = io::read_edge_list_reverse(&file, &name, bar.counter())?;
-    bar.finish();
+    let graph = if format == InputFormat::Binary {
+        let bar = progress.spinner("map");
+        let graph = io::binary::open_reverse(&file, &name)?;
+        bar.finish();
+        graph
+    } else {
+        let bar = progress.bytes("load", 2 * file_len(&file));
+        let graph = io::read_edge_list_reverse(&file, &name, bar.counter())?;
+        bar.finish();
+        graph
+    };
     let rules = combined_rules(args, &Rules::normal(), &name, graph.node_count(), None)?;
     Ok(Some((graph, rules, name)))
 }
@@ -178,6 +201,7 @@ fn detect(args: &GameArgs) -> CliResult<InputFormat> {
         InputKind::Edges => InputFormat::Edges,
         InputKind::Json => InputFormat::Json,
         InputKind::TwoPlayer => InputFormat::TwoPlayer,
+        InputKind::Binary => InputFormat::Binary,
         InputKind::Auto if is_stdin(args) => InputFormat::Edges, // decided after reading
         InputKind::Auto => {
             let (file, name) = open(&args.file)?;

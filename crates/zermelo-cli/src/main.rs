@@ -42,8 +42,10 @@ enum Command {
     Grundy(cmd::grundy::GrundyArgs),
     /// Check a solution CSV against the certificate rules (exit 0 valid, 1 invalid).
     Verify(cmd::verify::VerifyArgs),
-    /// Generate graphs (random, chain) as edge lists.
+    /// Generate graphs (random, chain, grid pursuit) as edge lists.
     Gen(cmd::gen::GenArgs),
+    /// Convert a graph to the binary .zg format (memory-mapped, checksummed) or back to text.
+    Convert(cmd::convert::ConvertArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Grundy(a) => cmd::grundy::run(a),
         Command::Verify(a) => cmd::verify::run(a),
         Command::Gen(a) => cmd::gen::run(a),
+        Command::Convert(a) => cmd::convert::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

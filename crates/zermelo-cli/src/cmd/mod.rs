@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod convert;
 pub mod gen;
 pub mod grundy;
 pub mod line;

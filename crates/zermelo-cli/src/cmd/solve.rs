@@ -34,7 +34,8 @@ pub struct SolveArgs {
     /// Print only the counts: nodes, edges, win, lose, draw, max_depth.
     #[arg(long)]
     summary: bool,
-    /// Write to FILE (atomically) instead of standard output.
+    /// Write to FILE (atomically) instead of standard output. A name ending in `.zs` gets the
+    /// compact binary solution format (2-bit outcomes and depths), whatever `--format` says.
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Solver to use.
@@ -48,7 +49,12 @@ pub struct SolveArgs {
 /// Runs `zermelo solve`.
 pub fn run(args: SolveArgs) -> CliResult {
     let t0 = Instant::now();
-    if args.summary && args.algorithm == Algorithm::Retrograde {
+    let to_binary = args
+        .output
+        .as_ref()
+        .and_then(|p| p.extension())
+        .is_some_and(|e| e.eq_ignore_ascii_case("zs"));
+    if args.summary && !to_binary && args.algorithm == Algorithm::Retrograde {
         // Counts need no forward moves: load and solve the reverse half only.
         if let Some((graph, rules, _)) = load_reverse(&args.game)? {
             let t1 = Instant::now();
@@ -80,8 +86,15 @@ pub fn run(args: SolveArgs) -> CliResult {
     let t2 = Instant::now();
     let counts = solution.counts();
     let (nodes, edges) = (game.graph().node_count(), game.graph().edge_count());
+    let binary_out = args
+        .output
+        .as_ref()
+        .and_then(|p| p.extension())
+        .is_some_and(|e| e.eq_ignore_ascii_case("zs"));
     emit(args.output.as_deref(), |out| {
-        if args.summary {
+        if binary_out {
+            zermelo::io::binary::write_solution(out, &solution)
+        } else if args.summary {
             write_summary(out, nodes, edges, &counts, args.format)
         } else {
             write_solution(out, &game, &solution, args.format)

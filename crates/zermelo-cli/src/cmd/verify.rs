@@ -18,7 +18,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     game: GameArgs,
     /// The claimed solution: CSV `node,outcome,depth,best_move` (or
-    /// `position,to_move,outcome,depth,best_move`; `best_move` optional).
+    /// `position,to_move,outcome,depth,best_move`; `best_move` optional), or a binary `.zs`.
     solution: PathBuf,
 }
 
@@ -36,7 +36,15 @@ pub fn run(mut args: VerifyArgs) -> CliResult {
     }
     let game = load(&args.game)?;
     let graph = game.graph();
-    let claimed = parse_solution_csv(&csv, &csv_name, graph.node_count())?;
+    let claimed = if zermelo::io::binary::is_binary_solution(&csv) {
+        zermelo::io::ClaimedSolution {
+            solution: zermelo::io::binary::read_solution(&csv, &csv_name, graph.node_count())?,
+            best_moves: None,
+            two_player: game.two_player().is_some(),
+        }
+    } else {
+        parse_solution_csv(&csv, &csv_name, graph.node_count())?
+    };
     if claimed.two_player != game.two_player().is_some() {
         return Err(Failure::input(format!(
             "{csv_name}: the solution's layout ({}) does not match the game ({})",

@@ -108,10 +108,10 @@ impl GraphBuilder {
         let rev_offsets = offsets_from_keys(n, &self.targets, false)?;
         let rev_sources = scatter(&rev_offsets, &self.targets, &self.sources);
         Ok(Csr {
-            fwd_offsets,
-            fwd_targets,
-            rev_offsets,
-            rev_sources,
+            fwd_offsets: fwd_offsets.into(),
+            fwd_targets: fwd_targets.into(),
+            rev_offsets: rev_offsets.into(),
+            rev_sources: rev_sources.into(),
         })
     }
 }

@@ -1,5 +1,6 @@
 //! Compressed-sparse-row storage of a game graph, forward and reverse.
 
+use crate::graph::column::Column;
 use crate::outcome::NodeId;
 
 /// A validated game graph: positions `0..n` and moves between them, stored twice in
@@ -15,10 +16,10 @@ use crate::outcome::NodeId;
 /// out-degree fits in a `u32`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Csr {
-    pub(crate) fwd_offsets: Vec<u64>,
-    pub(crate) fwd_targets: Vec<NodeId>,
-    pub(crate) rev_offsets: Vec<u64>,
-    pub(crate) rev_sources: Vec<NodeId>,
+    pub(crate) fwd_offsets: Column<u64>,
+    pub(crate) fwd_targets: Column<NodeId>,
+    pub(crate) rev_offsets: Column<u64>,
+    pub(crate) rev_sources: Column<NodeId>,
 }
 
 impl Csr {

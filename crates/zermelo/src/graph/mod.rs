@@ -6,6 +6,7 @@
 //! for tests and benchmarks.
 
 mod builder;
+pub(crate) mod column;
 mod csr;
 pub mod generate;
 mod reverse;

@@ -1,5 +1,6 @@
 //! [`ReverseCsr`]: only what retrograde analysis needs — out-degrees and reverse rows.
 
+use crate::graph::column::Column;
 use crate::graph::{Csr, Predecessors};
 use crate::outcome::NodeId;
 
@@ -10,8 +11,8 @@ use crate::outcome::NodeId;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReverseCsr {
     pub(crate) out_degree: Vec<u32>,
-    pub(crate) rev_offsets: Vec<u64>,
-    pub(crate) rev_sources: Vec<NodeId>,
+    pub(crate) rev_offsets: Column<u64>,
+    pub(crate) rev_sources: Column<NodeId>,
 }
 
 impl ReverseCsr {
@@ -19,8 +20,8 @@ impl ReverseCsr {
     pub fn from_csr(graph: &Csr) -> ReverseCsr {
         ReverseCsr {
             out_degree: graph.nodes().map(|u| graph.out_degree(u)).collect(),
-            rev_offsets: graph.rev_offsets.to_vec(),
-            rev_sources: graph.rev_sources.to_vec(),
+            rev_offsets: graph.rev_offsets.clone(),
+            rev_sources: graph.rev_sources.clone(),
         }
     }
 

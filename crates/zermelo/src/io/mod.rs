@@ -4,9 +4,11 @@
 //! be tested and fuzzed without files. Every failure is a [`ParseError`] naming the source, the
 //! line (when there is one) and what was expected; no input makes a parser panic.
 
+pub mod binary;
 mod edgelist;
 mod json;
 mod lexer;
+pub(crate) mod mapped;
 mod parallel;
 mod solution_csv;
 mod two_player;
@@ -73,14 +75,19 @@ pub enum InputFormat {
     Json,
     /// Partizan edge list: header `n m0 m1`, then player 0's and player 1's moves.
     TwoPlayer,
+    /// zermelo's binary graph format (`.zg`), memory-mapped.
+    Binary,
 }
 
 impl InputFormat {
-    /// Guesses the format of a one-player graph: JSON if the name ends in `.json` or the first
+    /// Guesses the format of a one-player graph from its name and first bytes: binary if it
+    /// starts with the `.zg` magic number, JSON if the name ends in `.json` or the first
     /// non-blank byte is `{`, else an edge list.
     pub fn detect(name: &str, bytes: &[u8]) -> InputFormat {
         let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-        if name.to_ascii_lowercase().ends_with(".json") || first == Some(&b'{') {
+        if binary::is_binary_graph(bytes) {
+            InputFormat::Binary
+        } else if name.to_ascii_lowercase().ends_with(".json") || first == Some(&b'{') {
             InputFormat::Json
         } else {
             InputFormat::Edges

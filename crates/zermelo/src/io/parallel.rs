@@ -199,15 +199,15 @@ fn load<R: ReadAt + ?Sized>(
     let rev_sources = plain(rev_sources);
     Ok(match (fwd_offsets, out_degree) {
         (Some(fwd_offsets), _) => Loaded::Full(Csr {
-            fwd_offsets,
-            fwd_targets: plain(fwd_targets),
-            rev_offsets,
-            rev_sources,
+            fwd_offsets: fwd_offsets.into(),
+            fwd_targets: plain(fwd_targets).into(),
+            rev_offsets: rev_offsets.into(),
+            rev_sources: rev_sources.into(),
         }),
         (None, Some(out_degree)) => Loaded::Reverse(ReverseCsr {
             out_degree,
-            rev_offsets,
-            rev_sources,
+            rev_offsets: rev_offsets.into(),
+            rev_sources: rev_sources.into(),
         }),
         (None, None) => unreachable!(),
     })
