@@ -8,6 +8,9 @@ pub enum Failure {
     /// The user's input is wrong (file, syntax, ids, flags): exit 2.
     #[error("{0}")]
     BadInput(String),
+    /// The job needs more memory than is available or allowed: exit 3.
+    #[error("{0}")]
+    TooBig(String),
     /// A claimed solution is not valid: exit 1.
     #[error("{0}")]
     Rejected(String),
@@ -26,6 +29,7 @@ impl Failure {
     pub fn exit_code(&self) -> ExitCode {
         match self {
             Failure::BadInput(_) => ExitCode::from(2),
+            Failure::TooBig(_) => ExitCode::from(3),
             Failure::Rejected(_) | Failure::Internal(_) => ExitCode::from(1),
         }
     }

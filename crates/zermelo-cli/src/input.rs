@@ -117,12 +117,14 @@ pub fn load(args: &GameArgs) -> CliResult<Game> {
     let format = detect(args)?;
     let (shape, rules, name) = if format == InputFormat::Binary {
         let (file, name) = open(&args.file)?;
+        check_file_memory(&file, &name, true, true)?;
         let bar = progress.spinner("map");
         let graph = io::binary::open_graph(&file, &name)?;
         bar.finish();
         (Shape::Plain(graph), Rules::normal(), name)
     } else if format == InputFormat::Edges && !is_stdin(args) {
         let (file, name) = open(&args.file)?;
+        check_file_memory(&file, &name, false, true)?;
         let bar = progress.bytes("load", 2 * file_len(&file));
         let graph = io::read_edge_list(&file, &name, bar.counter())?;
         bar.finish();
@@ -176,6 +178,7 @@ pub fn load_reverse(args: &GameArgs) -> CliResult<Option<(ReverseCsr, Rules, Str
         return Ok(None);
     }
     let (file, name) = open(&args.file)?;
+    check_file_memory(&file, &name, format == InputFormat::Binary, false)?;
     let graph = if format == InputFormat::Binary {
         let bar = progress.spinner("map");
         let graph = io::binary::open_reverse(&file, &name)?;
@@ -189,6 +192,70 @@ pub fn load_reverse(args: &GameArgs) -> CliResult<Option<(ReverseCsr, Rules, Str
     };
     let rules = combined_rules(args, &Rules::normal(), &name, graph.node_count(), None)?;
     Ok(Some((graph, rules, name)))
+}
+
+static MEMORY_LIMIT: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+
+/// Sets `--max-memory` (once, from `main`).
+pub fn set_memory_limit(limit: Option<u64>) {
+    let _ = MEMORY_LIMIT.set(limit);
+}
+
+/// Refuses a job whose estimate exceeds `--max-memory`, or the memory available.
+fn check_memory(name: &str, estimate: zermelo::memory::Estimate) -> CliResult {
+    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+    let (limit, what) = match MEMORY_LIMIT.get().copied().flatten() {
+        Some(l) => (l, "allowed by --max-memory"),
+        None => match zermelo::memory::available() {
+            Some(a) => (a, "available on this machine"),
+            None => return Ok(()),
+        },
+    };
+    if estimate.peak() > limit {
+        return Err(Failure::TooBig(format!(
+            "{name}: this job needs about {:.2} GiB (graph {:.2}, loading {:.2}, solving {:.2}) \
+             but only {:.2} GiB is {what}",
+            gib(estimate.peak()),
+            gib(estimate.graph),
+            gib(estimate.loading),
+            gib(estimate.solving),
+            gib(limit),
+        )));
+    }
+    Ok(())
+}
+
+/// Checks the memory of loading `file` (an edge list or a binary graph) before doing it.
+fn check_file_memory(file: &File, name: &str, binary: bool, forward: bool) -> CliResult {
+    let threads = rayon::current_num_threads() as u64;
+    let estimate = if binary {
+        let Some((n, m)) = zermelo::io::binary::graph_counts(file) else {
+            return Ok(()); // the loader will report what is wrong with the file
+        };
+        let mapped = file_len(file);
+        zermelo::memory::Estimate {
+            graph: mapped,
+            loading: if forward { 0 } else { 4 * n },
+            solving: zermelo::memory::estimate(zermelo::memory::Job {
+                nodes: n,
+                edges: m,
+                forward,
+                threads,
+            })
+            .solving,
+        }
+    } else {
+        match io::edge_list_header(file) {
+            Ok(Some((nodes, edges))) => zermelo::memory::estimate(zermelo::memory::Job {
+                nodes,
+                edges,
+                forward,
+                threads,
+            }),
+            _ => return Ok(()),
+        }
+    };
+    check_memory(name, estimate)
 }
 
 fn is_stdin(args: &GameArgs) -> bool {

@@ -30,6 +30,15 @@ struct Cli {
     /// No progress bars.
     #[arg(long, short, global = true)]
     quiet: bool,
+    /// Refuse jobs whose estimated memory exceeds SIZE (e.g. 800M, 4G); the default limit is the
+    /// memory the machine has available.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<u64>,
+}
+
+fn parse_size(text: &str) -> Result<u64, String> {
+    zermelo::memory::parse_size(text)
+        .ok_or_else(|| format!("expected a size like 800M or 4G, found {text:?}"))
 }
 
 #[derive(Debug, Subcommand)]
@@ -51,6 +60,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     progress::Progress::init(cli.quiet);
+    input::set_memory_limit(cli.max_memory);
     output::clean_up_on_interrupt();
     if let Some(threads) = cli.threads {
         if threads == 0 {
@@ -76,7 +86,9 @@ fn main() -> ExitCode {
             match &e {
                 error::Failure::Internal(inner) => eprintln!("zermelo: error: {inner:#}"),
                 error::Failure::Rejected(m) => println!("{m}"),
-                error::Failure::BadInput(m) => eprintln!("zermelo: error: {m}"),
+                error::Failure::BadInput(m) | error::Failure::TooBig(m) => {
+                    eprintln!("zermelo: error: {m}")
+                }
             }
             e.exit_code()
         }

@@ -51,6 +51,7 @@
 
 pub mod graph;
 pub mod io;
+pub mod memory;
 mod outcome;
 pub mod solve;
 

@@ -42,6 +42,22 @@ enum Kind {
         #[arg(long)]
         nodes: u64,
     },
+    /// Cop and robber on a W x H grid with random walls: states (cop, robber, side to move),
+    /// (W*H)^2 * 2 nodes, many cycles.
+    Grid {
+        /// Columns.
+        #[arg(long)]
+        width: u64,
+        /// Rows.
+        #[arg(long)]
+        height: u64,
+        /// Fraction of wall cells, in [0, 1).
+        #[arg(long, default_value_t = 0.1)]
+        walls: f64,
+        /// Random seed for the walls.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 /// Runs `zermelo gen`.
@@ -77,6 +93,37 @@ pub fn run(args: GenArgs) -> CliResult {
             let m = edges;
             emit(args.output.as_deref(), |out| {
                 write_edge_list(out, nodes, m, generate::random_edges(spec))
+            })
+        }
+        Kind::Grid {
+            width,
+            height,
+            walls,
+            seed,
+        } => {
+            if !(0.0..1.0).contains(&walls) {
+                return Err(Failure::input("--walls must be at least 0 and below 1"));
+            }
+            let cells = width.checked_mul(height).filter(|&c| c > 0);
+            let nodes = cells
+                .and_then(|c| c.checked_mul(c))
+                .and_then(|c| c.checked_mul(2));
+            let Some(nodes) = nodes else {
+                return Err(Failure::input(
+                    "--width and --height must be positive and small enough",
+                ));
+            };
+            check_nodes(nodes)?;
+            let spec = generate::GridSpec {
+                width,
+                height,
+                wall_fraction: walls,
+                seed,
+            };
+            let m = generate::grid_pursuit(spec).1.count() as u64;
+            emit(args.output.as_deref(), |out| {
+                let (n, edges) = generate::grid_pursuit(spec);
+                write_edge_list(out, n, m, edges)
             })
         }
         Kind::Chain { nodes } => {

@@ -77,6 +77,82 @@ pub fn chain_edges(nodes: u64) -> impl Iterator<Item = (u64, u64)> {
     (1..nodes).map(|v| (v - 1, v))
 }
 
+/// Parameters of [`grid_pursuit`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GridSpec {
+    /// Columns.
+    pub width: u64,
+    /// Rows.
+    pub height: u64,
+    /// Fraction of cells that are walls, in `[0, 1)`.
+    pub wall_fraction: f64,
+    /// Random seed for the walls.
+    pub seed: u64,
+}
+
+/// A cop-and-robber pursuit game on a grid with random walls: a graph with many cycles.
+///
+/// States are `(cop cell, robber cell, side to move)`, id `((cop * cells) + robber) * 2 + side`
+/// (side 0: cop to move, 1: robber to move); cells are numbered row by row, wall cells included
+/// (their states have no moves and no predecessors). Each side moves to a free orthogonal
+/// neighbour or stays put. The cop moving onto the robber reaches a capture state, where the
+/// robber is to move and has no moves (normal play: lost). The robber never steps onto the cop;
+/// a capture state with the cop to move has the single move of passing the turn.
+///
+/// Returns the node count and the edges.
+pub fn grid_pursuit(spec: GridSpec) -> (u64, impl Iterator<Item = (u64, u64)>) {
+    let (w, h) = (spec.width, spec.height);
+    let cells = w * h;
+    let threshold = (spec.wall_fraction.clamp(0.0, 1.0) * 2f64.powi(32)) as u64;
+    let wall: Vec<bool> = (0..cells)
+        .map(|c| {
+            let mut r = SplitMix64::new(spec.seed ^ c.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            (r.next_u64() >> 32) < threshold
+        })
+        .collect();
+    let steps = move |c: u64| {
+        let (x, y) = (c % w, c / w);
+        let mut out = [None; 5];
+        out[0] = Some(c);
+        if x > 0 {
+            out[1] = Some(c - 1);
+        }
+        if x + 1 < w {
+            out[2] = Some(c + 1);
+        }
+        if y > 0 {
+            out[3] = Some(c - w);
+        }
+        if y + 1 < h {
+            out[4] = Some(c + w);
+        }
+        out.into_iter().flatten()
+    };
+    let id = move |cop: u64, robber: u64, side: u64| (cop * cells + robber) * 2 + side;
+    let edges = (0..cells * cells * 2).flat_map(move |state| {
+        let (side, pair) = (state % 2, state / 2);
+        let (cop, robber) = (pair / cells, pair % cells);
+        let blocked = wall[cop as usize] || wall[robber as usize];
+        let moves: Vec<(u64, u64)> = if blocked || (cop == robber && side == 1) {
+            Vec::new()
+        } else if cop == robber {
+            vec![(state, id(cop, robber, 1))]
+        } else if side == 0 {
+            steps(cop)
+                .filter(|&c| !wall[c as usize])
+                .map(|c| (state, id(c, robber, 1)))
+                .collect()
+        } else {
+            steps(robber)
+                .filter(|&r| !wall[r as usize] && r != cop)
+                .map(|r| (state, id(cop, r, 0)))
+                .collect()
+        };
+        moves
+    });
+    (cells * cells * 2, edges)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +184,29 @@ mod tests {
             seed: 1,
         };
         assert_eq!(random_edges(spec).count(), 0);
+    }
+
+    #[test]
+    fn grid_pursuit_is_well_formed() {
+        let spec = GridSpec {
+            width: 4,
+            height: 3,
+            wall_fraction: 0.2,
+            seed: 3,
+        };
+        let (n, edges) = grid_pursuit(spec);
+        let edges: Vec<_> = edges.collect();
+        assert_eq!(n, 12 * 12 * 2);
+        assert!(edges.iter().all(|&(u, v)| u < n && v < n && u % 2 != v % 2));
+        let g = crate::graph::Csr::from_edges(n, edges).unwrap();
+        let s = crate::solve::retrograde(&g, &crate::graph::Rules::normal());
+        // Without walls in the way the cop wins from somewhere, and the capture states are lost
+        // for the robber to move.
+        assert!(s.counts().win > 0);
+        assert_eq!(
+            s.outcome(((5 * 12 + 5) * 2 + 1) as u32),
+            crate::Outcome::Lose
+        );
     }
 
     #[test]

@@ -115,6 +115,15 @@ pub fn open_reverse(file: &File, name: &str) -> Result<ReverseCsr, ParseError> {
     })
 }
 
+/// The node and edge counts a `.zg` header claims (unchecked), for sizing a job before opening
+/// it; `None` if the file does not start with a graph header.
+pub fn graph_counts(file: &File) -> Option<(u64, u64)> {
+    use super::ReadAt;
+    let mut head = [0u8; 32];
+    let got = file.read_at(&mut head, 0).ok()?;
+    (got == 32 && is_binary_graph(&head)).then(|| (get_u64(&head, 16), get_u64(&head, 24)))
+}
+
 /// A checked section: byte offset and number of values.
 #[derive(Clone, Copy)]
 struct Section {

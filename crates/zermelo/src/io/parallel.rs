@@ -213,6 +213,16 @@ fn load<R: ReadAt + ?Sized>(
     })
 }
 
+/// The header `N M` of an edge list, if it is in the first megabyte and well-formed: lets a
+/// caller size a job before loading it.
+///
+/// # Errors
+/// A read error.
+pub fn edge_list_header<R: ReadAt + ?Sized>(src: &R) -> io::Result<Option<(u64, u64)>> {
+    let len = src.size()?;
+    Ok(header(src, len)?.map(|(n, m, _)| (n, m)))
+}
+
 /// Finds the header `N M` in the first window of the input; returns it and the offset of the
 /// body, or `None` when the fast path should not be used (no complete, valid header there).
 fn header<R: ReadAt + ?Sized>(src: &R, len: u64) -> io::Result<Option<(u64, u64, u64)>> {
