@@ -62,7 +62,7 @@ pub fn parse_size(text: &str) -> Option<u64> {
         "t" | "tb" | "tib" => 1 << 40,
         _ => return None,
     };
-    (value >= 0.0 && value.is_finite()).then(|| (value * scale as f64) as u64)
+    (value >= 0.0 && value.is_finite()).then_some((value * scale as f64) as u64)
 }
 
 /// `MemAvailable` of this machine in bytes (Linux), if known.
