@@ -106,11 +106,16 @@ pub fn run(args: SolveArgs) -> CliResult {
     Ok(())
 }
 
-/// Retrograde analysis on the rayon pool: the parallel solver when there is more than one
-/// thread (same result), the sequential one otherwise.
+/// Graphs smaller than this are solved sequentially: their state fits in cache and the
+/// layer-synchronous solver's synchronisation costs more than it saves (see BENCHMARKS.md).
+const PARALLEL_FROM_NODES: usize = 1 << 22;
+
+/// Retrograde analysis on the rayon pool: the parallel solver for big graphs when there is more
+/// than one thread (same result), the sequential one otherwise.
 fn solve_any<G: Predecessors + ?Sized>(graph: &G, rules: &Rules) -> Solution {
     let bar = Progress::global().spinner("solve");
-    let solution = if rayon::current_num_threads() > 1 {
+    let solution = if rayon::current_num_threads() > 1 && graph.node_count() >= PARALLEL_FROM_NODES
+    {
         solve::retrograde_parallel(graph, rules)
     } else {
         solve::retrograde(graph, rules)

@@ -48,13 +48,15 @@ pub fn retrograde_parallel<G: Predecessors + ?Sized>(graph: &G, rules: &Rules) -
     // Rebuilt as atomics (same layout; the compiler turns this into a plain copy).
     let state: Vec<AtomicU32> = state.into_iter().map(AtomicU32::new).collect();
     let mut depth = 0u64;
+    let mut next: Vec<NodeId> = Vec::new();
     while !frontier.is_empty() {
-        frontier = if frontier.len() < PARALLEL_MIN {
-            let mut next = Vec::new();
+        if frontier.len() < PARALLEL_MIN {
+            // Small layers (deep, thin games): no tasks, and the buffers are reused.
+            next.clear();
             expand(graph, &state, &frontier, depth, &mut next);
-            next
+            std::mem::swap(&mut frontier, &mut next);
         } else {
-            frontier
+            frontier = frontier
                 .par_chunks(CHUNK)
                 .fold(Vec::new, |mut next, chunk| {
                     expand(graph, &state, chunk, depth, &mut next);
@@ -66,8 +68,8 @@ pub fn retrograde_parallel<G: Predecessors + ?Sized>(graph: &G, rules: &Rules) -
                     }
                     a.extend_from_slice(&b);
                     a
-                })
-        };
+                });
+        }
         depth += 1;
     }
     let words: Vec<u32> = state.into_iter().map(AtomicU32::into_inner).collect();
