@@ -49,6 +49,8 @@
 
 #![deny(missing_docs)]
 
+pub mod game;
+pub mod games;
 pub mod graph;
 pub mod io;
 mod outcome;
