@@ -37,6 +37,8 @@ enum Command {
     Verify(cmd::verify::VerifyArgs),
     /// Generate graphs (random, chain) as edge lists.
     Gen(cmd::gen::GenArgs),
+    /// Classic and pursuit games by their rules: nim, subtraction, wythoff, police-thief, ...
+    Game(cmd::game::GameArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Grundy(a) => cmd::grundy::run(a),
         Command::Verify(a) => cmd::verify::run(a),
         Command::Gen(a) => cmd::gen::run(a),
+        Command::Game(a) => cmd::game::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod game;
 pub mod gen;
 pub mod grundy;
 pub mod line;
