@@ -406,6 +406,10 @@ fn bad_parameters_exit_2() {
         "larger than the supported maximum",
     );
     bad(&["game", "staircase"], "COINS");
+    bad(
+        &["game", "staircase", "0", "18446744073709551615", "5"],
+        "total number of coins",
+    );
     bad(&["game", "wythoff", "3"], "B");
     bad(
         &["game", "wythoff", "3", "18446744073709551616"],

@@ -4,7 +4,8 @@
 //! * [`solve_dense`] generates them with the game's [`Unmoves`]: memory is one counter byte
 //!   and the [`Solution`] (5 bytes) per index, plus the FIFO queue (4 bytes per decided index);
 //! * [`solve_dense_reverse`], for games without un-moves, first builds the reverse edges in one
-//!   counting pass (moves are generated twice and never stored forward): 4 more bytes per move.
+//!   counting pass (moves are generated twice and never stored forward): 4 more bytes per move
+//!   and 8 per index.
 //!
 //! Cost: O(V + E) move (and un-move) generations. The algorithm is that of
 //! [`solve::retrograde`](crate::solve::retrograde) (seed 000, seed 003 §3–§7) and keeps its

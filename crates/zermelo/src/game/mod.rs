@@ -10,7 +10,7 @@
 //! |---|---|---|---|
 //! | [`explore`], [`solve_reachable`] | [`Game`] | the explicit graph + a hash index | sparse games: few positions reachable from the start |
 //! | [`solve_dense`] | [`Ranked`] + [`Unmoves`] | ~10 bytes per index, no edges | huge dense spaces (pursuit games, endgames) |
-//! | [`solve_dense_reverse`] | [`Ranked`] | the above + 4 bytes per move (reverse rows only) | dense spaces without un-moves |
+//! | [`solve_dense_reverse`] | [`Ranked`] | the above + 8 bytes per index and 4 per move (reverse rows only) | dense spaces without un-moves |
 //!
 //! Symmetry reduction is an adapter: [`Reduced`] is the quotient game, solved by the same
 //! functions. [`dense_graph`] turns a ranked game into an explicit graph so that the

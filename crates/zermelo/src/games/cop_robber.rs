@@ -24,16 +24,19 @@ pub struct CopRobber {
 }
 
 impl CopRobber {
+    /// Largest graph accepted: `2n²` states of about 10 bytes, 2 GB at the limit.
+    pub const MAX_VERTICES: u32 = 10_000;
+
     /// The game on `graph`, its edges taken in both directions.
     ///
     /// # Errors
-    /// [`PursuitError::TooLarge`] beyond [`Pursuit::MAX_VERTICES`] vertices.
+    /// [`PursuitError::TooLarge`] beyond [`CopRobber::MAX_VERTICES`] vertices.
     pub fn new(graph: &Csr) -> Result<CopRobber, PursuitError> {
         let n = graph.node_count();
-        if n > Pursuit::MAX_VERTICES as usize {
+        if n > CopRobber::MAX_VERTICES as usize {
             return Err(PursuitError::TooLarge {
                 vertices: n,
-                max: Pursuit::MAX_VERTICES,
+                max: CopRobber::MAX_VERTICES,
             });
         }
         let mut adjacent = vec![Vec::new(); n];

@@ -57,80 +57,38 @@ impl Board {
     pub fn parse(bytes: &[u8], source: &str) -> Result<Board, ParseError> {
         let text = std::str::from_utf8(bytes)
             .map_err(|e| ParseError::whole(source, format!("not UTF-8 text: {e}")))?;
-        let mut lines = text.lines().map(|l| l.trim_end());
+        let mut lines = text.lines().map(str::trim_end);
         let header = lines
             .next()
             .ok_or_else(|| ParseError::whole(source, "empty file: expected a header `n m`"))?;
         let (rows, cols) = parse_header(header, source)?;
-        let mut board = Board {
-            rows,
-            cols,
-            squares: Vec::with_capacity(rows * cols),
-            police: (0, 0),
-            thief: (0, 0),
-        };
-        let (mut police, mut thief) = (Vec::new(), Vec::new());
+        let mut marks = Marks::default();
+        let mut squares = Vec::with_capacity(rows * cols);
         for r in 0..rows {
             let line_no = r as u64 + 2;
             let line = lines.next().ok_or_else(|| {
-                ParseError::at(
-                    source,
-                    line_no,
-                    format!(
-                        "missing row {}: expected {rows} rows of {cols} cells",
-                        r + 1
-                    ),
-                )
+                let want = format!("expected {rows} rows of {cols} cells");
+                ParseError::at(source, line_no, format!("missing row {}: {want}", r + 1))
             })?;
-            if line.chars().count() != cols {
-                return Err(ParseError::at(
-                    source,
-                    line_no,
-                    format!(
-                        "row {} has {} cells, expected {cols}",
-                        r + 1,
-                        line.chars().count()
-                    ),
-                ));
-            }
-            for (c, ch) in line.chars().enumerate() {
-                let square = match ch {
-                    '.' => Square::Free,
-                    '*' => Square::Wall,
-                    'E' => Square::Exit,
-                    'P' => {
-                        police.push((line_no, (r, c)));
-                        Square::Free
-                    }
-                    'T' => {
-                        thief.push((line_no, (r, c)));
-                        Square::Free
-                    }
-                    other => {
-                        return Err(ParseError::at(
-                            source,
-                            line_no,
-                            format!("column {}: {other:?} is not one of . * E P T", c + 1),
-                        ))
-                    }
-                };
-                board.squares.push(square);
-            }
+            parse_row(line, (r, cols), line_no, source, &mut squares, &mut marks)?;
         }
         if let Some((i, _)) = lines.enumerate().find(|(_, l)| !l.is_empty()) {
-            return Err(ParseError::at(
-                source,
-                (rows + 2 + i) as u64,
-                format!("text after the {rows} rows of the board"),
-            ));
+            let message = format!("text after the {rows} rows of the board");
+            return Err(ParseError::at(source, (rows + 2 + i) as u64, message));
         }
-        board.police = exactly_one(&police, 'P', "the policeman", source)?;
-        board.thief = exactly_one(&thief, 'T', "the thief", source)?;
+        let board = Board {
+            rows,
+            cols,
+            police: exactly_one(&marks.police, 'P', "the policeman", source)?,
+            thief: exactly_one(&marks.thief, 'T', "the thief", source)?,
+            squares,
+        };
         let free = board.squares.iter().filter(|&&s| s != Square::Wall).count();
         if free > MAX_FREE_CELLS {
+            let limit = format!("the supported maximum of {MAX_FREE_CELLS}");
             return Err(ParseError::whole(
                 source,
-                format!("{free} free cells is more than the supported maximum of {MAX_FREE_CELLS}"),
+                format!("{free} free cells is more than {limit}"),
             ));
         }
         Ok(board)
@@ -155,6 +113,50 @@ impl Board {
     pub fn thief(&self) -> (usize, usize) {
         self.thief
     }
+}
+
+/// Where the `P` and `T` marks were seen: (line, cell).
+#[derive(Default)]
+struct Marks {
+    police: Vec<(u64, (usize, usize))>,
+    thief: Vec<(u64, (usize, usize))>,
+}
+
+/// Appends row `r` (of `cols` cells) to `squares`, noting the start marks.
+fn parse_row(
+    line: &str,
+    (r, cols): (usize, usize),
+    line_no: u64,
+    source: &str,
+    squares: &mut Vec<Square>,
+    marks: &mut Marks,
+) -> Result<(), ParseError> {
+    let found = line.chars().count();
+    if found != cols {
+        let message = format!("row {} has {found} cells, expected {cols}", r + 1);
+        return Err(ParseError::at(source, line_no, message));
+    }
+    for (c, ch) in line.chars().enumerate() {
+        squares.push(match ch {
+            '.' => Square::Free,
+            '*' => Square::Wall,
+            'E' => Square::Exit,
+            'P' | 'T' => {
+                let list = if ch == 'P' {
+                    &mut marks.police
+                } else {
+                    &mut marks.thief
+                };
+                list.push((line_no, (r, c)));
+                Square::Free
+            }
+            other => {
+                let message = format!("column {}: {other:?} is not one of . * E P T", c + 1);
+                return Err(ParseError::at(source, line_no, message));
+            }
+        });
+    }
+    Ok(())
 }
 
 fn parse_header(header: &str, source: &str) -> Result<(usize, usize), ParseError> {

@@ -43,11 +43,18 @@ pub struct StairMove {
 
 impl StairMove {
     /// The stairs after the move.
+    ///
+    /// # Panics
+    /// If the move is not legal in `stairs`, or the stair below would hold more than
+    /// `u64::MAX` coins (keep the total number of coins within `u64`).
     pub fn apply(&self, stairs: &[u64]) -> Vec<u64> {
         let mut next = stairs.to_vec();
         next[self.stair - 1] -= self.coins;
         if self.stair > 1 {
-            next[self.stair - 2] += self.coins;
+            let below = &mut next[self.stair - 2];
+            *below = below
+                .checked_add(self.coins)
+                .expect("the total number of coins fits in u64");
         }
         next
     }

@@ -101,7 +101,7 @@ impl Game for Subtraction {
 
 impl Ranked for Subtraction {
     fn index_count(&self) -> u64 {
-        self.max_pile + 1
+        self.max_pile.saturating_add(1)
     }
 
     fn rank(&self, &n: &u64) -> u64 {
@@ -115,13 +115,8 @@ impl Ranked for Subtraction {
 
 impl Unmoves for Subtraction {
     fn unmoves(&self, &n: &u64, out: &mut Vec<u64>) {
-        out.extend(
-            self.set
-                .0
-                .iter()
-                .map(|s| n + s)
-                .take_while(|&p| p <= self.max_pile),
-        );
+        let up = self.set.0.iter().map_while(|s| n.checked_add(*s));
+        out.extend(up.take_while(|&p| p <= self.max_pile));
     }
 }
 
@@ -220,10 +215,11 @@ pub fn find_periodicity<T: Copy + Eq>(
     None
 }
 
-/// How far [`analyse`] computes values looking for a period: `2^20` values past the first
-/// window, plus two windows.
+/// How far [`analyse`] computes values looking for a period: two windows plus up to `2^20`
+/// values, fewer for large sets so that the work (values × set size) stays near `2^27`.
 pub fn search_length(set: &SubtractionSet) -> usize {
-    (1 << 20) + 2 * set.max() as usize
+    let beyond = ((1usize << 27) / set.0.len()).clamp(1 << 12, 1 << 20);
+    2 * set.max() as usize + beyond
 }
 
 /// The values of a subtraction game and where they become periodic.

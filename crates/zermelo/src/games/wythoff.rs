@@ -151,28 +151,7 @@ pub fn analyse(a: u64, b: u64) -> WythoffAnalysis {
     }
     let swapped = a > b;
     let (x, y) = if swapped { (b, a) } else { (a, b) };
-    // Candidates as (taken from x, taken from y).
-    let mut candidates: Vec<(u64, u64)> = Vec::with_capacity(3);
-    let k = y - x;
-    let (ak, _) = p_position(k);
-    if ak < u128::from(x) {
-        let t = x - ak as u64;
-        candidates.push((t, t)); // slide down the diagonal to (a_k, b_k)
-    }
-    match beatty(x) {
-        // x = a_j: the partner b_j = x + j, reachable from y when it is smaller.
-        Beatty::Lower(j) if j < k => candidates.push((0, k - j)),
-        // x = b_j: reduce y to a_j (< x ≤ y).
-        Beatty::Upper(j) => candidates.push((0, y - p_position(j).0 as u64)),
-        _ => {}
-    }
-    if let Beatty::Upper(j) = beatty(y) {
-        let aj = p_position(j).0 as u64;
-        if aj < x {
-            candidates.push((x - aj, 0)); // reduce x to a_j, leaving (a_j, b_j = y)
-        }
-    }
-    let best = candidates
+    let best = moves_to_p_positions(x, y)
         .into_iter()
         .map(|(tx, ty)| {
             let (f, s) = if swapped { (ty, tx) } else { (tx, ty) };
@@ -193,6 +172,33 @@ pub fn analyse(a: u64, b: u64) -> WythoffAnalysis {
         outcome: Outcome::Win,
         winning_move: best,
     }
+}
+
+/// Every move from `(x, y)`, `x ≤ y`, to a losing position, as (taken from x, taken from y).
+/// With `k = y - x`: slide down the diagonal to `(a_k, b_k)`; keep `x` and cut `y` to its
+/// partner; or keep `y` and cut `x` to its partner. At most three moves.
+fn moves_to_p_positions(x: u64, y: u64) -> Vec<(u64, u64)> {
+    let mut moves = Vec::with_capacity(3);
+    let k = y - x;
+    let (ak, _) = p_position(k);
+    if ak < u128::from(x) {
+        let t = x - ak as u64;
+        moves.push((t, t));
+    }
+    match beatty(x) {
+        // x = a_j: the partner b_j = x + j, reachable from y when it is smaller.
+        Beatty::Lower(j) if j < k => moves.push((0, k - j)),
+        // x = b_j: reduce y to a_j (< x ≤ y).
+        Beatty::Upper(j) => moves.push((0, y - p_position(j).0 as u64)),
+        _ => {}
+    }
+    if let Beatty::Upper(j) = beatty(y) {
+        let aj = p_position(j).0 as u64;
+        if aj < x {
+            moves.push((x - aj, 0)); // reduce x to a_j, leaving (a_j, b_j = y)
+        }
+    }
+    moves
 }
 
 #[cfg(test)]

@@ -80,9 +80,10 @@ pub struct TicTacToeArgs {
     board: Option<String>,
 }
 
-/// Largest pile solved with depths by the dense solver (about 10 bytes per pile); larger piles
-/// are answered from the periodic sequence, without depth.
+/// Largest pile solved with depths by the dense solver (about 10 bytes per pile), and the most
+/// moves it may generate; larger piles are answered from the periodic sequence, without depth.
 const DENSE_PILE_LIMIT: u64 = 1 << 22;
+const DENSE_MOVE_LIMIT: u64 = 1 << 26;
 
 fn convention(misere: bool) -> Convention {
     if misere {
@@ -153,41 +154,8 @@ pub fn subtraction(args: SubtractionArgs) -> CliResult<Report> {
     let c = convention(args.misere);
     let seq = subtraction::analyse(&set, c);
     let n = args.pile;
-    // Small piles: the dense solver gives depths and the fast-win / slow-loss move.
-    let (outcome, depth, take) = if n <= DENSE_PILE_LIMIT {
-        let game = Subtraction {
-            set: set.clone(),
-            convention: c,
-            max_pile: n,
-        };
-        let s = solve_dense(&game).map_err(|e| Failure::Internal(e.into()))?;
-        let best = dense_best_move(&game, &s, &n).map(|to| n - to);
-        (s.outcome(n as u32), s.depth(n as u32), best)
-    } else {
-        let outcome = seq.outcome(n).ok_or_else(|| {
-            Failure::input(format!(
-                "pile {n} is beyond the {} values computed and no period was found in them",
-                seq.outcomes.len()
-            ))
-        })?;
-        (outcome, None, subtraction::winning_take(&set, &seq, n))
-    };
-    let shown = seq
-        .periodicity
-        .map_or(32, |p| (p.preperiod + p.period) as usize)
-        .clamp(1, 200);
-    let values: Vec<Json> = match &seq.grundy {
-        Some(g) => g[..shown].iter().map(|v| json!(v.0)).collect(),
-        None => seq.outcomes[..shown]
-            .iter()
-            .map(|o| json!(o.as_str()))
-            .collect(),
-    };
-    let of = if seq.grundy.is_some() {
-        "grundy"
-    } else {
-        "outcome"
-    };
+    let (outcome, depth, take) = pile_value(&set, c, &seq, n)?;
+    let (of, values) = first_values(&seq);
     let mut r = Report::new(json!({
         "game": "subtraction",
         "set": set.values(),
@@ -207,40 +175,91 @@ pub fn subtraction(args: SubtractionArgs) -> CliResult<Report> {
         numbers(set.values()).replace(' ', ", "),
         convention_name(c)
     ));
-    let grundy = seq
-        .grundy(n)
-        .map(|g| format!(" (grundy value {g})"))
-        .unwrap_or_default();
-    let depth = depth.map_or(String::new(), |d| format!(", depth {d} plies"));
+    let grundy = seq.grundy(n).map(|g| format!(" (grundy value {g})"));
+    let depth = depth.map(|d| format!(", depth {}", count(d.0, "ply", "plies")));
     r.line(format!(
-        "outcome: {outcome} for the player to move{grundy}{depth}"
+        "outcome: {outcome} for the player to move{}{}",
+        grundy.unwrap_or_default(),
+        depth.unwrap_or_default()
     ));
     if let Some(t) = take {
         r.line(format!("move: take {t}, leaving {}", n - t));
     }
-    let shown_values: Vec<String> = match &seq.grundy {
-        Some(g) => g[..shown].iter().map(|v| v.to_string()).collect(),
-        None => seq.outcomes[..shown]
-            .iter()
-            .map(|o| if *o == Outcome::Win { "W" } else { "L" }.to_string())
-            .collect(),
-    };
-    r.line(format!(
-        "{of} values from pile 0: {}",
-        shown_values.join(" ")
-    ));
+    let shown: Vec<String> = values
+        .iter()
+        .map(|v| match v.as_str() {
+            Some(o) => o[..1].to_uppercase(),
+            None => v.to_string(),
+        })
+        .collect();
+    r.line(format!("{of} values from pile 0: {}", shown.join(" ")));
     r.line(match seq.periodicity {
-        Some(p) => format!(
-            "periodic: period {} from pile {} (preperiod {})",
-            p.period, p.preperiod, p.preperiod
-        ),
+        Some(p) => format!("periodic: period {} from pile {}", p.period, p.preperiod),
         None => format!("no period found in the first {} values", seq.outcomes.len()),
     });
     Ok(r)
 }
 
+/// The outcome, depth and best move (the number taken) of a pile of `n`. The dense solver
+/// gives depths and the fast-win / slow-loss move when the pile is small enough; beyond, the
+/// computed or periodic sequence gives the outcome and a winning move, without depth.
+fn pile_value(
+    set: &SubtractionSet,
+    c: Convention,
+    seq: &subtraction::Sequence,
+    n: u64,
+) -> CliResult<(Outcome, Option<Depth>, Option<u64>)> {
+    let moves = n
+        .saturating_add(1)
+        .saturating_mul(set.values().len() as u64);
+    if n <= DENSE_PILE_LIMIT && moves <= DENSE_MOVE_LIMIT {
+        let game = Subtraction {
+            set: set.clone(),
+            convention: c,
+            max_pile: n,
+        };
+        let s = solve_dense(&game).map_err(|e| Failure::Internal(e.into()))?;
+        let take = dense_best_move(&game, &s, &n).map(|to| n - to);
+        return Ok((s.outcome(n as u32), s.depth(n as u32), take));
+    }
+    let outcome = seq.outcome(n).ok_or_else(|| {
+        Failure::input(format!(
+            "pile {n} is beyond the {} values computed and no period was found in them",
+            seq.outcomes.len()
+        ))
+    })?;
+    Ok((outcome, None, subtraction::winning_take(set, seq, n)))
+}
+
+/// The first values of the sequence, one full period when there is one (at most 200): Grundy
+/// values under normal play, outcomes under misère.
+fn first_values(seq: &subtraction::Sequence) -> (&'static str, Vec<Json>) {
+    let shown = seq
+        .periodicity
+        .map_or(32, |p| (p.preperiod + p.period) as usize)
+        .clamp(1, 200);
+    match &seq.grundy {
+        Some(g) => ("grundy", g[..shown].iter().map(|v| json!(v.0)).collect()),
+        None => {
+            let outcomes = seq.outcomes[..shown].iter();
+            ("outcome", outcomes.map(|o| json!(o.as_str())).collect())
+        }
+    }
+}
+
 /// `zermelo game staircase`.
 pub fn staircase(args: StaircaseArgs) -> CliResult<Report> {
+    // Coins only move down the stairs, so every position fits in u64 iff the total does.
+    if args
+        .stairs
+        .iter()
+        .try_fold(0u64, |t, &c| t.checked_add(c))
+        .is_none()
+    {
+        return Err(Failure::input(
+            "the total number of coins must be at most 18446744073709551615",
+        ));
+    }
     let a = staircase::analyse(&args.stairs);
     let after = a.winning_move.map(|m| m.apply(&args.stairs));
     let mut r = Report::new(json!({

@@ -8,7 +8,7 @@ use serde_json::{json, Value as Json};
 use zermelo::game::{LineStop, Ranked};
 use zermelo::games::cop_robber::CopRobber;
 use zermelo::games::police_thief::{Board, PoliceThief, Step};
-use zermelo::games::pursuit::Side;
+use zermelo::games::pursuit::{Chase, Side};
 use zermelo::graph::Csr;
 use zermelo::io::{self, InputFormat};
 use zermelo::{Depth, Outcome, Solution};
@@ -157,49 +157,61 @@ fn one_start(game: &CopRobber, s: &Solution, cop: u32, robber: u32, side: Side) 
 
 fn all_states(game: &CopRobber, s: &Solution) -> Report {
     let n = game.vertex_count();
-    let mut states = Vec::new();
-    let mut r = Report::new(Json::Null);
-    r.line(format!(
+    let mut lines = vec![format!(
         "{:>6}  {:>6}  {:<7}  {:<7}  {:>12}  {:>9}",
         "cop", "robber", "to_move", "outcome", "capture_time", "best_move"
-    ));
-    let mut cop_win_everywhere = true;
+    )];
+    let mut states = Vec::new();
     for side in [Side::Pursuer, Side::Evader] {
         for cop in 0..n {
             for robber in 0..n {
                 let state = CopRobber::state(cop, robber, side);
-                let value = game.value(s, &state);
-                let mover = side_name(side, "cop", "robber");
-                let to = game.best_move(s, &state);
-                if side == Side::Pursuer && value.outcome != Outcome::Win {
-                    cop_win_everywhere = false;
-                }
-                states.push(json!({
-                    "cop": cop,
-                    "robber": robber,
-                    "to_move": mover,
-                    "outcome": value.outcome.as_str(),
-                    "depth": depth_json(value.depth),
-                    "capture_time": depth_json(value.depth),
-                    "move": to,
-                }));
-                let opt = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
-                r.line(format!(
-                    "{cop:>6}  {robber:>6}  {mover:<7}  {:<7}  {:>12}  {:>9}",
-                    value.outcome.as_str(),
-                    opt(value.depth.map(|d| d.to_string())),
-                    opt(to.map(|v| v.to_string())),
-                ));
+                let (json, line) = state_row(game, s, &state);
+                states.push(json);
+                lines.push(line);
             }
         }
     }
-    r.json = json!({
+    let cop_wins_everywhere = (0..n).all(|c| {
+        (0..n).all(|r| {
+            let v = game.value(s, &CopRobber::state(c, r, Side::Pursuer));
+            v.outcome == Outcome::Win
+        })
+    });
+    let mut r = Report::new(json!({
         "game": "cop-robber",
         "vertices": n,
-        "cop_wins_from_every_start": cop_win_everywhere,
+        "cop_wins_from_every_start": cop_wins_everywhere,
         "states": states,
-    });
+    }));
+    lines.into_iter().for_each(|l| r.line(l));
     r
+}
+
+/// One state of the full listing, as JSON and as a table row.
+fn state_row(game: &CopRobber, s: &Solution, state: &Chase) -> (Json, String) {
+    let value = game.value(s, state);
+    let mover = side_name(state.to_move, "cop", "robber");
+    let to = game.best_move(s, state);
+    let json = json!({
+        "cop": state.pursuer,
+        "robber": state.evader,
+        "to_move": mover,
+        "outcome": value.outcome.as_str(),
+        "depth": depth_json(value.depth),
+        "capture_time": depth_json(value.depth),
+        "move": to,
+    });
+    let dash = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
+    let line = format!(
+        "{:>6}  {:>6}  {mover:<7}  {:<7}  {:>12}  {:>9}",
+        state.pursuer,
+        state.evader,
+        value.outcome.as_str(),
+        dash(value.depth.map(|d| d.to_string())),
+        dash(to.map(|v| v.to_string())),
+    );
+    (json, line)
 }
 
 /// `zermelo game police-thief`.
@@ -219,14 +231,6 @@ pub fn police_thief(args: PoliceThiefArgs) -> CliResult<Report> {
     }
     let value = game.value(&s);
     let (steps, end) = game.principal_line(&s, args.plies);
-    let step_json = |(i, st): (usize, &Step)| {
-        json!({
-            "ply": i + 1,
-            "mover": side_name(st.mover, "police", "thief"),
-            "from": [st.from.0, st.from.1],
-            "to": [st.to.0, st.to.1],
-        })
-    };
     let end_name = match end {
         LineStop::Terminal => "terminal",
         LineStop::Repeats(_) => "repetition",
@@ -237,8 +241,8 @@ pub fn police_thief(args: PoliceThiefArgs) -> CliResult<Report> {
         "result": game.verdict_line(&s),
         "outcome": value.outcome.as_str(),
         "depth": depth_json(value.depth),
-        "move": steps.first().map(|st| step_json((0, st))),
-        "line": steps.iter().enumerate().map(step_json).collect::<Vec<_>>(),
+        "move": steps.first().map(|st| step_json(0, st)),
+        "line": steps.iter().enumerate().map(|(i, st)| step_json(i, st)).collect::<Vec<_>>(),
         "line_end": end_name,
         "states": game.pursuit().index_count(),
     }));
@@ -248,22 +252,36 @@ pub fn police_thief(args: PoliceThiefArgs) -> CliResult<Report> {
         None => "depth: none (a draw: play goes on forever)".to_string(),
     });
     for (i, st) in steps.iter().enumerate() {
-        let who = side_name(st.mover, "police", "thief");
-        let (fr, fc) = st.from;
-        let (tr, tc) = st.to;
-        r.line(if st.from == st.to {
-            format!("{}. {who} stays at ({fr},{fc})", i + 1)
-        } else {
-            format!("{}. {who} ({fr},{fc}) -> ({tr},{tc})", i + 1)
-        });
+        r.line(step_line(i, st));
     }
-    match end {
+    r.line(match end {
         LineStop::Terminal if value.outcome == Outcome::Win => {
-            r.line("the policeman catches the thief")
+            "the policeman catches the thief".to_string()
         }
-        LineStop::Terminal => r.line("the thief reaches an exit"),
-        LineStop::Repeats(i) => r.line(format!("play repeats from ply {i} on")),
-        LineStop::Cut => r.line("..."),
-    }
+        LineStop::Terminal => "the thief reaches an exit".to_string(),
+        LineStop::Repeats(i) => format!("play repeats from ply {i} on"),
+        LineStop::Cut => "...".to_string(),
+    });
     Ok(r)
+}
+
+/// Ply `i` (0-based) of the line as JSON.
+fn step_json(i: usize, st: &Step) -> Json {
+    json!({
+        "ply": i + 1,
+        "mover": side_name(st.mover, "police", "thief"),
+        "from": [st.from.0, st.from.1],
+        "to": [st.to.0, st.to.1],
+    })
+}
+
+/// Ply `i` (0-based) of the line as text: `3. police (1,0) -> (2,0)`, `4. thief stays at (4,0)`.
+fn step_line(i: usize, st: &Step) -> String {
+    let who = side_name(st.mover, "police", "thief");
+    let ((fr, fc), (tr, tc)) = (st.from, st.to);
+    if st.from == st.to {
+        format!("{}. {who} stays at ({fr},{fc})", i + 1)
+    } else {
+        format!("{}. {who} ({fr},{fc}) -> ({tr},{tc})", i + 1)
+    }
 }
