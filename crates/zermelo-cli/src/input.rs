@@ -246,12 +246,16 @@ fn check_file_memory(file: &File, name: &str, binary: bool, forward: bool) -> Cl
         }
     } else {
         match io::edge_list_header(file) {
-            Ok(Some((nodes, edges))) => zermelo::memory::estimate(zermelo::memory::Job {
-                nodes,
-                edges,
-                forward,
-                threads,
-            }),
+            // An invalid header is the loader's to report; a header may claim more edges than
+            // the file can hold (each needs four bytes), and then the loader reports that.
+            Ok(Some((nodes, edges))) if nodes <= zermelo::graph::MAX_NODES => {
+                zermelo::memory::estimate(zermelo::memory::Job {
+                    nodes,
+                    edges: edges.min(file_len(file) / 4),
+                    forward,
+                    threads,
+                })
+            }
             _ => return Ok(()),
         }
     };

@@ -55,6 +55,8 @@ enum Command {
     Gen(cmd::gen::GenArgs),
     /// Convert a graph to the binary .zg format (memory-mapped, checksummed) or back to text.
     Convert(cmd::convert::ConvertArgs),
+    /// Classic and pursuit games by their rules: nim, subtraction, wythoff, police-thief, ...
+    Game(cmd::game::GameArgs),
 }
 
 fn main() -> ExitCode {
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(a),
         Command::Gen(a) => cmd::gen::run(a),
         Command::Convert(a) => cmd::convert::run(a),
+        Command::Game(a) => cmd::game::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 //! The solve kernel on graphs already in memory: sequential vs parallel, full vs reverse-only
 //! graphs, random vs deep vs cyclic structure. `cargo bench -p zermelo --bench solve`.
+#![allow(missing_docs)] // criterion's macros generate undocumented items
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use zermelo::graph::generate::{chain_edges, grid_pursuit, random_edges, GridSpec, RandomSpec};

@@ -14,7 +14,13 @@
 //! * [`Solution`] — an [`Outcome`] and a [`Depth`] per position, returned by every solver;
 //! * [`solve`] — the solvers ([`solve::retrograde`], [`solve::acyclic`], [`solve::grundy`]),
 //!   strategies ([`solve::best_move`], [`solve::principal_line`]) and the verifier
-//!   ([`solve::verify`]).
+//!   ([`solve::verify`]);
+//! * [`game`] — games defined by their rules instead of an edge list: the [`game::Game`] trait
+//!   and optional capabilities (dense ranking, un-moves, symmetry), solved by exploring into a
+//!   [`graph::Csr`] or by retrograde analysis over a dense index without stored edges;
+//! * [`games`] — classic games with closed forms (Nim, subtraction games, staircase Nim,
+//!   Wythoff, Green Hackenbush, tic-tac-toe) and pursuit games (cop and robber, policeman and
+//!   thief), each checked against the generic solvers.
 //!
 //! ## Example
 //!
@@ -49,6 +55,8 @@
 
 #![deny(missing_docs)]
 
+pub mod game;
+pub mod games;
 pub mod graph;
 pub mod io;
 pub mod memory;

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod convert;
+pub mod game;
 pub mod gen;
 pub mod grundy;
 pub mod line;

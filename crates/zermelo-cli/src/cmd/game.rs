@@ -1,0 +1,110 @@
+//! `zermelo game NAME ...`: classic games with closed forms, and pursuit games.
+//!
+//! Every game prints a short table for people or, with `--format json`, one JSON object with at
+//! least `outcome` (win | lose | draw for the player to move), `depth` (plies under fast win /
+//! slow loss, `null` where the closed form does not give it) and `move` (`null` when there is
+//! none). The logic lives in `zermelo::games`; this module parses arguments and renders.
+
+mod classic;
+mod pursuit;
+
+use std::io::{self, Write};
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::Value as Json;
+
+use crate::error::CliResult;
+use crate::output::emit;
+
+/// Arguments of `zermelo game`.
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    #[command(subcommand)]
+    game: Which,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Shown::Table, global = true)]
+    format: Shown,
+}
+
+/// `--format` of the games: a table for people, or one JSON object.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Shown {
+    /// Lines of text.
+    #[default]
+    Table,
+    /// One JSON object.
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+enum Which {
+    /// Nim: heaps of counters, take any number from one heap (XOR rule; --misere).
+    Nim(classic::NimArgs),
+    /// A subtraction game: take s counters for s in a set (Grundy values and their period).
+    Subtraction(classic::SubtractionArgs),
+    /// Staircase Nim: move coins one stair down (stair 1 first; odd stairs decide).
+    Staircase(classic::StaircaseArgs),
+    /// Wythoff's game: take from one pile or the same from both (exact for u64 piles).
+    Wythoff(classic::WythoffArgs),
+    /// Green Hackenbush on a forest given as a parent list (colon principle).
+    Hackenbush(classic::HackenbushArgs),
+    /// Tic-tac-toe: the value of a board (the empty board by default) and its reachable positions.
+    #[command(name = "tictactoe", alias = "tic-tac-toe")]
+    TicTacToe(classic::TicTacToeArgs),
+    /// Cop and robber on an undirected graph (edge list): every state, or one with --from.
+    CopRobber(pursuit::CopRobberArgs),
+    /// Policeman and thief on a grid board file (seed 001's rules).
+    PoliceThief(pursuit::PoliceThiefArgs),
+}
+
+/// Runs `zermelo game`.
+pub fn run(args: GameArgs) -> CliResult {
+    let report = match args.game {
+        Which::Nim(a) => classic::nim(a)?,
+        Which::Subtraction(a) => classic::subtraction(a)?,
+        Which::Staircase(a) => classic::staircase(a)?,
+        Which::Wythoff(a) => classic::wythoff(a)?,
+        Which::Hackenbush(a) => classic::hackenbush(a)?,
+        Which::TicTacToe(a) => classic::tictactoe(a)?,
+        Which::CopRobber(a) => pursuit::cop_robber(a)?,
+        Which::PoliceThief(a) => pursuit::police_thief(a)?,
+    };
+    emit(None, |out| report.write(out, args.format))
+}
+
+/// `1 ply`, `3 plies`; `1 coin`, `2 coins`: a count with its noun.
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What a game prints: lines for the table, one object for JSON.
+pub struct Report {
+    lines: Vec<String>,
+    json: Json,
+}
+
+impl Report {
+    /// A report from its JSON object; lines are added with [`Report::line`].
+    pub fn new(json: Json) -> Report {
+        Report {
+            lines: Vec::new(),
+            json,
+        }
+    }
+
+    /// Adds a line of the table.
+    pub fn line(&mut self, text: impl Into<String>) {
+        self.lines.push(text.into());
+    }
+
+    fn write(&self, out: &mut dyn Write, format: Shown) -> io::Result<()> {
+        match format {
+            Shown::Table => self.lines.iter().try_for_each(|l| writeln!(out, "{l}")),
+            Shown::Json => {
+                serde_json::to_writer(&mut *out, &self.json)?;
+                writeln!(out)
+            }
+        }
+    }
+}

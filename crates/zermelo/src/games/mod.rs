@@ -1,0 +1,29 @@
+//! Classic games and pursuit games, each with its closed form (where theory gives one) and a
+//! [`Game`](crate::game::Game) implementation that the generic solvers check it against.
+//!
+//! | module | game | closed form / method | checked against |
+//! |---|---|---|---|
+//! | [`nim`] | Nim, misère Nim | XOR of the heaps (Bouton) | exploring every small position |
+//! | [`sum`] | sums of any impartial games | XOR of Grundy values (Sprague–Grundy) | solving the product game |
+//! | [`subtraction`] | subtraction games | Grundy/outcome sequence, proven period | dense solver, Grundy solver |
+//! | [`staircase`] | staircase Nim | XOR of the odd stairs | Grundy values of the explored game |
+//! | [`wythoff`] | Wythoff's game | `(⌊kφ⌋, ⌊kφ⌋ + k)`, exact integer arithmetic | exploring all piles ≤ 60 |
+//! | [`hackenbush`] | Green Hackenbush on forests | colon principle | Grundy values of the explored game |
+//! | [`tictactoe`] | tic-tac-toe | — (all four capabilities) | 5,478 positions, draw |
+//! | [`cop_robber`] | cop and robber | dense un-move solver over [`pursuit`] | exploring; trees are cop-win |
+//! | [`police_thief`] | policeman and thief (seed 001) | dense un-move solver over [`pursuit`] | seed 001's own graph construction |
+//!
+//! The checks live in each module's unit tests and in `tests/games.rs`.
+
+pub mod nim;
+pub mod sum;
+
+pub mod hackenbush;
+pub mod staircase;
+pub mod subtraction;
+pub mod tictactoe;
+pub mod wythoff;
+
+pub mod cop_robber;
+pub mod police_thief;
+pub mod pursuit;
