@@ -81,9 +81,12 @@ pub(crate) fn verdict_tag(o: Outcome) -> u64 {
 /// Whether every counter and depth of `graph` fits a `u32` word: fewer than 2^30 nodes (so every
 /// depth, at most `n - 1`, fits) and every out-degree below 2^30.
 pub(crate) fn fits_u32<G: Predecessors + ?Sized>(graph: &G) -> bool {
+    use rayon::prelude::*;
     let max = payload_max::<u32>();
     graph.node_count() as u64 <= max
-        && (0..graph.node_count() as NodeId).all(|u| u64::from(graph.out_degree(u)) <= max)
+        && (0..graph.node_count() as NodeId)
+            .into_par_iter()
+            .all(|u| u64::from(graph.out_degree(u)) <= max)
 }
 
 /// The initial state of every node: undecided with its out-degree, or its terminal verdict.

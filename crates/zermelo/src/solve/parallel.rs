@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::graph::{Predecessors, Rules};
 use crate::outcome::{NodeId, Outcome};
-use crate::solve::packed::{fits_u32, initial_state, pack, payload, tag, LOSE, UNDECIDED, WIN};
+use crate::solve::packed::{pack, payload, payload_max, tag, verdict_tag, LOSE, UNDECIDED, WIN};
 use crate::solve::{retrograde, Solution};
 
 /// Frontiers smaller than this are processed on the calling thread.
@@ -36,16 +36,15 @@ const CHUNK: usize = 1024;
 /// Graphs whose counters or depths do not fit a `u32` word (2^30 nodes or more) are solved by
 /// the sequential solver instead.
 pub fn retrograde_parallel<G: Predecessors + ?Sized>(graph: &G, rules: &Rules) -> Solution {
-    if !fits_u32(graph) {
+    let n = graph.node_count();
+    let Some(state) = initial_state(graph, rules) else {
         return retrograde(graph, rules);
-    }
-    let mut frontier: Vec<NodeId> = Vec::new();
-    let state: Vec<u32> = initial_state(graph, rules, |node, outcome| {
-        if outcome != Outcome::Draw {
-            frontier.push(node);
-        }
-    });
-    // Rebuilt as atomics (same layout; the compiler turns this into a plain copy).
+    };
+    let mut frontier: Vec<NodeId> = (0..n as NodeId)
+        .into_par_iter()
+        .filter(|&u| matches!(tag(state[u as usize]), WIN | LOSE))
+        .collect();
+    // Rebuilt as atomics (same layout; collected in place, no copy).
     let state: Vec<AtomicU32> = state.into_iter().map(AtomicU32::new).collect();
     let mut depth = 0u64;
     let mut next: Vec<NodeId> = Vec::new();
@@ -73,7 +72,51 @@ pub fn retrograde_parallel<G: Predecessors + ?Sized>(graph: &G, rules: &Rules) -
         depth += 1;
     }
     let words: Vec<u32> = state.into_iter().map(AtomicU32::into_inner).collect();
-    super::packed::into_solution(&words)
+    into_solution(&words)
+}
+
+/// Every node undecided with its out-degree, or tagged with its terminal verdict; `None` when a
+/// counter or depth would not fit a `u32` word (2^30 nodes, or a node with 2^30 moves).
+fn initial_state<G: Predecessors + ?Sized>(graph: &G, rules: &Rules) -> Option<Vec<u32>> {
+    let max = payload_max::<u32>();
+    if graph.node_count() as u64 > max {
+        return None;
+    }
+    let stuck = rules.convention().stuck_outcome();
+    let explicit = !rules.verdicts().is_empty();
+    (0..graph.node_count() as NodeId)
+        .into_par_iter()
+        .map(|u| {
+            let degree = u64::from(graph.out_degree(u));
+            let verdict = explicit
+                .then(|| rules.explicit_verdict(u))
+                .flatten()
+                .or((degree == 0).then_some(stuck));
+            match verdict {
+                Some(v) => Some(pack(verdict_tag(v), 0)),
+                None => (degree <= max).then(|| pack(UNDECIDED, degree)),
+            }
+        })
+        .collect()
+}
+
+fn into_solution(state: &[u32]) -> Solution {
+    let outcomes = state
+        .par_iter()
+        .map(|&w| match tag(w) {
+            WIN => Outcome::Win,
+            LOSE => Outcome::Lose,
+            _ => Outcome::Draw,
+        })
+        .collect();
+    let depths = state
+        .par_iter()
+        .map(|&w| match tag(w) {
+            WIN | LOSE => payload(w) as u32,
+            _ => u32::MAX,
+        })
+        .collect();
+    Solution::from_raw(outcomes, depths)
 }
 
 /// Processes the nodes of one layer (all at depth `depth`), pushing newly decided nodes.

@@ -56,6 +56,13 @@ impl Solution {
         Solution { outcomes, depths }
     }
 
+    /// A solution from raw columns: `depths[u]` is `u32::MAX` exactly where `outcomes[u]` is a
+    /// draw (callers inside the crate uphold this).
+    pub(crate) fn from_raw(outcomes: Vec<Outcome>, depths: Vec<u32>) -> Solution {
+        debug_assert_eq!(outcomes.len(), depths.len());
+        Solution { outcomes, depths }
+    }
+
     /// Sets one position's label; `depth` is ignored for a draw.
     #[inline]
     pub(crate) fn set(&mut self, u: NodeId, outcome: Outcome, depth: u32) {
