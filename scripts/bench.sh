@@ -25,7 +25,7 @@ REF=target/release/seed-reference
 [ -s "$ZG" ] || $Z --quiet convert "$TXT" "$ZG"
 
 # median of the numbers on standard input
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+median() { sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 # run LABEL CMD...: RUNS timed runs; prints "LABEL|median seconds|median peak MiB|median solve s"
 run() {
@@ -40,12 +40,12 @@ run() {
     printf '%s|%s|%s|%s\n' "$label" \
         "$(printf '%s\n' "${times[@]}" | median)" \
         "$(printf '%s\n' "${mems[@]}" | median)" \
-        "$(printf '%s\n' "${solves[@]}" | grep -v '^-$' | median 2>/dev/null || echo '-')"
+        "$(printf '%s\n' "${solves[@]}" | grep -v '^-$' | median | grep . || echo '-')"
     sed -n '1,6p' "$DATA/stdout.out" | tr '\n' ' ' >"$DATA/last-summary.out"
 }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-echo "input: $NODES nodes, $EDGES edges ($(du -h "$TXT" | cut -f1) text, $(du -h "$ZG" | cut -f1) binary); $RUNS runs each, medians"
+echo "input: $NODES nodes, $EDGES edges ($(du -hL "$TXT" | cut -f1) text, $(du -hL "$ZG" | cut -f1) binary); $RUNS runs each, medians"
 echo
 rows=()
 rows+=("$(run "seed-style reference (text)" $REF "$TXT")")
