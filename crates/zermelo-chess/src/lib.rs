@@ -1,0 +1,59 @@
+//! # zermelo-chess
+//!
+//! Chess endgame tablebases built on zermelo's retrograde solver: every position of a material
+//! signature (`KQvKR`, `KPvKP`, ...) labelled WIN, LOSS or DRAW for the side to move together
+//! with its depth to mate (DTM) in plies, under fast-win / slow-loss play.
+//!
+//! * [`Position`] — a legal position without castling (FEN, legal moves, en passant,
+//!   promotions, check, mate, stalemate);
+//! * [`Material`] — a material signature, its canonical orientation and the signatures one
+//!   capture or promotion away ([`Material::generation_order`]);
+//! * [`Indexer`] — rank/unrank of one material with symmetry reduction;
+//! * [`generate`] — one table by retrograde analysis, seeded from the smaller tables that
+//!   captures and promotions lead into;
+//! * [`Table`] — the checksummed, versioned on-disk format, memory-mapped for probing;
+//! * [`Tablebase`] — a directory of tables: probe, best moves, principal line;
+//! * [`verify`] — re-checks a table against the certificate rules with move generation.
+//!
+//! ## Example
+//!
+//! ```
+//! use zermelo_chess::{generate, Material, Position, Tablebase, Value};
+//!
+//! let tb = Tablebase::in_memory();
+//! let krk: Material = "KRvK".parse()?;
+//! let table = generate(&krk, &tb, &Default::default())?;
+//! tb.insert(table);
+//! let pos = Position::from_fen("8/8/8/8/8/2k5/8/K6R w - - 0 1")?;
+//! assert!(matches!(tb.probe(&pos)?, Value::Win(_)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Errors
+//!
+//! FEN parsing returns [`FenError`]; opening a table returns [`TableError`] (bad magic or
+//! version, wrong size, checksum mismatch); probing returns [`ProbeError`] (a missing table, too
+//! many pieces). Nothing here panics on bad input.
+
+#![deny(missing_docs)]
+
+mod generate;
+mod index;
+mod mapped;
+mod material;
+mod position;
+mod probe;
+mod square;
+mod table;
+mod value;
+mod verify;
+
+pub use generate::{generate, GenError};
+pub use index::Indexer;
+pub use material::{Material, ParseMaterialError};
+pub use position::{FenError, Move, Position};
+pub use probe::{ProbeError, Tablebase};
+pub use square::{Color, Piece, Role, Square};
+pub use table::{Stats, Table, TableError};
+pub use value::Value;
+pub use verify::{verify, Mismatch};

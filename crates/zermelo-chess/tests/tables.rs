@@ -1,0 +1,80 @@
+//! Published facts about 3- and 4-man tables, each generating only the tables it needs.
+
+use std::sync::atomic::AtomicU64;
+
+use zermelo_chess::{generate, verify, Material, Position, Table, Tablebase, Value};
+
+/// Generates `target` and its dependencies in memory.
+fn build(target: &str) -> (Tablebase, Material) {
+    let tb = Tablebase::in_memory();
+    let m: Material = target.parse().unwrap();
+    for dep in Material::generation_order(std::slice::from_ref(&m)) {
+        let t = generate(&dep, &tb, &AtomicU64::new(0)).unwrap();
+        tb.insert(t);
+    }
+    (tb, m)
+}
+
+fn longest_mate_moves(tb: &Tablebase, m: &Material) -> u32 {
+    Value::Win(tb.table(m).unwrap().stats().longest_plies)
+        .moves()
+        .unwrap()
+}
+
+#[test]
+fn kqk_mates_in_at_most_10() {
+    let (tb, m) = build("KQvK");
+    assert_eq!(longest_mate_moves(&tb, &m), 10);
+    assert_eq!(verify(&m, &tb).unwrap(), None);
+}
+
+#[test]
+fn krk_mates_in_at_most_16() {
+    let (tb, m) = build("KRvK");
+    assert_eq!(longest_mate_moves(&tb, &m), 16);
+    assert_eq!(verify(&m, &tb).unwrap(), None);
+    let pos = Position::from_fen("k7/8/1K6/8/8/8/8/7R w - - 0 1").unwrap();
+    assert_eq!(tb.probe(&pos).unwrap(), Value::Win(1));
+    let best = tb.probe_moves(&pos).unwrap()[0];
+    assert_eq!(
+        (best.0.to_string(), best.1),
+        ("h1h8".to_string(), Value::Win(1))
+    );
+}
+
+#[test]
+fn kpk_mates_in_at_most_28() {
+    let (tb, m) = build("KPvK");
+    assert_eq!(longest_mate_moves(&tb, &m), 28);
+    assert_eq!(verify(&m, &tb).unwrap(), None);
+}
+
+#[test]
+fn minor_pieces_alone_draw() {
+    for name in ["KNvK", "KBvK"] {
+        let (tb, m) = build(name);
+        let s = tb.table(&m).unwrap().stats();
+        assert_eq!(
+            s.counts[0][0] + s.counts[0][1] + s.counts[1][0] + s.counts[1][1],
+            0,
+            "{name}"
+        );
+        assert_eq!(verify(&m, &tb).unwrap(), None);
+    }
+}
+
+#[test]
+fn corrupt_files_are_errors() {
+    let (tb, m) = build("KNvK");
+    let mut bytes = Vec::new();
+    tb.table(&m).unwrap().write_to(&mut bytes).unwrap();
+    assert!(Table::from_bytes(&bytes).is_ok());
+    assert!(Table::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+    let mut flipped = bytes.clone();
+    flipped[100] ^= 1;
+    assert!(Table::from_bytes(&flipped)
+        .unwrap_err()
+        .to_string()
+        .contains("checksum"));
+    assert!(Table::from_bytes(b"not a table").is_err());
+}
