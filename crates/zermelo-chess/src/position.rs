@@ -79,6 +79,9 @@ pub enum FenError {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     board: [Option<Piece>; 64],
+    /// Occupied squares, one bit each (a1 = bit 0): iterating them is much faster than
+    /// scanning 64 squares in a position of 3 or 4 pieces.
+    occupied: u64,
     turn: Color,
     ep: Option<Square>,
 }
@@ -94,6 +97,7 @@ impl Position {
     pub fn empty(turn: Color) -> Position {
         Position {
             board: [None; 64],
+            occupied: 0,
             turn,
             ep: None,
         }
@@ -109,6 +113,12 @@ impl Position {
     #[inline]
     pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
         self.board[sq.index()] = piece;
+        let bit = 1u64 << sq.index();
+        if piece.is_some() {
+            self.occupied |= bit;
+        } else {
+            self.occupied &= !bit;
+        }
     }
 
     /// The side to move.
@@ -129,10 +139,16 @@ impl Position {
 
     /// Every occupied square with its piece, a1 first.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.board
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| p.map(|p| (Square::new(i as u8).expect("0..64"), p)))
+        let mut bits = self.occupied;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let i = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let sq = Square::new(i)?;
+            Some((sq, self.board[i as usize]?))
+        })
     }
 
     /// The square of `color`'s king.

@@ -78,3 +78,47 @@ fn corrupt_files_are_errors() {
         .contains("checksum"));
     assert!(Table::from_bytes(b"not a table").is_err());
 }
+
+#[test]
+fn kqkr_mates_in_at_most_35() {
+    let (tb, m) = build("KQvKR");
+    assert_eq!(longest_mate_moves(&tb, &m), 35);
+}
+
+#[test]
+fn kbnk_mates_in_at_most_33_and_wins_almost_everywhere() {
+    let (tb, m) = build("KBNvK");
+    assert_eq!(longest_mate_moves(&tb, &m), 33);
+    let s = tb.table(&m).unwrap().stats();
+    // White to move: the draws are the positions where black takes a piece or is stalemated.
+    let [win, _, draw] = s.counts[0];
+    assert!(draw * 100 < win, "{win} wins, {draw} draws");
+}
+
+#[test]
+fn kbbk_mates_in_at_most_19() {
+    let (tb, m) = build("KBBvK");
+    assert_eq!(longest_mate_moves(&tb, &m), 19);
+}
+
+#[test]
+fn krkn_mates_in_at_most_40_and_verifies() {
+    let (tb, m) = build("KRvKN");
+    assert_eq!(longest_mate_moves(&tb, &m), 40);
+    assert_eq!(verify(&m, &tb).unwrap(), None);
+}
+
+/// Needs KPvKP and the 13 tables it depends on (about 3 minutes in the test profile):
+/// `cargo test -p zermelo-chess -- --ignored`.
+#[test]
+#[ignore]
+fn en_passant_is_probed_one_ply_ahead() {
+    let (tb, _) = build("KPvKP");
+    // Black just played d7d5; exd6 e.p. is the only way to stop the d-pawn.
+    let with_ep = Position::from_fen("8/8/8/3pP3/8/8/k7/7K w - d6 0 1").unwrap();
+    let best = tb.probe_moves(&with_ep).unwrap()[0];
+    assert_eq!(best.0.to_string(), "e5d6");
+    assert_eq!(tb.probe(&with_ep).unwrap(), best.1);
+    let m: Material = "KPvKP".parse().unwrap();
+    assert_eq!(verify(&m, &tb).unwrap(), None);
+}

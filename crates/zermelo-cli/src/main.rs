@@ -57,6 +57,8 @@ enum Command {
     Convert(cmd::convert::ConvertArgs),
     /// Classic and pursuit games by their rules: nim, subtraction, wythoff, police-thief, ...
     Game(cmd::game::GameArgs),
+    /// Chess endgame tablebases: gen, probe, line, stats, verify (3 and 4 pieces).
+    Tb(cmd::tb::TbArgs),
 }
 
 fn main() -> ExitCode {
@@ -82,6 +84,7 @@ fn main() -> ExitCode {
         Command::Gen(a) => cmd::gen::run(a),
         Command::Convert(a) => cmd::convert::run(a),
         Command::Game(a) => cmd::game::run(a),
+        Command::Tb(a) => cmd::tb::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -43,6 +43,15 @@ impl Progress {
         self.start(label, Some(total), style)
     }
 
+    /// A bar over `total` items (positions, nodes), fed through [`Bar::counter`].
+    pub fn count(&self, label: &str, total: u64) -> Bar {
+        let style = ProgressStyle::with_template(
+            "{prefix:>8} [{bar:40}] {human_pos}/{human_len} {per_sec} eta {eta}",
+        )
+        .map(|s| s.progress_chars("=> "));
+        self.start(label, Some(total), style)
+    }
+
     /// A spinner for a phase without a measurable total.
     pub fn spinner(&self, label: &str) -> Bar {
         let style = ProgressStyle::with_template("{prefix:>6} {spinner} {elapsed}");

@@ -6,4 +6,5 @@ pub mod gen;
 pub mod grundy;
 pub mod line;
 pub mod solve;
+pub mod tb;
 pub mod verify;

@@ -1,0 +1,362 @@
+//! `zermelo tb`: chess endgame tablebases (generate, probe, line, stats, verify).
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use zermelo_chess::{
+    generate, verify, FenError, Material, Position, ProbeError, Table, Tablebase, Value,
+};
+
+use crate::error::{CliResult, Failure};
+use crate::output::emit;
+use crate::progress::Progress;
+
+/// Arguments of `zermelo tb`.
+#[derive(Debug, Args)]
+pub struct TbArgs {
+    #[command(subcommand)]
+    command: TbCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum TbCommand {
+    /// Generate a table (and any smaller table it depends on that DIR lacks), or all of them.
+    Gen(GenArgs),
+    /// Outcome and depth to mate of a FEN, and every legal move with its value, best first.
+    Probe(ProbeArgs),
+    /// The principal line to mate from a FEN.
+    Line(LineArgs),
+    /// Per-outcome counts and the longest mate of a table.
+    Stats(StatsArgs),
+    /// Re-check every table in a directory with the certificate rules (exit 1 on a violation).
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, Args)]
+struct TablesArg {
+    /// Directory holding the tables (`<material>.zct`).
+    #[arg(long, value_name = "DIR", default_value = "./tables")]
+    tables: PathBuf,
+}
+
+#[derive(Debug, Args)]
+struct GenArgs {
+    /// The material, e.g. KQvKR.
+    #[arg(required_unless_present = "all")]
+    material: Option<String>,
+    /// Every ending with up to N pieces (3 or 4).
+    #[arg(long, value_name = "N", conflicts_with = "material")]
+    all: Option<usize>,
+    #[command(flatten)]
+    tables: TablesArg,
+}
+
+#[derive(Debug, Args)]
+struct ProbeArgs {
+    /// The position (FEN; castling rights must be `-`).
+    #[arg(required_unless_present = "stdin")]
+    fen: Option<String>,
+    /// Read one FEN per line and print one JSON object per line.
+    #[arg(long, conflicts_with = "fen")]
+    stdin: bool,
+    #[command(flatten)]
+    tables: TablesArg,
+}
+
+#[derive(Debug, Args)]
+struct LineArgs {
+    /// The position (FEN).
+    fen: String,
+    #[command(flatten)]
+    tables: TablesArg,
+}
+
+#[derive(Debug, Args)]
+struct StatsArgs {
+    /// The material, e.g. KRvK.
+    material: String,
+    #[command(flatten)]
+    tables: TablesArg,
+}
+
+#[derive(Debug, Args)]
+struct VerifyArgs {
+    /// Directory to check (default: the --tables directory).
+    dir: Option<PathBuf>,
+    #[command(flatten)]
+    tables: TablesArg,
+}
+
+/// Runs `zermelo tb`.
+pub fn run(args: TbArgs) -> CliResult {
+    match args.command {
+        TbCommand::Gen(a) => gen(a),
+        TbCommand::Probe(a) => probe(a),
+        TbCommand::Line(a) => line(a),
+        TbCommand::Stats(a) => stats(a),
+        TbCommand::Verify(a) => verify_dir(a),
+    }
+}
+
+fn probe_failure(e: ProbeError) -> Failure {
+    Failure::input(e)
+}
+
+fn parse_fen(fen: &str) -> CliResult<Position> {
+    Position::from_fen(fen).map_err(|e: FenError| Failure::input(e))
+}
+
+fn parse_material(text: &str) -> CliResult<Material> {
+    let m: Material = text.parse().map_err(Failure::input)?;
+    let m = m.canonical().0;
+    if !(3..=4).contains(&m.piece_count()) {
+        return Err(Failure::input(format!(
+            "{m}: tables exist for 3 and 4 pieces, this has {}",
+            m.piece_count()
+        )));
+    }
+    Ok(m)
+}
+
+fn gen(args: GenArgs) -> CliResult {
+    let targets = match (args.all, &args.material) {
+        (Some(n), _) if (3..=4).contains(&n) => Material::all_up_to(n),
+        (Some(n), _) => {
+            return Err(Failure::input(format!(
+                "--all {n}: tables exist for 3 and 4 pieces"
+            )))
+        }
+        (None, Some(m)) => Material::generation_order(&[parse_material(m)?]),
+        (None, None) => return Err(Failure::input("name a material or give --all N")),
+    };
+    let dir = &args.tables.tables;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::input(format!("{}: cannot create: {e}", dir.display())))?;
+    let tb = Tablebase::open(dir);
+    let started = Instant::now();
+    for m in targets {
+        if tb.has(&m) {
+            tb.table(&m).map_err(probe_failure)?;
+            println!("{m}: present");
+            continue;
+        }
+        let t0 = Instant::now();
+        let size = zermelo_chess::Indexer::new(&m).size();
+        let bar = Progress::global().count(&m.to_string(), size);
+        let table = generate(&m, &tb, bar.counter()).map_err(|e| anyhow::anyhow!(e))?;
+        bar.finish();
+        let path = dir.join(Table::file_name(&m));
+        emit(Some(&path), |w| table.write_to(w))?;
+        let s = table.stats();
+        println!(
+            "{m}: {} bytes, {:.2} s, longest mate {} moves ({} plies)",
+            table.file_size(),
+            t0.elapsed().as_secs_f64(),
+            Value::Win(s.longest_plies).moves().unwrap_or(0),
+            s.longest_plies
+        );
+        tb.insert(table);
+    }
+    println!("done in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn value_json(v: Value) -> serde_json::Value {
+    serde_json::json!({
+        "outcome": v.outcome(),
+        "dtm_plies": v.plies(),
+        "dtm_moves": v.moves(),
+    })
+}
+
+fn probe_json(tb: &Tablebase, fen: &str) -> Result<serde_json::Value, Failure> {
+    let pos = parse_fen(fen)?;
+    let value = tb.probe(&pos).map_err(probe_failure)?;
+    let moves = tb.probe_moves(&pos).map_err(probe_failure)?;
+    let mut obj = value_json(value);
+    obj["fen"] = serde_json::Value::String(fen.to_string());
+    obj["moves"] = moves
+        .iter()
+        .map(|(m, v)| {
+            let mut o = value_json(*v);
+            o["uci"] = serde_json::Value::String(m.to_string());
+            o
+        })
+        .collect();
+    Ok(obj)
+}
+
+fn describe(v: Value) -> String {
+    match v {
+        Value::Draw => "draw".to_string(),
+        Value::Win(p) => format!("win, mate in {} ({p} plies)", v.moves().unwrap_or(0)),
+        Value::Loss(0) => "loss, checkmated".to_string(),
+        Value::Loss(p) => format!("loss, mated in {} ({p} plies)", v.moves().unwrap_or(0)),
+    }
+}
+
+fn probe(args: ProbeArgs) -> CliResult {
+    let tb = Tablebase::open(&args.tables.tables);
+    if args.stdin {
+        return probe_batch(&tb);
+    }
+    let fen = args.fen.unwrap_or_default();
+    let pos = parse_fen(&fen)?;
+    let value = tb.probe(&pos).map_err(probe_failure)?;
+    let moves = tb.probe_moves(&pos).map_err(probe_failure)?;
+    emit(None, |w| {
+        writeln!(w, "fen       {}", pos.fen())?;
+        writeln!(w, "outcome   {}", value.outcome())?;
+        match (value.plies(), value.moves()) {
+            (Some(p), Some(m)) => writeln!(w, "dtm       {p} plies, {m} moves")?,
+            _ => writeln!(w, "dtm       -")?,
+        }
+        writeln!(w, "moves (value for the side to move, best first):")?;
+        for (m, v) in &moves {
+            writeln!(w, "  {:<6} {}", m.to_string(), describe(*v))?;
+        }
+        Ok(())
+    })
+}
+
+/// One JSON object per input line; a bad line gives `{"fen", "error"}` and exit code 2.
+fn probe_batch(tb: &Tablebase) -> CliResult {
+    let mut failed = 0usize;
+    let stdin = std::io::stdin();
+    let mut lines = Vec::new();
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| Failure::input(format!("<stdin>: cannot read: {e}")))?;
+        if !line.trim().is_empty() {
+            lines.push(line.trim().to_string());
+        }
+    }
+    emit(None, |w| {
+        for fen in &lines {
+            let obj = probe_json(tb, fen).unwrap_or_else(|e| {
+                failed += 1;
+                serde_json::json!({ "fen": fen, "error": e.to_string() })
+            });
+            writeln!(w, "{obj}")?;
+        }
+        Ok(())
+    })?;
+    if failed > 0 {
+        return Err(Failure::input(format!(
+            "{failed} of {} FENs failed",
+            lines.len()
+        )));
+    }
+    Ok(())
+}
+
+fn line(args: LineArgs) -> CliResult {
+    let tb = Tablebase::open(&args.tables.tables);
+    let mut pos = parse_fen(&args.fen)?;
+    let start = tb.probe(&pos).map_err(probe_failure)?;
+    let plies = start.plies().unwrap_or(0) as usize;
+    let line = tb.principal_line(&pos, plies).map_err(probe_failure)?;
+    emit(None, |w| {
+        writeln!(w, "{}: {}", pos.fen(), describe(start))?;
+        for (i, m) in line.iter().enumerate() {
+            pos = pos.play(*m);
+            let v = tb.probe(&pos).map_err(std::io::Error::other)?;
+            writeln!(w, "{:>3}. {:<6} {}", i + 1, m.to_string(), describe(v))?;
+        }
+        if start == Value::Draw {
+            writeln!(w, "draw: no side can force mate")?;
+        } else if pos.is_checkmate() {
+            writeln!(w, "checkmate")?;
+        }
+        Ok(())
+    })
+}
+
+fn stats(args: StatsArgs) -> CliResult {
+    let m = parse_material(&args.material)?;
+    let tb = Tablebase::open(&args.tables.tables);
+    let s = tb.table(&m).map_err(probe_failure)?.stats();
+    emit(None, |w| {
+        writeln!(w, "material  {m} (symmetry-reduced index positions)")?;
+        for (side, name) in [(0, "white"), (1, "black")] {
+            let [win, loss, draw] = s.counts[side];
+            writeln!(w, "{name} to move: win {win}, loss {loss}, draw {draw}")?;
+        }
+        writeln!(w, "illegal or redundant indices: {}", s.illegal)?;
+        if s.longest_plies > 0 {
+            writeln!(
+                w,
+                "longest mate: {} moves ({} plies), reached by {} positions",
+                Value::Win(s.longest_plies).moves().unwrap_or(0),
+                s.longest_plies,
+                s.longest_count
+            )?;
+        } else {
+            writeln!(w, "longest mate: none (no position is won)")?;
+        }
+        Ok(())
+    })
+}
+
+fn verify_dir(args: VerifyArgs) -> CliResult {
+    let dir = args.dir.unwrap_or(args.tables.tables);
+    let materials = table_files(&dir)?;
+    let tb = Tablebase::open(&dir);
+    let mut bad = Vec::new();
+    for m in Material::generation_order(&materials) {
+        if !materials.contains(&m) {
+            continue;
+        }
+        match verify(&m, &tb) {
+            Ok(None) => println!("{m}: ok"),
+            Ok(Some(x)) => {
+                println!(
+                    "{m}: INVALID at index {} ({}): stored {:?}, move generation says {:?}",
+                    x.index,
+                    x.fen.as_deref().unwrap_or("illegal"),
+                    x.stored,
+                    x.expected
+                );
+                bad.push(m);
+            }
+            Err(e) => {
+                println!("{m}: cannot verify: {e}");
+                bad.push(m);
+            }
+        }
+    }
+    if bad.is_empty() {
+        println!("{} tables verified", materials.len());
+        Ok(())
+    } else {
+        Err(Failure::Rejected(format!(
+            "{} of {} tables failed",
+            bad.len(),
+            materials.len()
+        )))
+    }
+}
+
+fn table_files(dir: &Path) -> CliResult<Vec<Material>> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| Failure::input(format!("{}: cannot read directory: {e}", dir.display())))?;
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if let Some(stem) = name.strip_suffix(".zct") {
+            match stem.parse::<Material>() {
+                Ok(m) => out.push(m),
+                Err(_) => eprintln!("zermelo: skipping {name}: not a material name"),
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(Failure::input(format!(
+            "{}: no tables (*.zct)",
+            dir.display()
+        )));
+    }
+    out.sort();
+    Ok(out)
+}
