@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, docs, unit/property/integration tests.
+# The whole test suite: formatting, lints, docs, unit/property/integration tests, browser tests.
 # Installs what it needs (the rustfmt and clippy components) and fails on the first error.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -22,5 +22,8 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 
 step "cargo test"
 cargo test --workspace --locked
+
+step "browser tests (headless Chromium)"
+./scripts/e2e.sh
 
 step "all checks passed"

@@ -57,6 +57,8 @@ enum Command {
     Convert(cmd::convert::ConvertArgs),
     /// Classic and pursuit games by their rules: nim, subtraction, wythoff, police-thief, ...
     Game(cmd::game::GameArgs),
+    /// Serve the HTTP API and the visualiser of retrograde analysis (default 127.0.0.1:8080).
+    Serve(cmd::serve::ServeArgs),
     /// Chess endgame tablebases: gen, probe, line, stats, verify (3 and 4 pieces).
     Tb(cmd::tb::TbArgs),
 }
@@ -65,7 +67,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     progress::Progress::init(cli.quiet);
     input::set_memory_limit(cli.max_memory);
-    output::clean_up_on_interrupt();
+    if !matches!(cli.command, Command::Serve(_)) {
+        output::clean_up_on_interrupt(); // serve shuts down gracefully by itself
+    }
     if let Some(threads) = cli.threads {
         if threads == 0 {
             eprintln!("zermelo: error: --threads must be at least 1");
@@ -84,6 +88,7 @@ fn main() -> ExitCode {
         Command::Gen(a) => cmd::gen::run(a),
         Command::Convert(a) => cmd::convert::run(a),
         Command::Game(a) => cmd::game::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
         Command::Tb(a) => cmd::tb::run(a),
     };
     match result {

@@ -5,6 +5,7 @@ pub mod game;
 pub mod gen;
 pub mod grundy;
 pub mod line;
+pub mod serve;
 pub mod solve;
 pub mod tb;
 pub mod verify;

@@ -1,0 +1,78 @@
+//! `zermelo serve`: starts on a free port, answers, and stops cleanly on SIGTERM and SIGINT.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+
+fn start(extra: &[&str]) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .args(extra)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|s| s.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    (child, addr)
+}
+
+fn post(addr: &str, path: &str, body: &str) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out
+}
+
+#[cfg(unix)]
+fn stop_with(child: Child, signal: &str) {
+    let status = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{signal}: {:?}", out.status);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("server stopped"));
+}
+
+#[cfg(unix)]
+#[test]
+fn serves_and_shuts_down_gracefully() {
+    for signal in ["-TERM", "-INT"] {
+        let (child, addr) = start(&["--max-nodes", "10"]);
+        let ok = post(&addr, "/api/solve", "2 1\n0 1\n");
+        assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
+        assert!(
+            ok.contains(r#"{"node":0,"outcome":"win","depth":1,"best_move":1}"#),
+            "{ok}"
+        );
+        let big = post(&addr, "/api/solve", "11 0\n");
+        assert!(big.starts_with("HTTP/1.1 413"), "{big}");
+        assert!(big.contains("--max-nodes"));
+        stop_with(child, signal);
+    }
+}
+
+#[test]
+fn tables_without_a_reader_are_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--tables", "nowhere"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not wired"));
+}

@@ -1,0 +1,107 @@
+//! # zermelo-server
+//!
+//! The HTTP face of zermelo: a JSON API that solves game graphs (with the ordered trace of the
+//! backward wave on request), a tablebase API in the style of lichess's, and an interactive
+//! visualiser of retrograde analysis, all served by one [`axum`] router. The `zermelo serve`
+//! subcommand is a thin wrapper around [`serve`].
+//!
+//! ## Endpoints
+//!
+//! | route | what |
+//! |---|---|
+//! | `GET /` | the visualiser (embedded HTML/CSS/JS, no CDN) |
+//! | `GET /tb` | the tablebase page |
+//! | `POST /api/solve[?trace=true][&misere=true]` | JSON graph or edge-list text -> outcomes, depths, best moves (and the trace) |
+//! | `GET /api/tb?fen=...` | outcome, DTM and every move best first |
+//! | `POST /api/tb/batch` | `{"fens": [...]}` -> one probe per FEN |
+//! | `GET /api/tb/mainline?fen=...` | optimal play to the end |
+//! | `GET /api/health` | `{"status": "ok"}` |
+//!
+//! Errors are JSON `{"error": "..."}` with 400 (malformed input), 404 (unknown route, no table),
+//! 405 (wrong method) or 413 (body, nodes, edges or trace over the configured [`Limits`]).
+//!
+//! ## Example
+//!
+//! ```
+//! use zermelo_server::{router, AppState, Limits};
+//! let app = router(AppState::new(Limits::default(), None));
+//! # let _ = app;
+//! ```
+//!
+//! The trace comes from [`zermelo::solve::solve_observed`], the code path of every other
+//! sequential solve, so what the visualiser animates is what the CLI computes.
+
+#![deny(missing_docs)]
+
+mod assets;
+mod error;
+mod limits;
+mod routes;
+mod solve;
+pub mod tablebase;
+mod trace;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+pub use error::ApiError;
+pub use limits::Limits;
+pub use routes::router;
+pub use solve::{solve_request, SolveOptions, SolveResponse};
+pub use tablebase::{MoveProbe, PositionProbe, Tablebase, TablebaseError};
+pub use trace::TraceEvent;
+
+/// What every handler shares: the limits and the tablebase, if any.
+#[derive(Clone)]
+pub struct AppState {
+    /// Request limits.
+    pub limits: Limits,
+    /// The served tablebases; `None` makes the `/api/tb` endpoints answer 404.
+    pub tables: Option<Arc<dyn Tablebase>>,
+}
+
+impl AppState {
+    /// State with the given limits and tablebase.
+    pub fn new(limits: Limits, tables: Option<Arc<dyn Tablebase>>) -> AppState {
+        AppState { limits, tables }
+    }
+}
+
+/// Serves `state` on `bind` until SIGINT or SIGTERM, then finishes the requests in flight.
+/// `ready` is called with the bound address (useful with port 0).
+///
+/// # Errors
+/// The address cannot be bound, or the server fails.
+pub async fn serve(
+    bind: SocketAddr,
+    state: AppState,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(bind).await?;
+    ready(listener.local_addr()?);
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+}
+
+/// Resolves on the first SIGINT or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}

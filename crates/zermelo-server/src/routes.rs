@@ -1,0 +1,152 @@
+//! The router: every route, its handler, and the JSON fallbacks for 404 and 405.
+
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+
+use crate::error::ApiError;
+use crate::solve::{solve_request, SolveOptions, SolveResponse};
+use crate::tablebase::{self, Tablebase, TablebaseError};
+use crate::{assets, AppState};
+
+/// The message of every `/api/tb` endpoint when no tables are served.
+pub const NO_TABLES: &str = "no tablebases are served (start with --tables DIR)";
+
+/// The whole application: API, assets, fallbacks, body limit.
+pub fn router(state: AppState) -> Router {
+    let max_body = state.limits.max_body;
+    let mut app = Router::new()
+        .route(
+            "/api/health",
+            get(|| async { Json(serde_json::json!({"status": "ok"})) }),
+        )
+        .route("/api/solve", post(solve))
+        .route("/api/tb", get(tb_probe))
+        .route("/api/tb/batch", post(tb_batch))
+        .route("/api/tb/mainline", get(tb_mainline));
+    for path in assets::paths() {
+        app = app.route(path, get(asset));
+    }
+    app.fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(state)
+}
+
+async fn asset(uri: Uri) -> Response {
+    assets::get(uri.path()).unwrap_or_else(|| not_found_for(uri.path()))
+}
+
+async fn not_found(uri: Uri) -> Response {
+    not_found_for(uri.path())
+}
+
+fn not_found_for(path: &str) -> Response {
+    ApiError::not_found(format!("no route {path}")).into_response()
+}
+
+async fn method_not_allowed() -> Response {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method not allowed on this route",
+    )
+    .into_response()
+}
+
+fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    q.map(|Query(t)| t)
+        .map_err(|e| ApiError::bad_request(format!("bad query string: {}", e.body_text())))
+}
+
+async fn solve(
+    State(state): State<AppState>,
+    options: Result<Query<SolveOptions>, QueryRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<SolveResponse>, ApiError> {
+    let options = query(options)?;
+    let body = body?;
+    let limits = state.limits;
+    // Solving is CPU-bound: keep it off the async workers.
+    tokio::task::spawn_blocking(move || solve_request(&body, options, &limits))
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        .map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FenQuery {
+    fen: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Batch {
+    fens: Vec<String>,
+}
+
+fn tables(state: &AppState) -> Result<&dyn Tablebase, ApiError> {
+    state
+        .tables
+        .as_deref()
+        .ok_or_else(|| ApiError::not_found(NO_TABLES))
+}
+
+fn tb_error(e: TablebaseError) -> ApiError {
+    match e {
+        TablebaseError::BadFen(_) => ApiError::bad_request(e.to_string()),
+        TablebaseError::NoTable(_) => ApiError::not_found(e.to_string()),
+    }
+}
+
+async fn tb_probe(
+    State(state): State<AppState>,
+    q: Result<Query<FenQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let tb = tables(&state)?;
+    let fen = query(q)?.fen;
+    let probe = tb.probe(&fen).map_err(tb_error)?;
+    Ok(Json(probe).into_response())
+}
+
+async fn tb_mainline(
+    State(state): State<AppState>,
+    q: Result<Query<FenQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let tb = tables(&state)?;
+    let fen = query(q)?.fen;
+    let line = tablebase::mainline(tb, &fen).map_err(tb_error)?;
+    Ok(Json(serde_json::json!({ "fen": fen, "mainline": line })).into_response())
+}
+
+/// Each FEN is answered in place: a probe, or `{"fen", "error"}` for that one FEN.
+async fn tb_batch(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let tb = tables(&state)?;
+    // Any content type: curl's default form type must not turn a good request into a 400.
+    let batch: Batch = serde_json::from_slice(&body?)
+        .map_err(|e| ApiError::bad_request(format!("expected {{\"fens\": [...]}}: {e}")))?;
+    if batch.fens.len() > state.limits.max_batch {
+        return Err(ApiError::too_large(format!(
+            "{} FENs in one batch; this server accepts at most {}",
+            batch.fens.len(),
+            state.limits.max_batch
+        )));
+    }
+    let answers: Vec<serde_json::Value> = batch
+        .fens
+        .iter()
+        .map(|fen| match tb.probe(fen) {
+            Ok(p) => serde_json::to_value(p).unwrap_or_default(),
+            Err(e) => serde_json::json!({ "fen": fen, "error": e.to_string() }),
+        })
+        .collect();
+    Ok(Json(serde_json::json!({ "results": answers })).into_response())
+}

@@ -1,0 +1,78 @@
+//! The seam between the server and a tablebase: the [`Tablebase`] trait and the `/api/tb`
+//! endpoints built on it.
+//!
+//! The server knows nothing about chess. A tablebase crate (or anything else that labels
+//! positions named by a string) implements [`Tablebase::probe`]; the `zermelo serve --tables DIR`
+//! command opens it and passes it to [`AppState`](crate::AppState). Without one, every `/api/tb`
+//! endpoint answers 404 `{"error": "no tablebases are served (start with --tables DIR)"}`.
+
+use serde::Serialize;
+
+/// A tablebase the server can probe.
+pub trait Tablebase: Send + Sync + 'static {
+    /// The position named by `fen`: its outcome and DTM for the side to move, and every legal
+    /// move, best first.
+    ///
+    /// # Errors
+    /// [`TablebaseError::BadFen`] for a malformed or illegal position (answered 400),
+    /// [`TablebaseError::NoTable`] when no table covers it (404).
+    fn probe(&self, fen: &str) -> Result<PositionProbe, TablebaseError>;
+}
+
+/// Why a probe failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TablebaseError {
+    /// The FEN is malformed or the position illegal.
+    #[error("bad FEN: {0}")]
+    BadFen(String),
+    /// No table covers the position (e.g. its material).
+    #[error("no table for this position: {0}")]
+    NoTable(String),
+}
+
+/// One probed position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PositionProbe {
+    /// The position, normalised.
+    pub fen: String,
+    /// `win`, `lose` or `draw` for the side to move.
+    pub outcome: &'static str,
+    /// Plies to mate under optimal play (fast win, slow loss); `None` for a draw.
+    pub dtm: Option<u32>,
+    /// Every legal move, best first.
+    pub moves: Vec<MoveProbe>,
+}
+
+/// One legal move and where it leads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveProbe {
+    /// The move in UCI notation (`e2e4`, `a7a8q`).
+    pub uci: String,
+    /// The position after the move.
+    pub fen: String,
+    /// The outcome for the side to move *after* the move (so `lose` is a winning move).
+    pub outcome: &'static str,
+    /// Plies to mate after the move; `None` for a draw.
+    pub dtm: Option<u32>,
+}
+
+/// The longest main line `/api/tb/mainline` follows, a guard against a table with a cycle bug.
+pub const MAX_MAINLINE: usize = 1_000;
+
+/// Optimal play from `fen`: the best move of each position until none is left (mate,
+/// stalemate) or the position is a draw, where play could go on forever.
+///
+/// # Errors
+/// The first failed probe.
+pub fn mainline(tb: &dyn Tablebase, fen: &str) -> Result<Vec<MoveProbe>, TablebaseError> {
+    let mut line = Vec::new();
+    let mut here = tb.probe(fen)?;
+    while here.outcome != "draw" && line.len() < MAX_MAINLINE {
+        let Some(best) = here.moves.first().cloned() else {
+            break;
+        };
+        here = tb.probe(&best.fen)?;
+        line.push(best);
+    }
+    Ok(line)
+}

@@ -1,0 +1,457 @@
+//! Every endpoint and every error case of the HTTP API, through the router in memory
+//! (`tower::ServiceExt::oneshot`), plus graceful shutdown on a real port.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+use zermelo_server::{
+    router, AppState, Limits, MoveProbe, PositionProbe, Tablebase, TablebaseError,
+};
+
+const SEED_CASES: &str = include_str!("../../zermelo/tests/data/seed-examples.json");
+
+async fn call(
+    state: AppState,
+    method: Method,
+    uri: &str,
+    body: impl Into<Body>,
+) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .body(body.into())
+        .unwrap();
+    let res = router(state).oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| json!({ "raw": String::from_utf8_lossy(&bytes) }));
+    (status, value)
+}
+
+fn plain() -> AppState {
+    AppState::new(Limits::default(), None)
+}
+
+async fn post_solve(uri: &str, body: &str) -> (StatusCode, Value) {
+    call(plain(), Method::POST, uri, body.to_string()).await
+}
+
+fn error_of(v: &Value) -> &str {
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error field in {v}"))
+}
+
+#[tokio::test]
+async fn solve_matches_every_seed_case() {
+    let cases: Value = serde_json::from_str(SEED_CASES).unwrap();
+    for case in cases["cases"].as_array().unwrap() {
+        let graph = json!({
+            "nodes": case["nodes"], "edges": case["edges"], "misere": case["terminal"] == "WIN",
+        });
+        let (status, v) = post_solve("/api/solve", &graph.to_string()).await;
+        assert_eq!(status, StatusCode::OK, "{}", case["name"]);
+        let labels: Vec<String> = v["solution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["outcome"].as_str().unwrap().to_uppercase())
+            .collect();
+        let depths: Vec<Value> = v["solution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["depth"].clone())
+            .collect();
+        assert_eq!(json!(labels), case["labels"], "{}", case["name"]);
+        assert_eq!(json!(depths), case["dist"], "{}", case["name"]);
+        assert!(v.get("trace").is_none());
+    }
+}
+
+#[tokio::test]
+async fn forced_chain_trace_is_the_backward_wave_in_order() {
+    let (status, v) = post_solve(
+        "/api/solve?trace=true",
+        r#"{"nodes":4,"edges":[[0,1],[1,2],[2,3]]}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        v["trace"],
+        json!([
+            {"event": "seed", "node": 3, "outcome": "lose"},
+            {"event": "pop", "node": 3},
+            {"event": "win", "node": 2, "child": 3, "depth": 1},
+            {"event": "pop", "node": 2},
+            {"event": "lose_at_zero", "node": 1, "child": 2, "depth": 2},
+            {"event": "pop", "node": 1},
+            {"event": "win", "node": 0, "child": 1, "depth": 3},
+            {"event": "pop", "node": 0},
+        ])
+    );
+    assert_eq!(
+        v["solution"][0],
+        json!({"node": 0, "outcome": "win", "depth": 3, "best_move": 1})
+    );
+    assert_eq!(
+        v["counts"],
+        json!({"win": 2, "lose": 2, "draw": 0, "max_depth": 3})
+    );
+}
+
+#[tokio::test]
+async fn cycle_plus_terminal_trace_has_decrements_and_draws() {
+    let body = r#"{"nodes":5,"edges":[[0,1],[0,2],[1,3],[2,1],[2,4],[4,2]]}"#;
+    let (_, v) = post_solve("/api/solve?trace=true", body).await;
+    let kinds: Vec<&str> = v["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "seed",
+            "pop",
+            "win",
+            "pop",
+            "decrement",
+            "decrement",
+            "draw",
+            "draw",
+            "draw"
+        ]
+    );
+    assert_eq!(
+        v["trace"][4],
+        json!({"event": "decrement", "node": 0, "child": 1, "remaining": 1})
+    );
+}
+
+#[tokio::test]
+async fn trace_matches_the_library_solver() {
+    // The same code path: the events are exactly those of `solve_observed`.
+    use zermelo::graph::{Csr, Rules};
+    let edges = [(0, 1), (1, 0), (0, 2), (2, 3), (3, 2), (3, 4)];
+    let g = Csr::from_edges(5, edges).unwrap();
+    let mut events: Vec<zermelo::solve::Event> = Vec::new();
+    zermelo::solve::solve_observed(&g, &Rules::normal(), &mut events);
+    let body = json!({"nodes": 5, "edges": edges}).to_string();
+    let (_, v) = post_solve("/api/solve?trace=true", &body).await;
+    let expected: Vec<Value> = events
+        .into_iter()
+        .map(|e| serde_json::to_value(zermelo_server::TraceEvent::from(e)).unwrap())
+        .collect();
+    assert_eq!(v["trace"], json!(expected));
+}
+
+#[tokio::test]
+async fn edge_list_body_and_misere_query() {
+    let (status, v) = post_solve("/api/solve", "# chain\n3 2\n0 1\n1 2\n").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["solution"][0]["outcome"], "lose");
+    let (_, v) = post_solve("/api/solve?misere=true", "3 2\n0 1\n1 2\n").await;
+    assert_eq!(v["solution"][0]["outcome"], "win");
+    let (_, v) = post_solve(
+        "/api/solve",
+        r#"{"nodes":2,"edges":[[0,1]],"verdicts":[[1,"draw"]]}"#,
+    )
+    .await;
+    assert_eq!(v["solution"][0]["outcome"], "draw");
+}
+
+#[tokio::test]
+async fn malformed_input_is_400_with_a_message() {
+    let cases = [
+        (
+            "{\"nodes\": 2, \"edges\": [[0,1]",
+            "request body:1: invalid JSON",
+        ),
+        (r#"{"nodes": 2}"#, "missing field `edges`"),
+        (
+            r#"{"nodes": 2, "edges": [], "mesere": true}"#,
+            "unknown field `mesere`",
+        ),
+        (
+            r#"{"nodes": 2, "edges": [[0, 5]]}"#,
+            "edges[0] = [0, 5]: node 5 is out of range",
+        ),
+        (
+            r#"{"nodes": 2, "edges": [], "verdicts": [[0, "tie"]]}"#,
+            "verdicts[0]: expected win, lose or draw",
+        ),
+        ("3 2\n0 1\n1 x\n", "request body:3: expected an edge `u v`"),
+        ("3 2\n0 1\n1 7\n", "request body:3:"),
+        ("3 5\n0 1\n", "request body:"),
+        ("", "request body:"),
+        ("hello", "request body:1:"),
+    ];
+    for (body, want) in cases {
+        let (status, v) = post_solve("/api/solve", body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body:?}: {v}");
+        assert!(error_of(&v).contains(want), "{body:?}: {v}");
+    }
+    let (status, v) = post_solve("/api/solve?trace=maybe", "1 0\n").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).starts_with("bad query string"));
+    let (status, _) = post_solve("/api/solve?bogus=1", "1 0\n").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn unknown_route_and_wrong_method() {
+    let (status, v) = call(plain(), Method::GET, "/api/nope", Body::empty()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(error_of(&v), "no route /api/nope");
+    let (status, v) = call(plain(), Method::GET, "/api/solve", Body::empty()).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(error_of(&v).contains("method not allowed"));
+    let (status, _) = call(plain(), Method::DELETE, "/", Body::empty()).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+}
+
+fn small_limits() -> AppState {
+    AppState::new(
+        Limits {
+            max_nodes: 10,
+            max_edges: 20,
+            max_body: 1000,
+            max_trace_events: 15,
+            max_batch: 2,
+        },
+        None,
+    )
+}
+
+#[tokio::test]
+async fn over_the_limits_is_413() {
+    let cases = [
+        (
+            "/api/solve",
+            r#"{"nodes": 11, "edges": []}"#.to_string(),
+            "11 nodes; this server accepts at most 10 (--max-nodes)",
+        ),
+        ("/api/solve", "11 0\n".to_string(), "--max-nodes"),
+        (
+            "/api/solve",
+            "2 21\n".to_string(),
+            "21 edges; this server accepts at most 20 (--max-edges)",
+        ),
+        (
+            "/api/solve",
+            json!({"nodes": 2, "edges": vec![[0, 1]; 21]}).to_string(),
+            "--max-edges",
+        ),
+        (
+            "/api/solve",
+            format!("1 0\n{}", "#".repeat(2000)),
+            "request body too large",
+        ),
+        (
+            "/api/solve?trace=true",
+            json!({"nodes": 10, "edges": (0..9).map(|i| [i, i + 1]).collect::<Vec<_>>()})
+                .to_string(),
+            "the trace has more than 15 events",
+        ),
+    ];
+    for (uri, body, want) in cases {
+        let (status, v) = call(small_limits(), Method::POST, uri, body).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{want}: {v}");
+        assert!(error_of(&v).contains(want), "{want}: {v}");
+    }
+    // The same graph without the trace is fine.
+    let body =
+        json!({"nodes": 10, "edges": (0..9).map(|i| [i, i + 1]).collect::<Vec<_>>()}).to_string();
+    let (status, _) = call(small_limits(), Method::POST, "/api/solve", body).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn tablebase_endpoints_without_tables_are_404() {
+    for (method, uri, body) in [
+        (Method::GET, "/api/tb?fen=8/8/8/8/8/8/8/8%20w%20-%20-", ""),
+        (Method::GET, "/api/tb/mainline?fen=x", ""),
+        (Method::POST, "/api/tb/batch", r#"{"fens": ["x"]}"#),
+    ] {
+        let (status, v) = call(plain(), method, uri, body.to_string()).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+        assert_eq!(
+            error_of(&v),
+            "no tablebases are served (start with --tables DIR)"
+        );
+    }
+}
+
+/// A toy "tablebase": positions are counters `n`; from `n` one may go to `n - 1` (n > 0).
+/// So `0` is lost, odd numbers won in n plies, even numbers lost in n plies.
+struct Countdown;
+
+impl Tablebase for Countdown {
+    fn probe(&self, fen: &str) -> Result<PositionProbe, TablebaseError> {
+        let n: u32 = fen
+            .parse()
+            .map_err(|_| TablebaseError::BadFen(fen.to_string()))?;
+        if n > 100 {
+            return Err(TablebaseError::NoTable(format!("{n} is past the table")));
+        }
+        let outcome = |k: u32| if k % 2 == 1 { "win" } else { "lose" };
+        let moves = (n > 0)
+            .then(|| MoveProbe {
+                uci: format!("{n}-{}", n - 1),
+                fen: (n - 1).to_string(),
+                outcome: outcome(n - 1),
+                dtm: Some(n - 1),
+            })
+            .into_iter()
+            .collect();
+        Ok(PositionProbe {
+            fen: n.to_string(),
+            outcome: outcome(n),
+            dtm: Some(n),
+            moves,
+        })
+    }
+}
+
+fn with_tables() -> AppState {
+    AppState::new(
+        Limits {
+            max_batch: 3,
+            ..Limits::default()
+        },
+        Some(Arc::new(Countdown)),
+    )
+}
+
+#[tokio::test]
+async fn tablebase_endpoints_through_the_seam() {
+    let (status, v) = call(with_tables(), Method::GET, "/api/tb?fen=3", Body::empty()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        v,
+        json!({"fen": "3", "outcome": "win", "dtm": 3, "moves": [{"uci": "3-2", "fen": "2", "outcome": "lose", "dtm": 2}]})
+    );
+    let (status, v) = call(
+        with_tables(),
+        Method::GET,
+        "/api/tb/mainline?fen=3",
+        Body::empty(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let ucis: Vec<&str> = v["mainline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap())
+        .collect();
+    assert_eq!(ucis, ["3-2", "2-1", "1-0"]);
+    let (status, v) = call(
+        with_tables(),
+        Method::POST,
+        "/api/tb/batch",
+        r#"{"fens": ["1", "x", "200"]}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["results"][0]["outcome"], "win");
+    assert_eq!(v["results"][1]["error"], "bad FEN: x");
+    assert!(v["results"][2]["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("no table"));
+}
+
+#[tokio::test]
+async fn tablebase_errors() {
+    let cases = [
+        (Method::GET, "/api/tb?fen=x", "", StatusCode::BAD_REQUEST),
+        (Method::GET, "/api/tb?fen=200", "", StatusCode::NOT_FOUND),
+        (Method::GET, "/api/tb", "", StatusCode::BAD_REQUEST),
+        (Method::GET, "/api/tb/mainline", "", StatusCode::BAD_REQUEST),
+        (
+            Method::POST,
+            "/api/tb/batch",
+            "{\"fens\": [",
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Method::POST,
+            "/api/tb/batch",
+            r#"{"fen": "1"}"#,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Method::POST,
+            "/api/tb/batch",
+            r#"{"fens": ["1","1","1","1"]}"#,
+            StatusCode::PAYLOAD_TOO_LARGE,
+        ),
+        (Method::POST, "/api/tb", "", StatusCode::METHOD_NOT_ALLOWED),
+    ];
+    for (method, uri, body, want) in cases {
+        let (status, v) = call(with_tables(), method, uri, body.to_string()).await;
+        assert_eq!(status, want, "{uri} {body}: {v}");
+        error_of(&v);
+    }
+}
+
+#[tokio::test]
+async fn assets_are_embedded() {
+    for (path, needle) in [
+        ("/", "<svg id=\"graph\""),
+        ("/tb", "id=\"board\""),
+        ("/app.js", "/api/solve?trace=true"),
+    ] {
+        let req = Request::builder().uri(path).body(Body::empty()).unwrap();
+        let res = router(plain()).oneshot(req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8(bytes.to_vec()).unwrap();
+        assert!(text.contains(needle), "{path}");
+    }
+    let (status, v) = call(plain(), Method::GET, "/api/health", Body::empty()).await;
+    assert_eq!((status, v), (StatusCode::OK, json!({"status": "ok"})));
+}
+
+#[tokio::test]
+async fn serves_on_a_real_port_and_keeps_answering_after_bad_requests() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let server = tokio::spawn(zermelo_server::serve(
+        "127.0.0.1:0".parse().unwrap(),
+        small_limits(),
+        move |a| {
+            let _ = tx.send(a);
+        },
+    ));
+    let addr = rx.await.unwrap();
+    let send = |raw: String| async move {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        s.write_all(raw.as_bytes()).await.unwrap();
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out).await;
+        out
+    };
+    let req = |body: &str| {
+        format!("POST /api/solve HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}", body.len())
+    };
+    assert!(send("GARBAGE\r\n\r\n".into())
+        .await
+        .starts_with("HTTP/1.1 400"));
+    assert!(send(req("{")).await.starts_with("HTTP/1.1 400"));
+    assert!(send(req(&"#".repeat(5000)))
+        .await
+        .starts_with("HTTP/1.1 413"));
+    let ok = send(req("2 1\n0 1\n")).await;
+    assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
+    assert!(ok.contains(r#""outcome":"win""#));
+    server.abort();
+}

@@ -1,0 +1,28 @@
+// The worked examples of shared/cases/seed-examples.json, with positions to draw them at.
+// "Cycle + terminal" and "Forced chain" are seed 000's own examples.
+window.PRESETS = [
+  { name: "Cycle + terminal", id: "cycle-plus-terminal", misere: false,
+    edges: [[0,1],[0,2],[1,3],[2,1],[2,4],[4,2]],
+    pos: [[120,230],[330,110],[330,350],[560,110],[560,350]] },
+  { name: "Forced chain", id: "forced-chain", misere: false,
+    edges: [[0,1],[1,2],[2,3]],
+    pos: [[110,230],[280,230],[450,230],[620,230]] },
+  { name: "Cycle with escape", id: "cycle-with-escape", misere: false,
+    edges: [[0,1],[1,0],[0,2]],
+    pos: [[330,230],[140,230],[560,230]] },
+  { name: "Pure two-cycle", id: "pure-two-cycle", misere: false,
+    edges: [[0,1],[1,0]],
+    pos: [[230,230],[490,230]] },
+  { name: "DAG diamond", id: "dag-diamond", misere: false,
+    edges: [[0,1],[0,2],[1,3],[2,3]],
+    pos: [[120,230],[360,110],[360,350],[600,230]] },
+  { name: "Three chain", id: "three-chain", misere: false,
+    edges: [[0,1],[1,2]],
+    pos: [[160,230],[360,230],[560,230]] },
+  { name: "Pass only", id: "pass-only", misere: false,
+    edges: [[0,0]],
+    pos: [[360,260]] },
+  { name: "Forced chain (misère)", id: "forced-chain-misere", misere: true,
+    edges: [[0,1],[1,2],[2,3]],
+    pos: [[110,230],[280,230],[450,230],[620,230]] },
+];

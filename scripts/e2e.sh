@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Browser tests of the visualiser: `zermelo serve` on a free loopback port, driven in Debian's
+# headless Chromium by playwright-core (crates/zermelo-server/e2e/run.mjs). Installs chromium
+# with apt-get when /usr/bin/chromium is missing, and fails (never skips) when it cannot.
+# Screenshots go to target/e2e/. The runner's last line is `N passed, N failed`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x /usr/bin/chromium ]; then
+    echo "installing Debian's chromium"
+    if ! command -v apt-get >/dev/null; then
+        echo "error: /usr/bin/chromium is missing and there is no apt-get to install it" >&2
+        exit 1
+    fi
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+(cd crates/zermelo-server/e2e && npm ci --no-audit --no-fund --loglevel=error)
+
+cargo build --locked --quiet -p zermelo-cli --bin zermelo
+log=$(mktemp)
+"${CARGO_TARGET_DIR:-target}"/debug/zermelo serve --bind 127.0.0.1:0 2>"$log" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
+
+# The server prints `serving on http://127.0.0.1:PORT/` once it is listening.
+url=""
+for _ in $(seq 100); do
+    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$log" || true)
+    [ -n "$url" ] && break
+    kill -0 "$server" 2>/dev/null || { cat "$log" >&2; echo "error: zermelo serve exited" >&2; exit 1; }
+    sleep 0.1
+done
+[ -n "$url" ] || { cat "$log" >&2; echo "error: zermelo serve did not start" >&2; exit 1; }
+
+mkdir -p target/e2e
+BASE_URL="$url" SHOT_DIR="$PWD/target/e2e" node crates/zermelo-server/e2e/run.mjs
