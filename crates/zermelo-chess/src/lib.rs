@@ -5,7 +5,8 @@
 //! with its depth to mate (DTM) in plies, under fast-win / slow-loss play.
 //!
 //! * [`Position`] — a legal position without castling (FEN, legal moves, en passant,
-//!   promotions, check, mate, stalemate);
+//!   promotions, check, mate, stalemate) and its un-moves ([`Position::unmoves`], including
+//!   un-captures and un-promotions);
 //! * [`Material`] — a material signature, its canonical orientation and the signatures one
 //!   capture or promotion away ([`Material::generation_order`]);
 //! * [`Indexer`] — rank/unrank of one material with symmetry reduction;
@@ -45,6 +46,7 @@ mod position;
 mod probe;
 mod square;
 mod table;
+mod unmove;
 mod value;
 mod verify;
 
@@ -55,5 +57,6 @@ pub use position::{FenError, Move, Position};
 pub use probe::{ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};
 pub use table::{Stats, Table, TableError};
+pub use unmove::Unmove;
 pub use value::Value;
 pub use verify::{verify, Mismatch};

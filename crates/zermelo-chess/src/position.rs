@@ -137,6 +137,17 @@ impl Position {
         self.ep = ep;
     }
 
+    /// The same pieces with `turn` to move.
+    pub(crate) fn with_turn(mut self, turn: Color) -> Position {
+        self.turn = turn;
+        self
+    }
+
+    /// Same pieces and side to move (en passant rights ignored).
+    pub fn same_board(&self, other: &Position) -> bool {
+        self.board == other.board && self.turn == other.turn
+    }
+
     /// Every occupied square with its piece, a1 first.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         let mut bits = self.occupied;

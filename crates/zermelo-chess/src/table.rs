@@ -75,10 +75,16 @@ pub struct Stats {
     pub counts: [[u64; 3]; 2],
     /// Illegal or non-canonical indices.
     pub illegal: u64,
-    /// The longest win, in plies.
-    pub longest_plies: u32,
-    /// How many positions win in exactly `longest_plies`.
-    pub longest_count: u64,
+    /// `[side to move]`: the longest win in plies for that side to move, and how many
+    /// positions win in exactly that many.
+    pub longest: [(u32, u64); 2],
+}
+
+impl Stats {
+    /// The longest win in plies, either side to move.
+    pub fn longest_plies(&self) -> u32 {
+        self.longest[0].0.max(self.longest[1].0)
+    }
 }
 
 impl Table {
@@ -173,12 +179,12 @@ impl Table {
                 None => s.illegal += 1,
                 Some(Value::Win(d)) => {
                     s.counts[side][0] += 1;
-                    if d > s.longest_plies {
-                        s.longest_plies = d;
-                        s.longest_count = 0;
+                    let longest = &mut s.longest[side];
+                    if d > longest.0 {
+                        *longest = (d, 0);
                     }
-                    if d == s.longest_plies {
-                        s.longest_count += 1;
+                    if d == longest.0 {
+                        longest.1 += 1;
                     }
                 }
                 Some(Value::Loss(_)) => s.counts[side][1] += 1,

@@ -15,8 +15,9 @@ fn build(target: &str) -> (Tablebase, Material) {
     (tb, m)
 }
 
+/// The longest mate with the stronger side (white) to move, in moves.
 fn longest_mate_moves(tb: &Tablebase, m: &Material) -> u32 {
-    Value::Win(tb.table(m).unwrap().stats().longest_plies)
+    Value::Win(tb.table(m).unwrap().stats().longest[0].0)
         .moves()
         .unwrap()
 }

@@ -61,7 +61,7 @@ fn tb_commands_on_krk() {
         .args(["tb", "stats", "KRvK", "--tables", t])
         .assert()
         .success()
-        .stdout(contains("longest mate: 16 moves (31 plies)"));
+        .stdout(contains("longest mate, white to move: 16 moves (31 plies)"));
     zermelo()
         .args(["tb", "verify", t])
         .assert()

@@ -149,13 +149,16 @@ fn gen(args: GenArgs) -> CliResult {
         bar.finish();
         let path = dir.join(Table::file_name(&m));
         emit(Some(&path), |w| table.write_to(w))?;
-        let s = table.stats();
+        let longest = table
+            .stats()
+            .longest
+            .map(|(p, _)| Value::Win(p).moves().unwrap_or(0));
         println!(
-            "{m}: {} bytes, {:.2} s, longest mate {} moves ({} plies)",
+            "{m}: {} bytes, {:.2} s, longest mate {} moves with white to move, {} with black",
             table.file_size(),
             t0.elapsed().as_secs_f64(),
-            Value::Win(s.longest_plies).moves().unwrap_or(0),
-            s.longest_plies
+            longest[0],
+            longest[1],
         );
         tb.insert(table);
     }
@@ -284,16 +287,15 @@ fn stats(args: StatsArgs) -> CliResult {
             writeln!(w, "{name} to move: win {win}, loss {loss}, draw {draw}")?;
         }
         writeln!(w, "illegal or redundant indices: {}", s.illegal)?;
-        if s.longest_plies > 0 {
-            writeln!(
-                w,
-                "longest mate: {} moves ({} plies), reached by {} positions",
-                Value::Win(s.longest_plies).moves().unwrap_or(0),
-                s.longest_plies,
-                s.longest_count
-            )?;
-        } else {
-            writeln!(w, "longest mate: none (no position is won)")?;
+        for (side, name) in [(0, "white"), (1, "black")] {
+            match s.longest[side] {
+                (0, _) => writeln!(w, "longest mate, {name} to move: none")?,
+                (plies, count) => writeln!(
+                    w,
+                    "longest mate, {name} to move: {} moves ({plies} plies), reached by {count} positions",
+                    Value::Win(plies).moves().unwrap_or(0),
+                )?,
+            }
         }
         Ok(())
     })
