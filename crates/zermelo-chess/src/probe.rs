@@ -23,6 +23,14 @@ pub enum ProbeError {
         /// Where it was looked for.
         place: String,
     },
+    /// More pieces than any table holds (tables exist for 3 and 4 pieces).
+    #[error("{pieces} pieces ({material}): tables exist for at most 4 pieces")]
+    TooManyPieces {
+        /// The material (canonical).
+        material: Material,
+        /// Its piece count.
+        pieces: usize,
+    },
     /// The table marks this position illegal (should not happen for a validated position).
     #[error("position {0} is not in its table (illegal)")]
     Illegal(String),
@@ -94,6 +102,12 @@ impl Tablebase {
                 .as_ref()
                 .map_or("memory".to_string(), |d| d.display().to_string()),
         };
+        if material.piece_count() > 4 {
+            return Err(ProbeError::TooManyPieces {
+                material: material.clone(),
+                pieces: material.piece_count(),
+            });
+        }
         let path = self.path_of(material).ok_or_else(missing)?;
         if !path.is_file() {
             return Err(missing());

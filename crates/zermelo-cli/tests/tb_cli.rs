@@ -89,6 +89,17 @@ fn tb_errors_are_clear() {
         .assert()
         .code(2)
         .stderr(contains("no table for KQRvK"));
+    zermelo()
+        .args([
+            "tb",
+            "probe",
+            "7k/8/8/8/8/8/8/KQR2QR1 w - - 0 1",
+            "--tables",
+            t,
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("at most 4 pieces"));
     let path = dir.path().join("KRvK.zct");
     let mut bytes = std::fs::read(&path).unwrap();
     bytes.truncate(bytes.len() - 10);
