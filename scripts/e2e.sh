@@ -16,11 +16,16 @@ if [ ! -x /usr/bin/chromium ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
+mkdir -p target/e2e
 (cd crates/zermelo-server/e2e && npm ci --no-audit --no-fund --loglevel=error)
 
 cargo build --locked --quiet -p zermelo-cli --bin zermelo
+bin="${CARGO_TARGET_DIR:-target}"/debug/zermelo
+# The 3-piece chess tables (under a second) for the tablebase page.
+tables=target/e2e/tables
+"$bin" tb gen --all 3 --tables "$tables" -q >/dev/null
 log=$(mktemp)
-"${CARGO_TARGET_DIR:-target}"/debug/zermelo serve --bind 127.0.0.1:0 2>"$log" &
+"$bin" serve --bind 127.0.0.1:0 --tables "$tables" 2>"$log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
 
@@ -34,5 +39,4 @@ for _ in $(seq 100); do
 done
 [ -n "$url" ] || { cat "$log" >&2; echo "error: zermelo serve did not start" >&2; exit 1; }
 
-mkdir -p target/e2e
-BASE_URL="$url" SHOT_DIR="$PWD/target/e2e" node crates/zermelo-server/e2e/run.mjs
+EXPECT_TABLES=1 BASE_URL="$url" SHOT_DIR="$PWD/target/e2e" node crates/zermelo-server/e2e/run.mjs

@@ -11,7 +11,9 @@ local bad = {
   { "POST", "/api/solve?trace=maybe", "1 0\n" },                           -- 400 bad query
   { "GET",  "/api/solve", nil },                                           -- 405
   { "GET",  "/api/nope", nil },                                            -- 404
-  { "GET",  "/api/tb?fen=8/8/8/8/8/8/8/8%20w%20-%20-%200%201", nil },      -- 404 no tables (or 400)
+  { "GET",  "/api/tb?fen=8/8/8/8/8/8/8/8%20w%20-%20-%200%201", nil },      -- 400 bad FEN (no kings)
+  { "GET",  "/api/tb?fen=4k3/8/8/8/8/8/8/RR2K3%20w%20-%20-%200%201", nil }, -- 404 no table (KRRvK)
+  { "POST", "/api/tb/batch", '{"fens": [' },                               -- 400 malformed batch
 }
 local i = 0
 request = function()

@@ -68,11 +68,59 @@ fn serves_and_shuts_down_gracefully() {
 }
 
 #[test]
-fn tables_without_a_reader_are_refused() {
+fn tables_must_be_a_directory() {
     let out = Command::new(env!("CARGO_BIN_EXE_zermelo"))
         .args(["serve", "--bind", "127.0.0.1:0", "--tables", "nowhere"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not wired"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nowhere: not a directory"));
+}
+
+fn get(addr: &str, path: &str) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out
+}
+
+#[cfg(unix)]
+#[test]
+fn serves_chess_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let gen = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(["tb", "gen", "KQvK", "-q", "--tables"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(gen.status.success(), "{gen:?}");
+    let (child, addr) = start(&["--tables", dir.path().to_str().unwrap()]);
+    // KQvK, white mates in one with Qe7#.
+    let fen = "4k3/8/4K3/4Q3/8/8/8/8%20w%20-%20-%200%201";
+    let probe = get(&addr, &format!("/api/tb?fen={fen}"));
+    assert!(probe.starts_with("HTTP/1.1 200"), "{probe}");
+    let body: serde_json::Value =
+        serde_json::from_str(probe.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(body["outcome"], "win");
+    assert_eq!(body["dtm"], 1);
+    assert_eq!(body["moves"][0]["outcome"], "lose");
+    assert_eq!(body["moves"][0]["dtm"], 0);
+    let line = get(&addr, &format!("/api/tb/mainline?fen={fen}"));
+    let line: serde_json::Value =
+        serde_json::from_str(line.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(line["mainline"].as_array().unwrap().len(), 1, "{line}");
+    assert_eq!(line["mainline"][0]["uci"], body["moves"][0]["uci"]);
+    let bad = get(&addr, "/api/tb?fen=nonsense");
+    assert!(bad.starts_with("HTTP/1.1 400"), "{bad}");
+    let missing = get(
+        &addr,
+        "/api/tb?fen=4k3/8/8/8/8/8/8/RR2K3%20w%20-%20-%200%201",
+    );
+    assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
+    stop_with(child, "-TERM");
 }

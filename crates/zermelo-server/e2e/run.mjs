@@ -155,14 +155,29 @@ try {
     await page.waitForFunction(() => document.querySelector("#tb-status").textContent !== "" ||
       document.querySelector("#moves").children.length > 0);
     eq(await page.locator("#board .sq").count(), 64, "squares");
-    const probe = await fetch(BASE + "/api/tb?fen=" + encodeURIComponent(await page.inputValue("#fen")));
+    const fen = await page.inputValue("#fen");
+    const probe = await fetch(BASE + "/api/tb?fen=" + encodeURIComponent(fen));
+    if (process.env.EXPECT_TABLES === "1") assert(probe.status === 200, `tables expected, /api/tb answered ${probe.status}`);
     if (probe.status === 404) {
       assert(/No tables served/.test(await page.textContent("#tb-status")), "no-tables notice");
-    } else {
-      const answer = await probe.json();
-      eq(await page.locator("#moves tr").count(), answer.moves.length, "moves listed");
+      await page.screenshot({ path: path.join(SHOTS, "tablebase.png") });
+      return;
     }
+    const answer = await probe.json();
+    eq(await page.locator("#moves tr").count(), answer.moves.length, "moves listed");
+    const dtms = await page.$$eval("#moves tr td:nth-child(3)", (tds) => tds.map((t) => t.textContent));
+    eq(dtms, answer.moves.map((m) => (m.dtm === null ? "–" : String(m.dtm))), "DTM per move");
     await page.screenshot({ path: path.join(SHOTS, "tablebase.png") });
+    // Play the best move by clicking its from- and to-squares on the board.
+    const best = answer.moves[0];
+    await page.click(`#board .sq[data-square="${best.uci.slice(0, 2)}"]`);
+    await page.click(`#board .sq[data-square="${best.uci.slice(2, 4)}"]`);
+    await page.waitForFunction((f) => document.querySelector("#fen").value === f, best.fen);
+    const after = await (await fetch(BASE + "/api/tb?fen=" + encodeURIComponent(best.fen))).json();
+    await page.waitForFunction((o) => document.querySelector("#verdict").textContent.includes(`Side to move: ${o}`),
+      after.outcome.toUpperCase(), { timeout: 5000 });
+    eq(await page.locator("#moves tr").count(), after.moves.length, "moves after the move");
+    await page.screenshot({ path: path.join(SHOTS, "tablebase-after-move.png") });
   });
 
 } finally {

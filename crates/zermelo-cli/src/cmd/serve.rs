@@ -2,10 +2,12 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
-use zermelo_server::{AppState, Limits};
+use zermelo_chess::{Position, Value};
+use zermelo_server::{AppState, Limits, MoveProbe, PositionProbe, TablebaseError};
 
 use crate::error::{CliResult, Failure};
 
@@ -41,14 +43,17 @@ pub fn run(args: ServeArgs) -> CliResult {
         max_trace_events: args.max_trace,
         ..Limits::default()
     };
-    if let Some(dir) = &args.tables {
-        // The seam: `zermelo_server::Tablebase` is what a chess table reader plugs into.
-        return Err(Failure::input(format!(
-            "{}: chess tablebases are not wired into this build yet",
-            dir.display()
-        )));
-    }
-    let state = AppState::new(limits, None);
+    let tables = match &args.tables {
+        Some(dir) if !dir.is_dir() => {
+            return Err(Failure::input(format!(
+                "{}: not a directory",
+                dir.display()
+            )))
+        }
+        Some(dir) => Some(Arc::new(ChessTables(zermelo_chess::Tablebase::open(dir))) as _),
+        None => None,
+    };
+    let state = AppState::new(limits, tables);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime
         .block_on(zermelo_server::serve(args.bind, state, |addr| {
@@ -57,4 +62,42 @@ pub fn run(args: ServeArgs) -> CliResult {
         .with_context(|| format!("serving on {}", args.bind))?;
     eprintln!("zermelo: server stopped");
     Ok(())
+}
+
+/// The chess tables behind the server's `Tablebase` seam (tables open lazily, memory-mapped).
+struct ChessTables(zermelo_chess::Tablebase);
+
+/// `win` / `lose` / `draw`, as everywhere else in the API.
+fn outcome(v: Value) -> &'static str {
+    match v {
+        Value::Win(_) => "win",
+        Value::Loss(_) => "lose",
+        Value::Draw => "draw",
+    }
+}
+
+impl zermelo_server::Tablebase for ChessTables {
+    fn probe(&self, fen: &str) -> Result<PositionProbe, TablebaseError> {
+        let pos = Position::from_fen(fen).map_err(|e| TablebaseError::BadFen(e.to_string()))?;
+        let missing = |e: zermelo_chess::ProbeError| TablebaseError::NoTable(e.to_string());
+        let value = self.0.probe(&pos).map_err(missing)?;
+        let mut moves = Vec::new();
+        // Best first, as the chess crate orders them; each with the value after the move.
+        for (m, _) in self.0.probe_moves(&pos).map_err(missing)? {
+            let after = pos.play(m);
+            let v = self.0.probe(&after).map_err(missing)?;
+            moves.push(MoveProbe {
+                uci: m.to_string(),
+                fen: after.fen(),
+                outcome: outcome(v),
+                dtm: v.plies(),
+            });
+        }
+        Ok(PositionProbe {
+            fen: pos.fen(),
+            outcome: outcome(value),
+            dtm: value.plies(),
+            moves,
+        })
+    }
 }
