@@ -147,7 +147,7 @@ async fn trace_matches_the_library_solver() {
     let (_, v) = post_solve("/api/solve?trace=true", &body).await;
     let expected: Vec<Value> = events
         .into_iter()
-        .map(|e| serde_json::to_value(zermelo_server::TraceEvent::from(e)).unwrap())
+        .map(|e| serde_json::to_value(e).unwrap())
         .collect();
     assert_eq!(v["trace"], json!(expected));
 }

@@ -8,8 +8,10 @@ use std::str::FromStr;
 /// Graphs hold at most `u32::MAX` nodes; the value `u32::MAX` itself is never a valid id.
 pub type NodeId = u32;
 
-/// The game-theoretic value of a position for the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The game-theoretic value of a position for the player to move. Serialises as `"win"`,
+/// `"lose"` or `"draw"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 #[repr(u8)]
 pub enum Outcome {
     /// The player to move can force a win.

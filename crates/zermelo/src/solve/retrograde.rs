@@ -21,7 +21,13 @@ use crate::solve::packed::{
 use crate::solve::Solution;
 
 /// One step of the backward wave, reported to an [`Observer`] in the order it happens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// Serialises (serde) with an `event` tag: `{"event": "seed", "node": 3, "outcome": "lose"}`,
+/// `{"event": "pop", "node": 3}`, `{"event": "win", "node": 2, "child": 3, "depth": 1}`,
+/// `{"event": "decrement", "node": 0, "child": 1, "remaining": 1}`,
+/// `{"event": "lose_at_zero", "node": 1, "child": 2, "depth": 2}`, `{"event": "draw", "node": 4}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// A terminal position is labelled by its verdict (`depth` 0; ties are reported as draws).
     Seed {
