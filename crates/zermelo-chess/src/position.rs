@@ -4,7 +4,9 @@ use std::fmt;
 
 use crate::square::{Color, Piece, Role, Square};
 
-const KING_STEPS: [(i8, i8); 8] = [
+/// King steps: the four orthogonal directions first, then the four diagonals (un-move
+/// generation slices them that way).
+pub(crate) const KING_STEPS: [(i8, i8); 8] = [
     (1, 0),
     (-1, 0),
     (0, 1),
@@ -14,7 +16,7 @@ const KING_STEPS: [(i8, i8); 8] = [
     (-1, 1),
     (-1, -1),
 ];
-const KNIGHT_STEPS: [(i8, i8); 8] = [
+pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),

@@ -5,29 +5,8 @@
 //! [`generate`](crate::generate)); un-moves are the building block for a generator that stores
 //! no edges (5-man tables), and are tested here to be the exact inverse of [`Position::play`].
 
-use crate::position::{Move, Position};
+use crate::position::{Move, Position, KING_STEPS, KNIGHT_STEPS};
 use crate::square::{Color, Piece, Role, Square};
-
-const KING_STEPS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-const KNIGHT_STEPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
 
 /// A move taken back: the move from the predecessor, and what it captured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
