@@ -91,11 +91,7 @@ pub fn cop_robber(args: CopRobberArgs) -> CliResult<Report> {
     let t = Instant::now();
     let s = game.solve().map_err(|e| Failure::Internal(e.into()))?;
     if args.stats {
-        eprintln!(
-            "stats: solved {} states in {:.3}s",
-            game.pursuit().index_count(),
-            t.elapsed().as_secs_f64()
-        );
+        print_stats(game.pursuit().index_count(), t);
     }
     match args.from.as_deref() {
         Some(&[cop, robber]) => {
@@ -223,11 +219,7 @@ pub fn police_thief(args: PoliceThiefArgs) -> CliResult<Report> {
     let game = PoliceThief::new(board);
     let s = game.solve().map_err(|e| Failure::Internal(e.into()))?;
     if args.stats {
-        eprintln!(
-            "stats: solved {} states in {:.3}s",
-            game.pursuit().index_count(),
-            t.elapsed().as_secs_f64()
-        );
+        print_stats(game.pursuit().index_count(), t);
     }
     let value = game.value(&s);
     let (steps, end) = game.principal_line(&s, args.plies);
@@ -284,4 +276,12 @@ fn step_line(i: usize, st: &Step) -> String {
     } else {
         format!("{}. {who} ({fr},{fc}) -> ({tr},{tc})", i + 1)
     }
+}
+
+/// `--stats`: how many states were solved and how long it took.
+fn print_stats(states: impl std::fmt::Display, started: Instant) {
+    eprintln!(
+        "stats: solved {states} states in {:.3}s",
+        started.elapsed().as_secs_f64()
+    );
 }
