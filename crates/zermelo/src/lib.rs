@@ -61,6 +61,7 @@ pub mod graph;
 pub mod io;
 pub mod memory;
 mod outcome;
+pub mod parity;
 pub mod solve;
 
 pub use outcome::{Depth, NodeId, Outcome, ParseOutcomeError, Player};

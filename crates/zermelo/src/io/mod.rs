@@ -10,6 +10,7 @@ mod json;
 mod lexer;
 pub(crate) mod mapped;
 mod parallel;
+mod pgsolver;
 mod solution_csv;
 mod two_player;
 mod verdicts;
@@ -19,6 +20,9 @@ use std::fmt;
 pub use edgelist::parse_edge_list;
 pub use json::{parse_json_graph, JsonGame};
 pub use parallel::{edge_list_header, read_edge_list, read_edge_list_reverse, Progress, ReadAt};
+pub use pgsolver::{
+    parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol, write_pgsolver,
+};
 pub use solution_csv::{
     parse_solution_csv, write_solution_csv, write_two_player_csv, ClaimedSolution, CSV_HEADER,
     TWO_PLAYER_CSV_HEADER,

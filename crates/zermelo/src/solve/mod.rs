@@ -20,6 +20,7 @@ mod retrograde;
 mod solution;
 mod strategy;
 mod verify;
+pub(crate) mod wave;
 
 pub use acyclic::acyclic;
 pub use cycle::{find_cycle, postorder, Cycle};

@@ -18,6 +18,7 @@ use crate::outcome::{NodeId, Outcome};
 use crate::solve::packed::{
     fits_u32, initial_state, into_solution, pack, payload, tag, Word, LOSE, UNDECIDED, WIN,
 };
+use crate::solve::wave::{propagate, Quantifier, Wave};
 use crate::solve::Solution;
 
 /// One step of the backward wave, reported to an [`Observer`] in the order it happens.
@@ -120,65 +121,104 @@ pub fn solve_observed<G: Predecessors + ?Sized, O: Observer>(
     }
 }
 
-/// The FIFO wave over packed state words (see [`packed`](super::packed)).
+/// The FIFO wave over packed state words (see [`packed`](super::packed)), run by the shared
+/// counter kernel ([`wave`](super::wave)).
 fn kernel<W: Word, G: Predecessors + ?Sized, O: Observer>(
     graph: &G,
     rules: &Rules,
     observer: &mut O,
 ) -> Solution {
     let mut queue: Vec<NodeId> = Vec::new();
-    let mut state: Vec<W> = initial_state(graph, rules, |node, outcome| {
+    let state: Vec<W> = initial_state(graph, rules, |node, outcome| {
         observer.event(Event::Seed { node, outcome });
         if outcome != Outcome::Draw {
             queue.push(node);
         }
     });
-    let mut head = 0;
-    while head < queue.len() {
-        let v = queue[head];
-        head += 1;
-        observer.event(Event::Pop { node: v });
-        let sv = state[v as usize];
-        let d = payload(sv) + 1;
-        let child_lost = tag(sv) == LOSE;
-        for &u in graph.predecessors(v) {
-            let su = state[u as usize];
-            if tag(su) != UNDECIDED {
-                continue;
-            }
-            if child_lost {
-                state[u as usize] = pack(WIN, d);
-                queue.push(u);
-                observer.event(Event::Win {
-                    node: u,
-                    child: v,
-                    depth: d as u32,
-                });
-            } else if payload(su) == 1 {
-                state[u as usize] = pack(LOSE, d);
-                queue.push(u);
-                observer.event(Event::LoseAtZero {
-                    node: u,
-                    child: v,
-                    depth: d as u32,
-                });
-            } else {
-                state[u as usize] = pack(UNDECIDED, payload(su) - 1);
-                observer.event(Event::Decrement {
-                    node: u,
-                    child: v,
-                    remaining: (payload(su) - 1) as u32,
-                });
-            }
-        }
-    }
+    let mut labels = Labels {
+        state,
+        observer,
+        depth: 0,
+        child_lost: false,
+    };
+    propagate(graph, &mut queue, 0, &mut labels);
     drop(queue);
+    let Labels {
+        state, observer, ..
+    } = labels;
     for (u, &w) in state.iter().enumerate() {
         if tag(w) == UNDECIDED {
             observer.event(Event::Draw { node: u as NodeId });
         }
     }
     into_solution(&state)
+}
+
+/// Retrograde analysis as a [`Wave`]: a LOSE child makes its predecessors WIN at once (∃); a WIN
+/// child counts down their open moves and makes them LOSE at zero (∀).
+struct Labels<'a, W, O> {
+    state: Vec<W>,
+    observer: &'a mut O,
+    /// Depth of the nodes joining now: the popped node's depth + 1.
+    depth: u64,
+    /// Whether the popped node is LOSE.
+    child_lost: bool,
+}
+
+impl<W: Word, O: Observer> Wave for Labels<'_, W, O> {
+    #[inline(always)]
+    fn enter(&mut self, v: NodeId) {
+        self.observer.event(Event::Pop { node: v });
+        let sv = self.state[v as usize];
+        self.depth = payload(sv) + 1;
+        self.child_lost = tag(sv) == LOSE;
+    }
+
+    #[inline(always)]
+    fn quantifier(&mut self, u: NodeId, _v: NodeId) -> Option<Quantifier> {
+        if tag(self.state[u as usize]) != UNDECIDED {
+            None
+        } else if self.child_lost {
+            Some(Quantifier::Exists)
+        } else {
+            Some(Quantifier::ForAll)
+        }
+    }
+
+    #[inline(always)]
+    fn count_down(&mut self, u: NodeId, v: NodeId) -> bool {
+        let remaining = payload(self.state[u as usize]) - 1;
+        if remaining == 0 {
+            return true;
+        }
+        self.state[u as usize] = pack(UNDECIDED, remaining);
+        self.observer.event(Event::Decrement {
+            node: u,
+            child: v,
+            remaining: remaining as u32,
+        });
+        false
+    }
+
+    #[inline(always)]
+    fn join(&mut self, u: NodeId, v: NodeId, by: Quantifier) {
+        let depth = self.depth as u32;
+        if by == Quantifier::Exists {
+            self.state[u as usize] = pack(WIN, self.depth);
+            self.observer.event(Event::Win {
+                node: u,
+                child: v,
+                depth,
+            });
+        } else {
+            self.state[u as usize] = pack(LOSE, self.depth);
+            self.observer.event(Event::LoseAtZero {
+                node: u,
+                child: v,
+                depth,
+            });
+        }
+    }
 }
 
 #[cfg(test)]

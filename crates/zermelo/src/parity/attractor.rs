@@ -1,0 +1,154 @@
+//! Attractors in an arena: the set from which one player can force a visit to a target.
+//!
+//! Cost: O(V + E) per call over the subgame it explores (counters are set up lazily, on a
+//! vertex's first visit, so a small attractor in a big arena costs only what it touches).
+//!
+//! Reference: seed 003 §8 (Definition 8.2); this is retrograde analysis's counter wave
+//! ([`wave`](crate::solve::wave)) with the quantifier read off the owner of each vertex: the
+//! attracting player's vertices join through one move into the set, the opponent's when all
+//! their moves inside the subgame lead into it.
+//!
+//! Invariant: a vertex's counter counts its moves to subgame vertices that are outside the set
+//! or in the set but not yet popped in this call; the move being processed is among them, so a
+//! counter never underflows, and multi-edges are counted once per copy.
+
+use crate::outcome::{NodeId, Player};
+use crate::parity::Arena;
+use crate::solve::wave::{propagate, Quantifier, Wave};
+
+/// The subgame an attractor works in and the set it grows.
+pub(crate) trait Region {
+    /// Whether `v` belongs to the subgame (inside or outside the set).
+    fn in_game(&self, v: NodeId) -> bool;
+    /// Whether `v` is in the set already.
+    fn contains(&self, v: NodeId) -> bool;
+    /// Adds `v` to the set; `via` is the move into the set when the attracting player owns `v`.
+    fn add(&mut self, v: NodeId, via: Option<NodeId>);
+}
+
+/// Reusable scratch space for attractors over one arena (12 bytes per vertex).
+pub(crate) struct Attractor {
+    count: Vec<u32>,
+    counted: Vec<u32>,
+    /// `2 * epoch` when queued in the current call, `2 * epoch + 1` once popped.
+    stage: Vec<u32>,
+    epoch: u32,
+}
+
+impl Attractor {
+    pub(crate) fn new(n: usize) -> Attractor {
+        Attractor {
+            count: vec![0; n],
+            counted: vec![0; n],
+            stage: vec![0; n],
+            epoch: 0,
+        }
+    }
+
+    fn next_epoch(&mut self) {
+        if self.epoch >= u32::MAX / 2 - 1 {
+            self.counted.fill(0);
+            self.stage.fill(0);
+            self.epoch = 0;
+        }
+        self.epoch += 1;
+    }
+
+    /// Grows the set for `player` from the seeds in `queue` (which must already be in the set
+    /// and in the subgame); on return `queue` lists the seeds followed by every vertex added.
+    pub(crate) fn attract<R: Region>(
+        &mut self,
+        arena: &Arena,
+        player: Player,
+        region: &mut R,
+        queue: &mut Vec<NodeId>,
+    ) {
+        self.next_epoch();
+        let queued = 2 * self.epoch;
+        for &v in queue.iter() {
+            self.stage[v as usize] = queued;
+        }
+        let mut pull = Pull {
+            arena,
+            player,
+            region,
+            scratch: self,
+        };
+        propagate(arena, queue, 0, &mut pull);
+    }
+}
+
+struct Pull<'a, R> {
+    arena: &'a Arena,
+    player: Player,
+    region: &'a mut R,
+    scratch: &'a mut Attractor,
+}
+
+impl<R: Region> Wave for Pull<'_, R> {
+    #[inline(always)]
+    fn leave(&mut self, v: NodeId) {
+        self.scratch.stage[v as usize] = 2 * self.scratch.epoch + 1;
+    }
+
+    #[inline(always)]
+    fn quantifier(&mut self, u: NodeId, _v: NodeId) -> Option<Quantifier> {
+        if !self.region.in_game(u) || self.region.contains(u) {
+            None
+        } else if self.arena.owner(u) == self.player {
+            Some(Quantifier::Exists)
+        } else {
+            Some(Quantifier::ForAll)
+        }
+    }
+
+    #[inline(always)]
+    fn count_down(&mut self, u: NodeId, _v: NodeId) -> bool {
+        let s = &mut *self.scratch;
+        let ui = u as usize;
+        if s.counted[ui] != s.epoch {
+            s.counted[ui] = s.epoch;
+            let queued = 2 * s.epoch;
+            let region = &*self.region;
+            let open = self.arena.successors(u).iter().filter(|&&w| {
+                region.in_game(w) && (!region.contains(w) || s.stage[w as usize] == queued)
+            });
+            s.count[ui] = open.count() as u32;
+        }
+        s.count[ui] -= 1;
+        s.count[ui] == 0
+    }
+
+    #[inline(always)]
+    fn join(&mut self, u: NodeId, v: NodeId, by: Quantifier) {
+        self.scratch.stage[u as usize] = 2 * self.scratch.epoch;
+        let via = (by == Quantifier::Exists).then_some(v);
+        self.region.add(u, via);
+    }
+}
+
+/// A subgame given by a membership mask, and a set given by a second mask; the attracting
+/// player's moves are written to `strategy`.
+pub(crate) struct Masked<'a> {
+    pub(crate) alive: &'a [bool],
+    pub(crate) inside: &'a mut [bool],
+    pub(crate) strategy: &'a mut [NodeId],
+}
+
+impl Region for Masked<'_> {
+    #[inline(always)]
+    fn in_game(&self, v: NodeId) -> bool {
+        self.alive[v as usize]
+    }
+    #[inline(always)]
+    fn contains(&self, v: NodeId) -> bool {
+        self.inside[v as usize]
+    }
+    #[inline(always)]
+    fn add(&mut self, v: NodeId, via: Option<NodeId>) {
+        self.inside[v as usize] = true;
+        if let Some(to) = via {
+            self.strategy[v as usize] = to;
+        }
+    }
+}

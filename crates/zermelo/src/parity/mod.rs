@@ -1,0 +1,138 @@
+//! Games on arenas: reachability, safety, Büchi, co-Büchi and parity games.
+//!
+//! An [`Arena`] is the core's CSR graph plus an owner (Even = [`Player::Zero`], Odd =
+//! [`Player::One`]) and a [`Priority`] per vertex. Every answer is a [`ParitySolution`]: the
+//! winner of every vertex and a positional strategy for the winner, which [`verify`] certifies
+//! without trusting the solver.
+//!
+//! | algorithm | file | games | cost | reference | checked by |
+//! |---|---|---|---|---|---|
+//! | attractor | `attractor.rs` | reachability | O(V + E) | seed 003 §8; the retrograde wave (`solve/wave.rs`) | retrograde WIN/LOSE/DRAW on game graphs; brute force |
+//! | [`reachability`], [`safety`] | `objectives.rs` | target set | O(V + E) | one attractor | reduction to parity + [`verify`]; Zielonka |
+//! | [`buchi`], [`co_buchi`] | `objectives.rs` | target set | O(V · E) | iterated attractors (Chatterjee, Henzinger, Jurdziński) | reduction to priorities {1, 2} / {0, 1} + [`verify`] |
+//! | [`Solver::Zielonka`] | `zielonka.rs` | parity | O(E · V^d) worst | Zielonka, TCS 1998 | brute force over positional strategies; [`verify`] |
+//! | [`Solver::PriorityPromotion`] | `promotion.rs` | parity | exponential worst, no recursion | Benerecetti, Dell'Erba, Mogavero, CAV 2016 | brute force; Zielonka; [`verify`] |
+//! | [`compress_priorities`], [`solve_self_loops`] | `preprocess.rs` | parity | O(V + E) | Oink / PGSolver preprocessing | solving with and without them agrees |
+//! | [`verify`] | `verify.rs` | parity | O(d · (V + E)) | nested SCC decomposition | negative tests: every hand-broken certificate is rejected |
+//! | [`generate`] | `generate.rs` | - | linear in output | PGSolver and Oink generators | solved and verified in tests |
+//!
+//! ```
+//! use zermelo::parity::{self, Arena, Solver};
+//! use zermelo::Player;
+//! // Even owns 0 (priority 2) and can go to 1 (Odd, priority 1) or 2 (Odd, priority 3);
+//! // 1 and 2 both return to 0. Even avoids priority 3 by always choosing 1.
+//! let a = Arena::from_edges(
+//!     &[(Player::Zero, 2), (Player::One, 1), (Player::One, 3)],
+//!     [(0, 1), (0, 2), (1, 0), (2, 0)],
+//! )?;
+//! let s = parity::solve(&a, Solver::PriorityPromotion);
+//! assert_eq!(s.winner(0), Player::Zero);
+//! assert_eq!(s.strategy(0), Some(1));
+//! parity::verify(&a, &s)?; // an independent check of the certificate
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod arena;
+mod attractor;
+pub mod generate;
+mod objectives;
+mod preprocess;
+mod promotion;
+mod solution;
+mod verify;
+mod zielonka;
+
+pub use arena::{favours, Arena, ArenaError, Priority};
+pub use objectives::{
+    buchi, co_buchi, objective_arena, reachability, safety, solve_objective, Objective,
+};
+pub use preprocess::{compress_priorities, solve_self_loops};
+pub use solution::ParitySolution;
+pub use verify::{verify, ParityViolation};
+
+/// The parity-game algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Solver {
+    /// Zielonka's recursive algorithm.
+    Zielonka,
+    /// Priority promotion (PP).
+    PriorityPromotion,
+}
+
+impl Solver {
+    /// Every solver.
+    pub const ALL: [Solver; 2] = [Solver::Zielonka, Solver::PriorityPromotion];
+
+    /// The name the command line uses: `zielonka` or `pp`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Solver::Zielonka => "zielonka",
+            Solver::PriorityPromotion => "pp",
+        }
+    }
+
+    /// The solver called `name` (`zlk` and `priority-promotion` are accepted too).
+    pub fn from_name(name: &str) -> Option<Solver> {
+        match name.to_ascii_lowercase().as_str() {
+            "zielonka" | "zlk" => Some(Solver::Zielonka),
+            "pp" | "priority-promotion" | "promotion" => Some(Solver::PriorityPromotion),
+            _ => None,
+        }
+    }
+}
+
+/// Solves a parity game with `solver`, after priority compression and winning self-loops.
+pub fn solve(arena: &Arena, solver: Solver) -> ParitySolution {
+    solve_with(arena, solver, true)
+}
+
+/// Solves a parity game with `solver`; `preprocess` turns compression and self-loop solving on.
+pub fn solve_with(arena: &Arena, solver: Solver, preprocess: bool) -> ParitySolution {
+    let mut solution = ParitySolution::new(arena.vertex_count());
+    let compressed;
+    let (game, alive) = if preprocess {
+        compressed = compress_priorities(arena);
+        let alive = solve_self_loops(&compressed, &mut solution);
+        (&compressed, alive)
+    } else {
+        (arena, vec![true; arena.vertex_count()])
+    };
+    if !alive.iter().any(|&a| a) {
+        return solution;
+    }
+    match solver {
+        Solver::Zielonka => {
+            // The recursion is as deep as the number of priorities: give it a stack to match.
+            let stack = zielonka::stack_for(preprocess::distinct_priorities(game));
+            let work = move |mut s: ParitySolution, alive: Vec<bool>| {
+                zielonka::zielonka_sub(game, alive, &mut s);
+                s
+            };
+            solution = std::thread::scope(move |scope| {
+                let spawned = std::thread::Builder::new()
+                    .name("zielonka".into())
+                    .stack_size(stack)
+                    .spawn_scoped(scope, {
+                        let (s, a) = (solution.clone(), alive.clone());
+                        move || work(s, a)
+                    });
+                match spawned {
+                    Ok(handle) => handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    Err(_) => work(solution, alive),
+                }
+            });
+        }
+        Solver::PriorityPromotion => {
+            if preprocess {
+                promotion::promotion_sub(game, alive, &mut solution);
+            } else {
+                // PP allocates one region list per priority value: run it on dense priorities.
+                let dense = compress_priorities(arena);
+                promotion::promotion_sub(&dense, alive, &mut solution);
+            }
+        }
+    }
+    solution
+}
