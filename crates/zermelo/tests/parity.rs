@@ -276,8 +276,12 @@ fn verifier_rejects_hand_broken_certificates() {
     not_edge.set(0, Player::Zero, Some(0));
     assert_eq!(message(&not_edge), "vertex 0: the move to 0 is not an edge");
     let mut escape = good;
-    escape.set(2, Player::Zero, None);
-    assert!(message(&escape).contains("is not a trap"));
+    escape.set(0, Player::One, None);
+    assert_eq!(
+        message(&escape),
+        "vertex 0 is won by player 1, but its owner, player 0, can move to 1, won by player 0: \
+         the region is not a trap"
+    );
 }
 
 #[test]

@@ -567,7 +567,10 @@ mod tests {
             err("parity 2;\n0 0 0 1;\n1 1 1 2;\n"),
             "g.pg:3: vertex 1 has successor 2, which is not defined"
         );
-        assert_eq!(err("parity 1;\n0 0 0 1;\n1 1 1;\n"), "g.pg:3: expected a successor (every vertex needs at least one), found the end of the line");
+        assert_eq!(
+            err("parity 1;\n0 0 0 1;\n1 1 1;\n"),
+            "g.pg:3: expected a successor (every vertex needs at least one), found \";\""
+        );
         assert_eq!(
             err("parity 1;\n0 0 0 5;\n"),
             "g.pg:2: successor 5 is beyond the header's `parity 1;`"
