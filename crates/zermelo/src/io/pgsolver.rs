@@ -584,7 +584,7 @@ mod tests {
             "g.pg:2: expected the end of a vertex line, found \"junk;\""
         );
         assert!(err("graph 1;\n").starts_with("g.pg:1: expected a header `parity N;`"));
-        assert!(err("parity 99999999;\n0 0 0 0;\n").contains("only 18 bytes"));
+        assert!(err("parity 99999999;\n0 0 0 0;\n").contains("but the input has only 26 bytes"));
         assert!(err("parity 3;\n0 0 0 0;\n1 0 0 0;\n").contains("vertex 2 is not defined"));
         assert!(err("").contains("empty input"));
     }
