@@ -61,6 +61,9 @@ enum Command {
     Serve(cmd::serve::ServeArgs),
     /// Chess endgame tablebases: gen, probe, line, stats, verify (3 and 4 pieces).
     Tb(cmd::tb::TbArgs),
+    /// Parity games (PGSolver format) and reachability / safety / Büchi / co-Büchi objectives:
+    /// solve to `paritysol` or JSON; `parity verify FILE SOLUTION` checks a certificate.
+    Parity(cmd::parity::ParityArgs),
 }
 
 fn main() -> ExitCode {
@@ -90,6 +93,7 @@ fn main() -> ExitCode {
         Command::Game(a) => cmd::game::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Tb(a) => cmd::tb::run(a),
+        Command::Parity(a) => cmd::parity::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

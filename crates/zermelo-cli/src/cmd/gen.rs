@@ -58,11 +58,21 @@ enum Kind {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Parity games in PGSolver format: random, ladder, recursive-ladder, friedmann,
+    /// two-counters, jurdzinski.
+    #[command(subcommand)]
+    Parity(super::gen_parity::ParityGen),
 }
 
 /// Runs `zermelo gen`.
 pub fn run(args: GenArgs) -> CliResult {
     match args.kind {
+        Kind::Parity(kind) => {
+            let arena = super::gen_parity::build(&kind)?;
+            emit(args.output.as_deref(), |out| {
+                zermelo::io::write_pgsolver(out, &arena)
+            })
+        }
         Kind::Random {
             nodes,
             edges,

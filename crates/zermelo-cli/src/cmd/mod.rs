@@ -3,8 +3,10 @@
 pub mod convert;
 pub mod game;
 pub mod gen;
+pub mod gen_parity;
 pub mod grundy;
 pub mod line;
+pub mod parity;
 pub mod serve;
 pub mod solve;
 pub mod tb;

@@ -26,29 +26,33 @@ pub(crate) trait Region {
     fn add(&mut self, v: NodeId, via: Option<NodeId>);
 }
 
-/// Reusable scratch space for attractors over one arena (12 bytes per vertex).
+/// Reusable scratch space for attractors over one arena: 12 bytes per vertex, in one array so
+/// that visiting a vertex touches one cache line.
 pub(crate) struct Attractor {
-    count: Vec<u32>,
-    counted: Vec<u32>,
-    /// `2 * epoch` when queued in the current call, `2 * epoch + 1` once popped.
-    stage: Vec<u32>,
+    slots: Vec<Slot>,
     epoch: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    /// Open moves (valid when `counted == epoch`).
+    count: u32,
+    counted: u32,
+    /// `2 * epoch` when queued in the current call, `2 * epoch + 1` once popped.
+    stage: u32,
 }
 
 impl Attractor {
     pub(crate) fn new(n: usize) -> Attractor {
         Attractor {
-            count: vec![0; n],
-            counted: vec![0; n],
-            stage: vec![0; n],
+            slots: vec![Slot::default(); n],
             epoch: 0,
         }
     }
 
     fn next_epoch(&mut self) {
         if self.epoch >= u32::MAX / 2 - 1 {
-            self.counted.fill(0);
-            self.stage.fill(0);
+            self.slots.fill(Slot::default());
             self.epoch = 0;
         }
         self.epoch += 1;
@@ -66,7 +70,7 @@ impl Attractor {
         self.next_epoch();
         let queued = 2 * self.epoch;
         for &v in queue.iter() {
-            self.stage[v as usize] = queued;
+            self.slots[v as usize].stage = queued;
         }
         let mut pull = Pull {
             arena,
@@ -88,7 +92,7 @@ struct Pull<'a, R> {
 impl<R: Region> Wave for Pull<'_, R> {
     #[inline(always)]
     fn leave(&mut self, v: NodeId) {
-        self.scratch.stage[v as usize] = 2 * self.scratch.epoch + 1;
+        self.scratch.slots[v as usize].stage = 2 * self.scratch.epoch + 1;
     }
 
     #[inline(always)]
@@ -105,23 +109,26 @@ impl<R: Region> Wave for Pull<'_, R> {
     #[inline(always)]
     fn count_down(&mut self, u: NodeId, _v: NodeId) -> bool {
         let s = &mut *self.scratch;
-        let ui = u as usize;
-        if s.counted[ui] != s.epoch {
-            s.counted[ui] = s.epoch;
-            let queued = 2 * s.epoch;
+        let epoch = s.epoch;
+        if s.slots[u as usize].counted != epoch {
+            let queued = 2 * epoch;
             let region = &*self.region;
+            let slots = &s.slots;
             let open = self.arena.successors(u).iter().filter(|&&w| {
-                region.in_game(w) && (!region.contains(w) || s.stage[w as usize] == queued)
+                region.in_game(w) && (!region.contains(w) || slots[w as usize].stage == queued)
             });
-            s.count[ui] = open.count() as u32;
+            let count = open.count() as u32;
+            s.slots[u as usize].counted = epoch;
+            s.slots[u as usize].count = count;
         }
-        s.count[ui] -= 1;
-        s.count[ui] == 0
+        let slot = &mut s.slots[u as usize];
+        slot.count -= 1;
+        slot.count == 0
     }
 
     #[inline(always)]
     fn join(&mut self, u: NodeId, v: NodeId, by: Quantifier) {
-        self.scratch.stage[u as usize] = 2 * self.scratch.epoch;
+        self.scratch.slots[u as usize].stage = 2 * self.scratch.epoch;
         let via = (by == Quantifier::Exists).then_some(v);
         self.region.add(u, via);
     }

@@ -22,7 +22,9 @@ use crate::parity::solution::NO_MOVE;
 use crate::parity::{favours, Arena, ParitySolution, Priority};
 
 /// Region number of a vertex outside every region.
-const FREE: i64 = -1;
+const FREE: i32 = -1;
+/// Region number of a solved vertex: above every region, so never in a subgame.
+const SOLVED: i32 = i32::MAX;
 
 /// Solves the subgame `alive` of `arena` into `solution`. Priorities must be dense (compressed):
 /// one region list per priority value is allocated.
@@ -34,8 +36,10 @@ pub(crate) fn promotion_sub(arena: &Arena, alive: Vec<bool>, solution: &mut Pari
     order.sort_unstable_by_key(|&v| std::cmp::Reverse(arena.priority(v)));
     let mut pp = Promotion {
         arena,
-        solved: alive.iter().map(|&a| !a).collect(),
-        region: vec![FREE; n],
+        region: alive
+            .iter()
+            .map(|&a| if a { FREE } else { SOLVED })
+            .collect(),
         regions: vec![Vec::new(); top + 1],
         strategy: vec![NO_MOVE; n],
         attractor: Attractor::new(n),
@@ -47,13 +51,13 @@ pub(crate) fn promotion_sub(arena: &Arena, alive: Vec<bool>, solution: &mut Pari
 
 struct Promotion<'a> {
     arena: &'a Arena,
-    solved: Vec<bool>,
-    region: Vec<i64>,
+    /// The region of each vertex: [`FREE`], a priority, or [`SOLVED`].
+    region: Vec<i32>,
     regions: Vec<Vec<NodeId>>,
     strategy: Vec<NodeId>,
     attractor: Attractor,
     /// The priority whose region is growing (for [`Region`]).
-    current: i64,
+    current: i32,
     solution: &'a mut ParitySolution,
 }
 
@@ -102,10 +106,10 @@ impl Promotion<'_> {
     /// Resets the region of `p` and grows it from its free heads; false if it is empty.
     fn setup(&mut self, p: Priority, heads: &[NodeId]) -> bool {
         self.reset(p);
-        let pi = i64::from(p);
+        let pi = prio(p);
         let mut queue = Vec::new();
         for &v in heads {
-            if !self.solved[v as usize] && self.region[v as usize] <= pi {
+            if self.region[v as usize] <= pi {
                 self.region[v as usize] = pi;
                 self.strategy[v as usize] = NO_MOVE;
                 queue.push(v);
@@ -122,7 +126,7 @@ impl Promotion<'_> {
     fn reset(&mut self, p: Priority) {
         let list = std::mem::take(&mut self.regions[p as usize]);
         for &v in &list {
-            if self.region[v as usize] == i64::from(p) {
+            if self.region[v as usize] == prio(p) {
                 self.region[v as usize] = FREE;
                 self.strategy[v as usize] = NO_MOVE;
             }
@@ -133,7 +137,7 @@ impl Promotion<'_> {
     }
 
     fn attract(&mut self, p: Priority, mut queue: Vec<NodeId>) {
-        self.current = i64::from(p);
+        self.current = prio(p);
         let arena = self.arena;
         let mut attractor = std::mem::replace(&mut self.attractor, Attractor::new(0));
         attractor.attract(arena, favours(p), self, &mut queue);
@@ -142,8 +146,8 @@ impl Promotion<'_> {
 
     fn status(&mut self, p: Priority) -> Status {
         let alpha = favours(p);
-        let pi = i64::from(p);
-        let mut lowest: Option<i64> = None;
+        let pi = prio(p);
+        let mut lowest: Option<i32> = None;
         let members = std::mem::take(&mut self.regions[p as usize]);
         let mut status = None;
         for &v in &members {
@@ -155,7 +159,7 @@ impl Promotion<'_> {
                         .successors(v)
                         .iter()
                         .copied()
-                        .find(|&w| !self.solved[w as usize] && self.region[w as usize] == pi);
+                        .find(|&w| self.region[w as usize] == pi);
                     match stay {
                         Some(w) => self.strategy[v as usize] = w,
                         None => {
@@ -166,10 +170,10 @@ impl Promotion<'_> {
                 }
             } else {
                 for &w in self.arena.successors(v) {
-                    if self.solved[w as usize] {
+                    let r = self.region[w as usize];
+                    if r == SOLVED {
                         continue;
                     }
-                    let r = self.region[w as usize];
                     if r < pi {
                         status = Some(Status::Open);
                         break;
@@ -193,7 +197,7 @@ impl Promotion<'_> {
     fn promote(&mut self, from: Priority, to: Priority) {
         let moved = std::mem::take(&mut self.regions[from as usize]);
         for &v in &moved {
-            self.region[v as usize] = i64::from(to);
+            self.region[v as usize] = prio(to);
         }
         self.regions[to as usize].extend_from_slice(&moved);
         self.attract(to, moved);
@@ -205,7 +209,7 @@ impl Promotion<'_> {
         let alpha = favours(p);
         let mut queue = std::mem::take(&mut self.regions[p as usize]);
         for &v in &queue {
-            self.solved[v as usize] = true;
+            self.region[v as usize] = SOLVED;
         }
         let arena = self.arena;
         let mut attractor = std::mem::replace(&mut self.attractor, Attractor::new(0));
@@ -219,7 +223,6 @@ impl Promotion<'_> {
             };
             self.solution.set_winner(v, alpha);
             self.solution.set_move(v, mv);
-            self.region[v as usize] = FREE;
         }
     }
 }
@@ -228,7 +231,7 @@ impl Promotion<'_> {
 impl Region for Promotion<'_> {
     #[inline(always)]
     fn in_game(&self, v: NodeId) -> bool {
-        !self.solved[v as usize] && self.region[v as usize] <= self.current
+        self.region[v as usize] <= self.current
     }
     #[inline(always)]
     fn contains(&self, v: NodeId) -> bool {
@@ -252,11 +255,11 @@ impl Region for Solved<'_, '_> {
     }
     #[inline(always)]
     fn contains(&self, v: NodeId) -> bool {
-        self.0.solved[v as usize]
+        self.0.region[v as usize] == SOLVED
     }
     #[inline(always)]
     fn add(&mut self, v: NodeId, via: Option<NodeId>) {
-        self.0.solved[v as usize] = true;
+        self.0.region[v as usize] = SOLVED;
         self.0.strategy[v as usize] = via.unwrap_or(NO_MOVE);
     }
 }
@@ -273,4 +276,10 @@ fn run_end(arena: &Arena, order: &[NodeId], i: usize) -> usize {
 /// Where the run of priority `p` starts (`order` is sorted by descending priority).
 fn run_start(arena: &Arena, order: &[NodeId], p: Priority) -> usize {
     order.partition_point(|&v| arena.priority(v) > p)
+}
+
+/// A priority as a region number (priorities are compressed, so they fit).
+#[inline]
+fn prio(p: Priority) -> i32 {
+    i32::try_from(p).unwrap_or(i32::MAX - 1)
 }
