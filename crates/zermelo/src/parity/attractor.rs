@@ -91,18 +91,26 @@ struct Pull<'a, R> {
 
 impl<R: Region> Wave for Pull<'_, R> {
     #[inline(always)]
+    fn enter(&mut self, _v: NodeId) -> Option<Quantifier> {
+        None
+    }
+
+    #[inline(always)]
     fn leave(&mut self, v: NodeId) {
         self.scratch.slots[v as usize].stage = 2 * self.scratch.epoch + 1;
     }
 
     #[inline(always)]
-    fn quantifier(&mut self, u: NodeId, _v: NodeId) -> Option<Quantifier> {
-        if !self.region.in_game(u) || self.region.contains(u) {
-            None
-        } else if self.arena.owner(u) == self.player {
-            Some(Quantifier::Exists)
+    fn is_open(&mut self, u: NodeId) -> bool {
+        self.region.in_game(u) && !self.region.contains(u)
+    }
+
+    #[inline(always)]
+    fn quantifier(&mut self, u: NodeId) -> Quantifier {
+        if self.arena.owner(u) == self.player {
+            Quantifier::Exists
         } else {
-            Some(Quantifier::ForAll)
+            Quantifier::ForAll
         }
     }
 

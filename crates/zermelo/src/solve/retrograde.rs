@@ -140,6 +140,7 @@ fn kernel<W: Word, G: Predecessors + ?Sized, O: Observer>(
         observer,
         depth: 0,
         child_lost: false,
+        seen: W::new(0),
     };
     propagate(graph, &mut queue, 0, &mut labels);
     drop(queue);
@@ -163,31 +164,38 @@ struct Labels<'a, W, O> {
     depth: u64,
     /// Whether the popped node is LOSE.
     child_lost: bool,
+    /// The state word of the predecessor being visited (read once per visit).
+    seen: W,
 }
 
 impl<W: Word, O: Observer> Wave for Labels<'_, W, O> {
     #[inline(always)]
-    fn enter(&mut self, v: NodeId) {
+    fn enter(&mut self, v: NodeId) -> Option<Quantifier> {
         self.observer.event(Event::Pop { node: v });
         let sv = self.state[v as usize];
         self.depth = payload(sv) + 1;
         self.child_lost = tag(sv) == LOSE;
+        Some(self.quantifier(v))
     }
 
     #[inline(always)]
-    fn quantifier(&mut self, u: NodeId, _v: NodeId) -> Option<Quantifier> {
-        if tag(self.state[u as usize]) != UNDECIDED {
-            None
-        } else if self.child_lost {
-            Some(Quantifier::Exists)
+    fn is_open(&mut self, u: NodeId) -> bool {
+        self.seen = self.state[u as usize];
+        tag(self.seen) == UNDECIDED
+    }
+
+    #[inline(always)]
+    fn quantifier(&mut self, _u: NodeId) -> Quantifier {
+        if self.child_lost {
+            Quantifier::Exists
         } else {
-            Some(Quantifier::ForAll)
+            Quantifier::ForAll
         }
     }
 
     #[inline(always)]
     fn count_down(&mut self, u: NodeId, v: NodeId) -> bool {
-        let remaining = payload(self.state[u as usize]) - 1;
+        let remaining = payload(self.seen) - 1;
         if remaining == 0 {
             return true;
         }

@@ -28,14 +28,19 @@ pub(crate) enum Quantifier {
 
 /// The rule of one backward wave: which predecessors may join, how, and what joining records.
 pub(crate) trait Wave {
-    /// `v` leaves the queue; its predecessors are visited next.
-    #[inline(always)]
-    fn enter(&mut self, _v: NodeId) {}
+    /// `v` leaves the queue; its predecessors are visited next. Returns the quantifier of all of
+    /// them when it depends on `v` alone (retrograde analysis: `v`'s label), `None` when it
+    /// depends on each predecessor (an attractor: its owner) — the kernel then asks
+    /// [`quantifier`](Wave::quantifier). Knowing it per popped node lets the compiler split the
+    /// hot loop in two.
+    fn enter(&mut self, v: NodeId) -> Option<Quantifier>;
     /// All predecessors of `v` have been visited.
     #[inline(always)]
     fn leave(&mut self, _v: NodeId) {}
-    /// How `u`, a predecessor of `v`, may join; `None` if it is decided already or outside.
-    fn quantifier(&mut self, u: NodeId, v: NodeId) -> Option<Quantifier>;
+    /// Whether `u` is still outside the set (undecided, and in the subgame).
+    fn is_open(&mut self, u: NodeId) -> bool;
+    /// How the open node `u` may join, when [`enter`](Wave::enter) did not say.
+    fn quantifier(&mut self, u: NodeId) -> Quantifier;
     /// One more move of `u` (the one into `v`) leads into the set; true when none is left open.
     fn count_down(&mut self, u: NodeId, v: NodeId) -> bool;
     /// `u` joins the set through its move into `v`.
@@ -54,10 +59,14 @@ pub(crate) fn propagate<G: Predecessors + ?Sized, W: Wave>(
     while head < queue.len() {
         let v = queue[head];
         head += 1;
-        wave.enter(v);
+        let uniform = wave.enter(v);
         for &u in graph.predecessors(v) {
-            let Some(by) = wave.quantifier(u, v) else {
+            if !wave.is_open(u) {
                 continue;
+            }
+            let by = match uniform {
+                Some(q) => q,
+                None => wave.quantifier(u),
             };
             if by == Quantifier::Exists || wave.count_down(u, v) {
                 wave.join(u, v, by);
