@@ -558,6 +558,25 @@ mod tests {
     }
 
     #[test]
+    fn the_documented_example_parses() {
+        let doc = include_str!("../../../../docs/formats.md");
+        let start = doc
+            .find("```\nparity 4;")
+            .expect("example in docs/formats.md")
+            + 4;
+        let text = &doc[start..start + doc[start..].find("```").unwrap()];
+        let a = parse_pgsolver(text.as_bytes(), "doc").unwrap();
+        assert_eq!(
+            (a.vertex_count(), a.edge_count(), a.start()),
+            (5, 8, Some(0))
+        );
+        let s = crate::parity::solve(&a, crate::parity::Solver::Zielonka);
+        let mut out = Vec::new();
+        write_paritysol(&mut out, &a, &s).unwrap();
+        assert_eq!(parse_paritysol(&out, "sol", 5).unwrap(), s.normalised(&a));
+    }
+
+    #[test]
     fn errors_name_the_line() {
         assert_eq!(
             err("parity 1;\n0 0 0 1;\n0 1 1 0;\n"),

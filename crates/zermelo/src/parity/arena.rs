@@ -1,5 +1,7 @@
 //! [`Arena`]: a game graph with an owner and a priority per vertex.
 
+use std::sync::Arc;
+
 use crate::graph::{Csr, GraphError, Predecessors};
 use crate::outcome::{NodeId, Player};
 
@@ -24,7 +26,9 @@ pub fn favours(p: Priority) -> Player {
 /// vertex has at least one successor (plays are infinite), the start vertex exists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arena {
-    graph: Csr,
+    /// Shared, so that a copy with other priorities (compression, objective reductions) costs
+    /// only the priorities.
+    graph: Arc<Csr>,
     owner: Vec<Player>,
     priority: Vec<Priority>,
     start: Option<NodeId>,
@@ -79,7 +83,7 @@ impl Arena {
             return Err(ArenaError::NoSuccessor(v));
         }
         Ok(Arena {
-            graph,
+            graph: Arc::new(graph),
             owner,
             priority,
             start: None,

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Parity games: whole-process time (parse + solve + write the paritysol solution) of every
+# solver on a corpus made by `zermelo gen parity`, each solution checked by `zermelo parity
+# verify`. Prints a Markdown table: wall and CPU (user + sys) seconds, peak memory.
+#
+#   scripts/parity-bench.sh [TIMEOUT_SECONDS]     (default 60: a run past it is reported as such)
+#
+# Games are generated once into target/parity-data/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LIMIT=${1:-60}
+DATA=target/parity-data
+mkdir -p "$DATA"
+cargo build --release --quiet -p zermelo-cli
+Z=target/release/zermelo
+[ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 1; }
+
+# name | gen arguments
+CORPUS="random_1m_p8|random --vertices 1000000 --max-priority 8 --min-degree 1 --max-degree 10 --seed 1
+random_100k_p200_d2|random --vertices 100000 --max-priority 200 --min-degree 1 --max-degree 3 --seed 2
+ladder_100000|ladder 100000
+recursive_ladder_1000|recursive-ladder 1000
+recursive_ladder_5000|recursive-ladder 5000
+recursive_ladder_10000|recursive-ladder 10000
+friedmann_100|friedmann 100
+friedmann_1000|friedmann 1000
+two_counters_10|two-counters 10
+two_counters_15|two-counters 15
+two_counters_20|two-counters 20
+jurdzinski_50x50|jurdzinski 50 50
+jurdzinski_100x100|jurdzinski 100 100"
+
+echo "| game | vertices | edges | solver | wall s | CPU s | peak MiB | verified |"
+echo "|---|---:|---:|---|---:|---:|---:|---|"
+declare -A total_cpu
+while IFS='|' read -r name args; do
+  f="$DATA/$name.pg"
+  # shellcheck disable=SC2086
+  [ -s "$f" ] || $Z --quiet gen parity $args -o "$f"
+  for solver in pp zielonka; do
+    sol="$DATA/$name.$solver.sol"
+    if out=$(timeout "$LIMIT" /usr/bin/time -f "TIME %e %U %S %M" $Z --quiet parity "$f" --solver "$solver" -o "$sol" 2>&1); then
+      read -r wall user sys kb < <(grep '^TIME' <<<"$out" | cut -d' ' -f2-)
+      counts=$(grep -o '[0-9]* vertices, [0-9]* edges' <<<"$out" | head -1)
+      v=${counts%% vertices*}; e=${counts#*, }; e=${e%% edges}
+      cpu=$(awk "BEGIN {print $user + $sys}")
+      total_cpu[$solver]=$(awk "BEGIN {print ${total_cpu[$solver]:-0} + $cpu}")
+      ok=$($Z parity verify "$f" "$sol" >/dev/null 2>&1 && echo yes || echo NO)
+      echo "| $name | $v | $e | $solver | $wall | $cpu | $((kb / 1024)) | $ok |"
+    else
+      total_cpu[$solver]=$(awk "BEGIN {print ${total_cpu[$solver]:-0} + $LIMIT}")
+      echo "| $name | | | $solver | > $LIMIT | | | timed out |"
+    fi
+  done
+done <<<"$CORPUS"
+echo
+for solver in pp zielonka; do echo "total CPU seconds, $solver: ${total_cpu[$solver]} (a timeout counts as $LIMIT)"; done
