@@ -19,6 +19,9 @@ fuzz_target!(|data: &[u8]| {
             .collect();
         forward.sort_unstable();
         backward.sort_unstable();
-        assert_eq!(forward, backward, "reverse rows are not the transpose of forward rows");
+        assert_eq!(
+            forward, backward,
+            "reverse rows are not the transpose of forward rows"
+        );
     }
 });
