@@ -62,6 +62,7 @@ pub mod io;
 pub mod memory;
 mod outcome;
 pub mod parity;
+mod prefetch;
 pub mod solve;
 
 pub use outcome::{Depth, NodeId, Outcome, ParseOutcomeError, Player};
