@@ -1,5 +1,5 @@
 //! PGSolver parity games and `paritysol` solutions: no panic on any input; a game that parses
-//! is solved by both solvers and each answer passes the verifier.
+//! is solved (by both solvers when small) and each answer passes the verifier.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -7,11 +7,14 @@ use zermelo::parity::{self, Solver};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(arena) = zermelo::io::parse_pgsolver(data, "fuzz") {
-        if arena.vertex_count() <= 10_000 {
-            for solver in Solver::ALL {
-                let s = parity::solve(&arena, solver);
-                assert!(parity::verify(&arena, &s).is_ok());
-            }
+        // Zielonka is exponential on some families: only on games too small to matter.
+        let solvers: &[Solver] = match arena.vertex_count() {
+            0..=64 => &Solver::ALL,
+            _ => &[Solver::PriorityPromotion],
+        };
+        for &solver in solvers {
+            let s = parity::solve(&arena, solver);
+            assert!(parity::verify(&arena, &s).is_ok());
         }
         let _ = zermelo::io::parse_paritysol(data, "fuzz", arena.vertex_count());
     }
