@@ -78,7 +78,7 @@ pub fn build(kind: &ParityGen) -> CliResult<Arena> {
             self_loops,
             seed,
         } => {
-            let edges = vertices.checked_mul(max_degree).unwrap_or(u64::MAX);
+            let edges = vertices.saturating_mul(max_degree);
             if vertices >= zermelo::graph::MAX_NODES || edges > u64::from(u32::MAX) {
                 return Err(Failure::input(format!(
                     "--vertices {vertices} with --max-degree {max_degree} is too large \
