@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 
+use zermelo::game::compact::{self, CompactOptions, CounterMode, RankedGame};
 use zermelo::game::{
     dense_best_move, dense_graph, explore, solve_dense, solve_dense_reverse, Game, Ranked, Reduced,
     Symmetry, Unmoves, Value,
@@ -113,13 +114,34 @@ fn assert_dense_verifies<G: Ranked>(game: &G, s: &Solution) {
     }
 }
 
-fn check_dense_game<G: Ranked + Unmoves>(game: &G) {
+fn check_dense_game<G: Ranked + Unmoves + Sync>(game: &G) {
     assert_unmoves_reverse_moves(game);
     let by_unmoves = solve_dense(game).unwrap();
     let by_reverse = solve_dense_reverse(game).unwrap();
     assert_eq!(by_unmoves, by_reverse);
     assert_solvers_agree(game, &[&by_unmoves, &by_reverse]);
     assert_dense_verifies(game, &by_unmoves);
+    assert_compact_agrees(game, &by_unmoves);
+}
+
+/// The compact engine (through the `Ranked + Unmoves` adapter) gives every index the dense
+/// solver's value, for 1 to 4 threads and both counter modes.
+fn assert_compact_agrees<G: Ranked + Unmoves + Sync>(game: &G, dense: &Solution) {
+    for threads in 1..=4 {
+        for counters in [CounterMode::Counter, CounterMode::Recompute] {
+            let options = CompactOptions {
+                threads: Some(threads),
+                counters,
+                ..CompactOptions::default()
+            };
+            let compact = compact::solve(&RankedGame(game), &options).unwrap();
+            assert_eq!(
+                &compact.to_solution().unwrap(),
+                dense,
+                "{threads} threads, {counters:?}"
+            );
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -48,11 +48,16 @@
 //! # Ok::<(), zermelo::game::GameError>(())
 //! ```
 
+pub mod compact;
 mod dense;
 mod explore;
 mod symmetry;
 mod traits;
 
+pub use compact::{
+    CompactError, CompactOptions, CompactSolution, CounterMode, IndexedGame, LayerProgress,
+    RankedGame, Start,
+};
 pub use dense::{
     dense_best_move, dense_graph, dense_principal_line, dense_value, solve_dense,
     solve_dense_reverse,
