@@ -60,7 +60,7 @@ pub use compact::{
 };
 pub use dense::{
     dense_best_move, dense_graph, dense_principal_line, dense_value, solve_dense,
-    solve_dense_reverse,
+    solve_dense_reverse, IndexValues,
 };
 pub use explore::{
     explore, explore_limited, solve_reachable, Explored, LineStop, PositionLine, Solved, Value,

@@ -91,7 +91,8 @@ pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resum
             .open(&path)
             .map_err(io_error(&path))?;
         file.set_len(2 * n).map_err(io_error(&path))?;
-        Cells::Mapped(MappedCells::open(&file, n as usize).map_err(io_error(&path))?)
+        let cells = MappedCells::open(&file, n as usize).map_err(io_error(&path))?;
+        Cells::Mapped(cells, path)
     } else {
         Cells::heap(n as usize)
     };

@@ -126,6 +126,7 @@ fn run<G: IndexedGame + ?Sized>(
         next_count: AtomicU64::new(0),
         error: Mutex::new(None),
     };
+    let resumed_from = resume.snapshot.as_ref().map(|s| s.layer);
     let mut layer = match resume.snapshot {
         Some(s) => engine.restore(s),
         None => {
@@ -173,6 +174,7 @@ fn run<G: IndexedGame + ?Sized>(
     Ok(CompactSolution {
         cells: engine.cells,
         len: n,
+        resumed_from,
     })
 }
 
@@ -554,9 +556,15 @@ fn checked_exit(i: u64, v: Value) -> Result<(Outcome, u32), CompactError> {
 pub struct CompactSolution {
     cells: Cells,
     len: u64,
+    resumed_from: Option<u32>,
 }
 
 impl CompactSolution {
+    /// The layer this run resumed from, when it started from a checkpoint.
+    pub fn resumed_from(&self) -> Option<u32> {
+        self.resumed_from
+    }
+
     /// The size of the index space.
     pub fn index_count(&self) -> u64 {
         self.len

@@ -1,16 +1,26 @@
 //! Where the engine keeps its state: the `u16` cells (on the heap or in a memory-mapped file)
 //! and bitmaps of one bit per index.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use crate::io::mapped::MappedCells;
 
-/// One `u16` cell per index, on the heap or in a file.
+/// One `u16` cell per index, on the heap or in a file (removed when the cells are dropped:
+/// a finished or failed run leaves only its checkpoint behind).
 pub(super) enum Cells {
     Heap(Vec<AtomicU16>),
-    Mapped(MappedCells),
+    Mapped(MappedCells, PathBuf),
+}
+
+impl Drop for Cells {
+    fn drop(&mut self) {
+        if let Cells::Mapped(_, path) = self {
+            let _ = std::fs::remove_file(path); // scratch; nothing to do if it is gone
+        }
+    }
 }
 
 impl Cells {
@@ -25,7 +35,7 @@ impl Cells {
     pub(super) fn slice(&self) -> &[AtomicU16] {
         match self {
             Cells::Heap(v) => v,
-            Cells::Mapped(m) => m.cells(),
+            Cells::Mapped(m, _) => m.cells(),
         }
     }
 }
