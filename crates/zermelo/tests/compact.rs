@@ -325,3 +325,86 @@ fn depths_beyond_the_cell_are_refused() {
         Err(CompactError::TooDeep)
     ));
 }
+
+/// Runs `game` in `dir` with a checkpoint at every layer, copying the checkpoint of layer
+/// `copy_at` into `copy` on the way.
+fn run_copying(
+    game: &Synthetic,
+    dir: &std::path::Path,
+    copy: &std::path::Path,
+    copy_at: u32,
+    mapped: bool,
+) -> compact::CompactSolution {
+    let (from, to) = (dir.join("checkpoint.zck"), copy.join("checkpoint.zck"));
+    std::fs::create_dir_all(copy).unwrap();
+    let options = CompactOptions {
+        work_dir: Some(dir.to_path_buf()),
+        mapped,
+        fingerprint: 42,
+        progress: Some(std::sync::Arc::new(move |p: &compact::LayerProgress| {
+            // The checkpoint of the previous boundary is on disk when the next layer ends.
+            if p.layer == copy_at {
+                std::fs::copy(&from, &to).unwrap();
+            }
+        })),
+        ..CompactOptions::default()
+    };
+    compact::solve(game, &options).unwrap()
+}
+
+#[test]
+fn a_run_resumes_from_a_checkpoint_with_the_same_values() {
+    let mut rng = SplitMix64::new(99);
+    let game = Synthetic::random(&mut rng, 3000, 2, true);
+    let expected = game.oracle();
+    for mapped in [false, true] {
+        let work = tempfile::tempdir().unwrap();
+        let (a, b) = (work.path().join("a"), work.path().join("b"));
+        let first = run_copying(&game, &a, &b, 3, mapped);
+        assert_eq!(first.resumed_from(), None);
+        assert!(
+            !a.join("checkpoint.zck").exists(),
+            "a finished run removes its checkpoint"
+        );
+        assert!(b.join("checkpoint.zck").exists());
+        let options = CompactOptions {
+            work_dir: Some(b.clone()),
+            mapped,
+            fingerprint: 42,
+            ..CompactOptions::default()
+        };
+        let resumed = compact::solve(&game, &options).unwrap();
+        assert_eq!(resumed.resumed_from(), Some(3));
+        for (i, want) in expected.iter().enumerate() {
+            assert_eq!(resumed.value(i as u64), *want, "index {i}, mapped {mapped}");
+            assert_eq!(resumed.code(i as u64), first.code(i as u64));
+        }
+    }
+}
+
+#[test]
+fn foreign_or_damaged_checkpoints_are_refused() {
+    let mut rng = SplitMix64::new(5);
+    let game = Synthetic::random(&mut rng, 2000, 2, true);
+    let work = tempfile::tempdir().unwrap();
+    let (a, b) = (work.path().join("a"), work.path().join("b"));
+    run_copying(&game, &a, &b, 2, false);
+    let with = |fingerprint| CompactOptions {
+        work_dir: Some(b.clone()),
+        fingerprint,
+        ..CompactOptions::default()
+    };
+    let err = compact::solve(&game, &with(7)).unwrap_err();
+    assert!(err.to_string().contains("another game"), "{err}");
+    let path = b.join("checkpoint.zck");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = compact::solve(&game, &with(42)).unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
+    bytes.truncate(middle);
+    std::fs::write(&path, &bytes).unwrap();
+    let err = compact::solve(&game, &with(42)).unwrap_err();
+    assert!(err.to_string().contains("damaged"), "{err}");
+}
