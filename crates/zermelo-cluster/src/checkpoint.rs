@@ -85,6 +85,23 @@ pub(crate) fn write(
     Ok(())
 }
 
+/// Removes every checkpoint file of this worker (whole or half-written): the job is done.
+pub(crate) fn remove_all(dir: &Path, worker: u32) {
+    let prefix = format!("w{worker:05}-r");
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(&prefix))
+        {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// The rounds this worker has checkpoints of (for this job), by their headers.
 pub(crate) fn rounds(dir: &Path, place: Place) -> io::Result<Vec<u64>> {
     let prefix = format!("w{:05}-r", place.worker);

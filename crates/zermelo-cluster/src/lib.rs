@@ -122,6 +122,9 @@ pub struct Job {
     pub checkpoint_every: Duration,
     /// Progress callback, called by the first worker of each process.
     pub progress: Option<Progress>,
+    /// Derive best moves (the draws phase and the LOSE/WIN choices); without them
+    /// [`Gathered::best_moves`] is empty. Counts and `.zs` output need none.
+    pub best_moves: bool,
 }
 
 impl Job {
@@ -133,6 +136,7 @@ impl Job {
             work_dir: None,
             checkpoint_every: Duration::ZERO,
             progress: None,
+            best_moves: true,
         }
     }
 }
@@ -153,7 +157,8 @@ pub struct RoundStats {
 pub struct Gathered {
     /// Outcome and depth of every node.
     pub solution: Solution,
-    /// Best move of every node ([`NO_MOVE`] at terminals), as [`zermelo::solve::best_move`].
+    /// Best move of every node ([`NO_MOVE`] at terminals), as [`zermelo::solve::best_move`];
+    /// empty unless [`Job::best_moves`].
     pub best_moves: Vec<NodeId>,
     /// Edges in the input.
     pub edges: u64,
@@ -171,7 +176,7 @@ pub const NO_MOVE: NodeId = NodeId::MAX;
 impl Gathered {
     /// The best move of `u`, `None` at a terminal.
     pub fn best_move(&self, u: NodeId) -> Option<NodeId> {
-        let m = self.best_moves[u as usize];
+        let m = *self.best_moves.get(u as usize)?;
         (m != NO_MOVE).then_some(m)
     }
 }

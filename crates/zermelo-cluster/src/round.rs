@@ -38,7 +38,7 @@ use crate::shard::{sequential_error, Input as SharedInput, Ownership, Shard, Sha
 use crate::{net, Cluster, ClusterError, Gathered, Job, Report, RoundStats, NO_MOVE};
 
 /// What travels between workers.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 enum Msg {
     /// Load: the move `u -> v`, to the owner of `v`.
     Pred { v: NodeId, u: NodeId },
@@ -50,8 +50,9 @@ enum Msg {
     Won { to: NodeId, from: NodeId },
     /// Draws: child `from` is a draw.
     Drawn { to: NodeId, from: NodeId },
-    /// Every phase: one worker's numbers, to worker `to`.
-    Tally { to: u32, tally: Tally },
+    /// Every phase: one worker's numbers, to worker `to` (boxed: keeps the common messages at
+    /// 16 bytes in memory).
+    Tally { to: u32, tally: Box<Tally> },
     /// Gather: a node's state word and best move, to worker 0.
     Row {
         node: NodeId,
@@ -59,6 +60,8 @@ enum Msg {
         best: NodeId,
     },
 }
+
+const _: () = assert!(std::mem::size_of::<Msg>() == 16);
 
 /// Encoded size (bincode: 4-byte variant index, then the fields) of the messages counted in
 /// [`RoundStats::bytes`].
@@ -105,6 +108,7 @@ struct Net<'w> {
     probe: ProbeHandle<u64>,
     inbox: Rc<RefCell<Inbox>>,
     own: Ownership,
+    me: usize,
     workers: usize,
     process: usize,
     /// The epoch being sent (= the input's time).
@@ -115,10 +119,16 @@ struct Net<'w> {
 }
 
 impl Net<'_> {
+    /// Sends `m` to its owner; a message to this worker itself goes straight to `sink`.
     #[inline]
     fn send(&mut self, m: Msg, sink: &mut impl FnMut(Msg)) {
-        if matches!(m, Msg::Lost { .. } | Msg::Won { .. } | Msg::Drawn { .. })
-            && route(&self.own, &m) / self.workers != self.process
+        let dest = route(&self.own, &m);
+        if dest == self.me {
+            sink(m);
+            return;
+        }
+        if dest / self.workers != self.process
+            && matches!(m, Msg::Lost { .. } | Msg::Won { .. } | Msg::Drawn { .. })
         {
             self.remote_bytes += EDGE_MESSAGE_BYTES;
         }
@@ -133,6 +143,7 @@ impl Net<'_> {
 
     fn tally(&mut self, tally: Tally, sink: &mut impl FnMut(Msg)) {
         for to in 0..self.worker.peers() {
+            let tally = Box::new(tally);
             self.send(
                 Msg::Tally {
                     to: to as u32,
@@ -236,7 +247,11 @@ pub(crate) fn run(
                 std::panic::catch_unwind(AssertUnwindSafe(|| work(worker, cluster, job, input)))
                     .unwrap_or_else(|_| Err(ClusterError::Io("a worker thread panicked".into())));
             let failed = result.is_err();
-            let _ = tx.lock().unwrap_or_else(|p| p.into_inner()).send(result);
+            let local = worker.index() % cluster.workers;
+            let _ = tx
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .send((local, result));
             if failed {
                 // Leave without closing the dataflow: the process is about to exit.
                 loop {
@@ -247,16 +262,23 @@ pub(crate) fn run(
     )
     .map_err(ClusterError::Peer)?;
     let mut gathered = None;
+    let mut secondary = None;
     for _ in 0..cluster.workers {
         match rx.recv() {
-            Ok(Ok(g)) => gathered = gathered.or(g),
-            Ok(Err(e)) => {
+            Ok((_, Ok(g))) => gathered = gathered.or(g),
+            // Bad input fails every worker; the first worker of the process says where.
+            Ok((local, Err(e @ ClusterError::Input(_)))) if local > 0 => secondary = Some(e),
+            Ok((_, Err(e))) => {
                 // Workers may be blocked on peers that are gone: do not join them.
                 std::mem::forget(guards);
                 return Err(e);
             }
             Err(_) => unreachable!("the sender lives as long as the workers"),
         }
+    }
+    if let Some(e) = secondary {
+        std::mem::forget(guards);
+        return Err(e);
     }
     drop(guards);
     Ok(gathered)
@@ -415,6 +437,7 @@ fn work(
         probe,
         inbox,
         own,
+        me,
         workers: cluster.workers,
         process: cluster.process,
         epoch: 0,
@@ -450,14 +473,14 @@ fn work(
     }
     let t1 = Instant::now();
     let rounds = solve_rounds(&mut net, job, place, &shard, &mut state, start, &report)?;
-    draws(&mut net, &shard, &mut state)?;
+    if job.best_moves {
+        draws(&mut net, &shard, &mut state)?;
+    }
     let t2 = Instant::now();
-    let gathered = gather(&mut net, &state, nodes)?;
+    let gathered = gather(&mut net, &state, nodes, job.best_moves)?;
     if let Some(dir) = &job.work_dir {
         // The job is done: this worker's checkpoints are not needed any more.
-        for round in checkpoint::rounds(dir, place).unwrap_or_default() {
-            let _ = std::fs::remove_file(dir.join(format!("w{me:05}-r{round:010}.ckpt")));
-        }
+        checkpoint::remove_all(dir, place.worker);
     }
     let t3 = Instant::now();
     Ok(gathered.map(|(solution, best_moves)| Gathered {
@@ -492,7 +515,7 @@ fn load(
     let mut sink = |m: Msg| match m {
         Msg::Pred { v, u } => builder.predecessor(v, u),
         Msg::Degree { u } => overflow |= !builder.out_move(u),
-        Msg::Tally { tally, .. } => tallies.push(tally),
+        Msg::Tally { tally, .. } => tallies.push(*tally),
         _ => unreachable!("only load messages in the load epoch"),
     };
     let parsed = ranges.for_each_edge(file, ranges.range(me, peers), |batch| {
@@ -510,11 +533,11 @@ fn load(
     net.close(&mut sink)?;
     let total: u64 = tallies.iter().map(|t| t.count).sum();
     if tallies.iter().any(|t| t.bad) || total != ranges.edges {
-        return Err(if me == 0 {
+        return Err(if me % net.workers == 0 {
             sequential_error(&job.input)
         } else {
             ClusterError::Input(format!(
-                "{}: malformed edge list (process 0 names the line)",
+                "{}: malformed edge list (the first worker names the line)",
                 job.input.display()
             ))
         });
@@ -546,7 +569,7 @@ fn resume(
     let mut tallies = Vec::new();
     let mut sink = |m: Msg| {
         if let Msg::Tally { tally, .. } = m {
-            tallies.push(tally);
+            tallies.push(*tally);
         }
     };
     let tally = Tally {
@@ -600,7 +623,7 @@ fn solve_rounds(
             let mut sink = |m: Msg| match m {
                 Msg::Lost { to, from } => lost.push((to, from)),
                 Msg::Won { to, from } => won.push((to, from)),
-                Msg::Tally { tally, .. } => tallies.push(tally),
+                Msg::Tally { tally, .. } => tallies.push(*tally),
                 _ => unreachable!("only round messages in a round epoch"),
             };
             for &v in &frontier {
@@ -691,6 +714,7 @@ fn gather(
     net: &mut Net<'_>,
     state: &State,
     nodes: u64,
+    with_moves: bool,
 ) -> Result<Option<(Solution, Vec<NodeId>)>, ClusterError> {
     let n = if net.worker.index() == 0 {
         nodes as usize
@@ -699,7 +723,7 @@ fn gather(
     };
     let mut outcomes = vec![Outcome::Draw; n];
     let mut depths: Vec<Option<Depth>> = vec![None; n];
-    let mut best_moves = vec![NO_MOVE; n];
+    let mut best_moves = vec![NO_MOVE; if with_moves { n } else { 0 }];
     let mut sink = |m: Msg| {
         if let Msg::Row { node, word, best } = m {
             let u = node as usize;
@@ -708,7 +732,9 @@ fn gather(
                 LOSE => (Outcome::Lose, Some(Depth(payload(word)))),
                 _ => (Outcome::Draw, None),
             };
-            best_moves[u] = best;
+            if with_moves {
+                best_moves[u] = best;
+            }
         }
     };
     for ((node, &word), &best) in (state.lo..).zip(&state.words).zip(&state.best) {

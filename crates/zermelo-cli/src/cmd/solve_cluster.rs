@@ -90,6 +90,10 @@ pub fn run(args: &ClusterArgs, game: &GameArgs, output: Output<'_>) -> CliResult
     let hosts = zermelo_cluster::parse_hosts(&text, &name, processes).map_err(failure)?;
     let (_, nodes, _) = zermelo_cluster::input_size(&game.file).map_err(failure)?;
     let rules = rules(game, nodes as usize)?;
+    let to_binary = output
+        .file
+        .and_then(|p| p.extension())
+        .is_some_and(|e| e.eq_ignore_ascii_case("zs"));
     let bar = Progress::global().count("solve", nodes);
     let decided = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let counter = Arc::clone(&decided);
@@ -109,6 +113,8 @@ pub fn run(args: &ClusterArgs, game: &GameArgs, output: Output<'_>) -> CliResult
                 counter.fetch_add(frontier, Relaxed);
             }
         })),
+        // Counts and .zs files hold no moves.
+        best_moves: !(output.summary || to_binary),
     };
     let gathered = {
         let solved = zermelo_cluster::solve(&cluster, &job);
@@ -123,10 +129,6 @@ pub fn run(args: &ClusterArgs, game: &GameArgs, output: Output<'_>) -> CliResult
         return Ok(()); // not process 0: nothing to write
     };
     let t1 = Instant::now();
-    let to_binary = output
-        .file
-        .and_then(|p| p.extension())
-        .is_some_and(|e| e.eq_ignore_ascii_case("zs"));
     emit(output.file, |out| {
         if to_binary {
             zermelo::io::binary::write_solution(out, &g.solution)
