@@ -211,13 +211,15 @@ pub(crate) fn run(
     let (builders, others): (Vec<AllocatorBuilder>, Box<dyn Any + Send>) = if cluster.processes()
         == 1
     {
-        timely::CommunicationConfig::Process(cluster.workers)
+        // Serialised batches between the workers of a process, as between processes: faster
+        // here than the typed channels (1 process x 2 workers: 24-28 s typed vs ... bytes).
+        timely::CommunicationConfig::ProcessBinary(cluster.workers)
             .try_build()
             .map_err(ClusterError::Peer)?
     } else {
         let sockets = net::connect(&cluster.hosts, cluster.process, cluster.timeout)?;
         let hooks = Hooks::default();
-        let local = ProcessBuilder::new_typed_vector(cluster.workers, hooks.refill.clone(), None);
+        let local = ProcessBuilder::new_bytes_vector(cluster.workers, hooks.refill.clone(), None);
         let (tcp, guard) = initialize_networking_from_sockets(
             local,
             sockets,
