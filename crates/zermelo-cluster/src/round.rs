@@ -59,13 +59,61 @@ enum Msg {
         word: u32,
         best: NodeId,
     },
+    /// Up to [`BATCH`] messages of one kind for worker `to`, as pairs (see [`Kind::message`]):
+    /// timely's cost is per message, so edge messages travel in batches.
+    Batch {
+        to: u32,
+        kind: Kind,
+        pairs: Vec<(NodeId, NodeId)>,
+    },
 }
 
-const _: () = assert!(std::mem::size_of::<Msg>() == 16);
+const _: () = assert!(std::mem::size_of::<Msg>() <= 32);
 
-/// Encoded size (bincode: 4-byte variant index, then the fields) of the messages counted in
-/// [`RoundStats::bytes`].
-const EDGE_MESSAGE_BYTES: u64 = 12;
+/// Edge messages per batch.
+const BATCH: usize = 4096;
+
+/// Encoded size of a batch (bincode: variant, `to`, kind, length) besides its 8-byte pairs.
+const BATCH_HEADER_BYTES: u64 = 4 + 4 + 4 + 8;
+
+/// The kinds of edge message, batched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Kind {
+    Pred,
+    Degree,
+    Lost,
+    Won,
+    Drawn,
+}
+
+const KINDS: usize = 5;
+
+impl Kind {
+    /// The message a pair stands for.
+    #[inline]
+    fn message(self, (a, b): (NodeId, NodeId)) -> Msg {
+        match self {
+            Kind::Pred => Msg::Pred { v: a, u: b },
+            Kind::Degree => Msg::Degree { u: a },
+            Kind::Lost => Msg::Lost { to: a, from: b },
+            Kind::Won => Msg::Won { to: a, from: b },
+            Kind::Drawn => Msg::Drawn { to: a, from: b },
+        }
+    }
+
+    /// A batchable message as its kind and pair.
+    #[inline]
+    fn of(m: &Msg) -> Option<(Kind, (NodeId, NodeId))> {
+        Some(match *m {
+            Msg::Pred { v, u } => (Kind::Pred, (v, u)),
+            Msg::Degree { u } => (Kind::Degree, (u, 0)),
+            Msg::Lost { to, from } => (Kind::Lost, (to, from)),
+            Msg::Won { to, from } => (Kind::Won, (to, from)),
+            Msg::Drawn { to, from } => (Kind::Drawn, (to, from)),
+            _ => return None,
+        })
+    }
+}
 
 /// One worker's numbers for a phase.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
@@ -91,6 +139,7 @@ fn route(own: &Ownership, m: &Msg) -> usize {
         Msg::Lost { to, .. } | Msg::Won { to, .. } | Msg::Drawn { to, .. } => own.owner(to),
         Msg::Tally { to, .. } => to as usize,
         Msg::Row { .. } => 0,
+        Msg::Batch { to, .. } => to as usize,
     }
 }
 
@@ -115,6 +164,8 @@ struct Net<'w> {
     epoch: u64,
     remote_bytes: u64,
     unpumped: usize,
+    /// Edge messages waiting to fill a batch, by destination and kind.
+    outbox: Vec<Vec<(NodeId, NodeId)>>,
     timeout: Duration,
 }
 
@@ -127,13 +178,49 @@ impl Net<'_> {
             sink(m);
             return;
         }
-        if dest / self.workers != self.process
-            && matches!(m, Msg::Lost { .. } | Msg::Won { .. } | Msg::Drawn { .. })
-        {
-            self.remote_bytes += EDGE_MESSAGE_BYTES;
+        if let Some((kind, pair)) = Kind::of(&m) {
+            let slot = dest * KINDS + kind as usize;
+            self.outbox[slot].push(pair);
+            if self.outbox[slot].len() >= BATCH {
+                self.flush(slot, sink);
+            }
+            return;
         }
         self.input.send(m);
-        self.unpumped += 1;
+        self.pump(1, sink);
+    }
+
+    /// Sends every waiting batch.
+    fn flush_all(&mut self, sink: &mut impl FnMut(Msg)) {
+        for slot in 0..self.outbox.len() {
+            if !self.outbox[slot].is_empty() {
+                self.flush(slot, sink);
+            }
+        }
+    }
+
+    /// Sends the batch waiting in `slot`.
+    fn flush(&mut self, slot: usize, sink: &mut impl FnMut(Msg)) {
+        let pairs = std::mem::take(&mut self.outbox[slot]);
+        let (dest, kind) = (slot / KINDS, slot % KINDS);
+        let kind = [Kind::Pred, Kind::Degree, Kind::Lost, Kind::Won, Kind::Drawn][kind];
+        if dest / self.workers != self.process
+            && matches!(kind, Kind::Lost | Kind::Won | Kind::Drawn)
+        {
+            self.remote_bytes += BATCH_HEADER_BYTES + 8 * pairs.len() as u64;
+        }
+        let n = pairs.len();
+        self.input.send(Msg::Batch {
+            to: dest as u32,
+            kind,
+            pairs,
+        });
+        self.pump(n, sink);
+    }
+
+    /// Lets the worker move data after every [`PUMP_EVERY`] messages sent.
+    fn pump(&mut self, sent: usize, sink: &mut impl FnMut(Msg)) {
+        self.unpumped += sent;
         if self.unpumped >= PUMP_EVERY {
             self.unpumped = 0;
             self.worker.step();
@@ -160,7 +247,14 @@ impl Net<'_> {
         let mut later = Vec::new();
         for (time, batch) in batches {
             if time == self.epoch {
-                batch.into_iter().for_each(&mut *sink);
+                for m in batch {
+                    match m {
+                        Msg::Batch { kind, pairs, .. } => {
+                            pairs.into_iter().for_each(|p| sink(kind.message(p)));
+                        }
+                        m => sink(m),
+                    }
+                }
             } else {
                 later.push((time, batch));
             }
@@ -174,6 +268,7 @@ impl Net<'_> {
 
     /// Ends the epoch and waits until every worker's messages of it are delivered.
     fn close(&mut self, sink: &mut impl FnMut(Msg)) -> Result<(), ClusterError> {
+        self.flush_all(sink);
         let next = self.epoch + 1;
         self.input.advance_to(next);
         let start = Instant::now();
@@ -445,6 +540,7 @@ fn work(
         epoch: 0,
         remote_bytes: 0,
         unpumped: 0,
+        outbox: vec![Vec::new(); peers * KINDS],
         timeout: cluster.timeout,
     };
     let t0 = Instant::now();
@@ -639,6 +735,7 @@ fn solve_rounds(
                     net.send(m, &mut sink);
                 }
             }
+            net.flush_all(&mut sink); // counts the last batches' bytes
             let due = job.work_dir.is_some() && last_checkpoint.elapsed() >= job.checkpoint_every;
             let tally = Tally {
                 count: frontier.len() as u64,
