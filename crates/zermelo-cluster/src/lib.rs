@@ -146,7 +146,8 @@ impl Job {
 pub struct RoundStats {
     /// Nodes in the round's frontier (decided at depth = round number).
     pub frontier: u64,
-    /// Payload bytes sent between processes in the round (encoded messages, 12 bytes each).
+    /// Payload bytes sent between processes in the round (8 bytes per report plus
+    /// 20 per batch).
     pub bytes: u64,
     /// Wall time of the round.
     pub seconds: f64,
