@@ -9,5 +9,6 @@ pub mod line;
 pub mod parity;
 pub mod serve;
 pub mod solve;
+pub mod solve_cluster;
 pub mod tb;
 pub mod verify;

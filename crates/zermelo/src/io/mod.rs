@@ -20,7 +20,9 @@ use std::fmt;
 
 pub use edgelist::parse_edge_list;
 pub use json::{parse_json_graph, JsonGame};
-pub use parallel::{edge_list_header, read_edge_list, read_edge_list_reverse, Progress, ReadAt};
+pub use parallel::{
+    edge_list_header, read_edge_list, read_edge_list_reverse, EdgeListRanges, Progress, ReadAt,
+};
 pub use pgsolver::{
     parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol, write_pgsolver,
 };
