@@ -17,9 +17,8 @@ fn build(target: &str) -> (Tablebase, Material) {
 
 /// The longest mate with the stronger side (white) to move, in moves.
 fn longest_mate_moves(tb: &Tablebase, m: &Material) -> u32 {
-    Value::Win(tb.table(m).unwrap().stats().longest[0].0)
-        .moves()
-        .unwrap()
+    let s = tb.table(m).unwrap().stats().unwrap();
+    Value::Win(s.longest_win[0].unwrap().plies).moves().unwrap()
 }
 
 #[test]
@@ -54,7 +53,7 @@ fn kpk_mates_in_at_most_28() {
 fn minor_pieces_alone_draw() {
     for name in ["KNvK", "KBvK"] {
         let (tb, m) = build(name);
-        let s = tb.table(&m).unwrap().stats();
+        let s = tb.table(&m).unwrap().stats().unwrap();
         assert_eq!(
             s.counts[0][0] + s.counts[0][1] + s.counts[1][0] + s.counts[1][1],
             0,
@@ -90,7 +89,7 @@ fn kqkr_mates_in_at_most_35() {
 fn kbnk_mates_in_at_most_33_and_wins_almost_everywhere() {
     let (tb, m) = build("KBNvK");
     assert_eq!(longest_mate_moves(&tb, &m), 33);
-    let s = tb.table(&m).unwrap().stats();
+    let s = tb.table(&m).unwrap().stats().unwrap();
     // White to move: the draws are the positions where black takes a piece or is stalemated.
     let [win, _, draw] = s.counts[0];
     assert!(draw * 100 < win, "{win} wins, {draw} draws");
