@@ -569,9 +569,14 @@ impl Blocks {
         match self.codec {
             Codec::Raw => out.extend_from_slice(src),
             Codec::Zstd(_) => {
-                out.reserve_exact(want);
-                zstd::bulk::decompress_to_buffer(src, out)
+                out.resize(want, 0);
+                let n = DECOMPRESSOR
+                    .with(|d| match &mut *d.borrow_mut() {
+                        Ok(d) => d.decompress_to_buffer(src, out.as_mut_slice()),
+                        Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
+                    })
                     .map_err(|e| self.corrupt(format!("block {k}: {e}")))?;
+                out.truncate(n);
             }
             Codec::RunLength => {
                 for run in runs(src) {
@@ -597,14 +602,18 @@ impl Blocks {
         match self.codec {
             Codec::Raw => Ok(self.raw(k)[at]),
             Codec::RunLength => {
-                let mut skip = at as u64;
+                let (mut skip, mut room) = (at as u64, self.len_of(k, self.total()) as u64);
                 for run in runs(self.raw(k)) {
                     let (byte, n) =
                         run.ok_or_else(|| self.corrupt(format!("block {k}: bad run")))?;
+                    if n > room {
+                        return Err(self.corrupt(format!("block {k}: runs overflow the block")));
+                    }
                     if skip < n {
                         return Ok(byte);
                     }
                     skip -= n;
+                    room -= n;
                 }
                 Err(self.corrupt(format!("block {k}: runs end before entry {at}")))
             }
@@ -621,6 +630,13 @@ impl Blocks {
             }
         }
     }
+}
+
+thread_local! {
+    /// One zstd decompression context per thread: creating one per block would cost more
+    /// than decoding the block.
+    static DECOMPRESSOR: std::cell::RefCell<io::Result<zstd::bulk::Decompressor<'static>>> =
+        std::cell::RefCell::new(zstd::bulk::Decompressor::new());
 }
 
 /// What the header of a checked file says.
