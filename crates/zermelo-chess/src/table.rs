@@ -121,11 +121,11 @@ pub struct WriteOptions {
 }
 
 impl Default for WriteOptions {
-    /// zstd level 9 in blocks of 8192 entries (see BENCHMARKS.md for the measurements).
+    /// zstd level 9 in blocks of 4,096 entries (see BENCHMARKS.md for the measurements).
     fn default() -> WriteOptions {
         WriteOptions {
             codec: Codec::Zstd(9),
-            block_entries: 1 << 13,
+            block_entries: 1 << 12,
         }
     }
 }

@@ -61,7 +61,14 @@ fn tb_commands_on_krk() {
         .args(["tb", "stats", "KRvK", "--tables", t])
         .assert()
         .success()
-        .stdout(contains("longest mate, white to move: 16 moves (31 plies)"));
+        .stdout(contains(
+            "longest win, white to move: 16 moves (31 plies), reached by",
+        ))
+        .stdout(contains(
+            "longest loss, black to move: 16 moves (32 plies), reached by",
+        ))
+        .stdout(contains("longest loss, white to move: none"))
+        .stdout(contains("longest win, black to move: none"));
     zermelo()
         .args(["tb", "verify", t])
         .assert()

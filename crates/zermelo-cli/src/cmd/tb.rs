@@ -321,10 +321,11 @@ fn longest_line(longest: Option<Longest>, value: fn(u32) -> Value) -> String {
     match longest {
         None => "none".to_string(),
         Some(l) => format!(
-            "{} moves ({} plies), reached by {} positions",
+            "{} moves ({} plies), reached by {} position{}",
             value(l.plies).moves().unwrap_or(0),
             l.plies,
-            l.positions
+            l.positions,
+            if l.positions == 1 { "" } else { "s" }
         ),
     }
 }
