@@ -38,19 +38,23 @@
 
 #![deny(missing_docs)]
 
+mod bitboard;
 mod generate;
 mod index;
 mod mapped;
 mod material;
 mod position;
 mod probe;
+#[cfg(test)]
+mod reverse_graph;
+mod slice;
 mod square;
 mod table;
 mod unmove;
 mod value;
 mod verify;
 
-pub use generate::{generate, GenError};
+pub use generate::{generate, GenError, MAX_GEN_PIECES};
 pub use index::Indexer;
 pub use material::{Material, ParseMaterialError};
 pub use position::{FenError, Move, Position};

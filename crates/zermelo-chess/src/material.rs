@@ -32,6 +32,11 @@ impl Material {
         Material::from_sides(sides)
     }
 
+    /// The material with these non-king pieces per side (white first), in any order.
+    pub(crate) fn from_roles(sides: [Vec<Role>; 2]) -> Material {
+        Material::from_sides(sides)
+    }
+
     fn from_sides(mut sides: [Vec<Role>; 2]) -> Material {
         for s in &mut sides {
             s.sort_by(|a, b| b.cmp(a));
