@@ -18,11 +18,14 @@
 //! Threads only write values that do not depend on the order of the writes, so the result is
 //! the same for any thread count.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::material::Material;
+use crate::checkpoint::{self, Mark};
+use crate::material::{Material, MAX_PIECES};
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
 use crate::slice::{Board, Child, SliceGame};
@@ -44,6 +47,14 @@ pub enum GenError {
     /// The material is not supported (too many pieces, or not canonical).
     #[error("cannot generate {0}: {1}")]
     Unsupported(Material, String),
+    /// The checkpoint in the work folder cannot be read or written.
+    #[error("generating {material}: checkpoint: {source}")]
+    Checkpoint {
+        /// The table being generated.
+        material: Material,
+        /// The cause.
+        source: std::io::Error,
+    },
     /// A depth to mate does not fit in an entry byte.
     #[error(
         "generating {0}: a depth to mate exceeds {MAX_PLIES} plies, the most a table entry holds"
@@ -51,27 +62,57 @@ pub enum GenError {
     TooDeep(Material),
 }
 
-/// The most pieces a generated table may have.
-pub const MAX_GEN_PIECES: usize = 5;
-
 /// Indices per unit of parallel work.
 const CHUNK: usize = 1 << 14;
 
+/// How to run a generation.
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    /// Where checkpoints go (`<material>.state`); `None`: no checkpoints. A checkpoint found
+    /// there is resumed, and the result is byte-identical to an uninterrupted run.
+    pub work_dir: Option<PathBuf>,
+    /// The least time between two checkpoints (one is also written after each stage's
+    /// initialisation pass).
+    pub checkpoint_interval: Duration,
+}
+
+impl Default for GenOptions {
+    fn default() -> GenOptions {
+        GenOptions {
+            work_dir: None,
+            checkpoint_interval: Duration::from_secs(60),
+        }
+    }
+}
+
 /// Generates the table of the canonical `material`; every table it depends on must be
-/// reachable through `tb`. `progress` counts indices initialised (once per index and stage
-/// pass, scaled to the index count) and advances as layers are solved.
+/// reachable through `tb`. `progress` counts indices initialised (scaled so that all stage
+/// passes together count each index once).
 pub fn generate(
     material: &Material,
     tb: &Tablebase,
     progress: &AtomicU64,
 ) -> Result<Table, GenError> {
-    if !material.is_canonical()
-        || material.piece_count() > MAX_GEN_PIECES
-        || material.piece_count() < 3
+    generate_with(material, tb, progress, &GenOptions::default())
+}
+
+/// Deletes the checkpoint of `material` in `work_dir` (call it once the table is written).
+pub fn discard_checkpoint(work_dir: &std::path::Path, material: &Material) -> std::io::Result<()> {
+    checkpoint::remove(work_dir, material)
+}
+
+/// [`generate`] with checkpoints in a work folder (see [`GenOptions`]).
+pub fn generate_with(
+    material: &Material,
+    tb: &Tablebase,
+    progress: &AtomicU64,
+    options: &GenOptions,
+) -> Result<Table, GenError> {
+    if !material.is_canonical() || material.piece_count() > MAX_PIECES || material.piece_count() < 3
     {
         return Err(GenError::Unsupported(
             material.clone(),
-            format!("supported: canonical materials of 3 to {MAX_GEN_PIECES} pieces"),
+            format!("supported: canonical materials of 3 to {MAX_PIECES} pieces"),
         ));
     }
     let dep = |source| GenError::Dependency {
@@ -91,10 +132,48 @@ pub fn generate(
         game,
         progress,
     };
+    let ck = |source| GenError::Checkpoint {
+        material: material.clone(),
+        source,
+    };
+    let arrays = [&run.values[..], &run.exits[..]];
+    let dir = options.work_dir.as_deref();
+    let resume = match dir {
+        Some(d) => checkpoint::load(d, material, arrays).map_err(ck)?,
+        None => None,
+    };
+    let mut last_save = Instant::now();
+    let mut save = |mark: Mark, force: bool| -> Result<(), GenError> {
+        if let Some(d) = dir {
+            if force || last_save.elapsed() >= options.checkpoint_interval {
+                checkpoint::save(d, material, mark, arrays).map_err(ck)?;
+                last_save = Instant::now();
+            }
+        }
+        Ok(())
+    };
     let stages = run.game.stages();
-    for (k, &stage) in stages.iter().enumerate() {
-        let max_exit = run.init_stage(stage, k == 0, stages.len()).map_err(dep)?;
-        run.solve_stage(stage, max_exit)?;
+    let start = resume.unwrap_or(Mark {
+        stage: 0,
+        layer: 0,
+        max_exit: 0,
+    });
+    for (k, &stage) in stages.iter().enumerate().skip(start.stage as usize) {
+        let mut mark = if k == start.stage as usize && start.layer > 0 {
+            start
+        } else {
+            let max_exit = run.init_stage(stage, k == 0, stages.len()).map_err(dep)?;
+            let mark = Mark {
+                stage: k as u32,
+                layer: 1,
+                max_exit,
+            };
+            save(mark, true)?;
+            mark
+        };
+        while run.layer_step(stage, &mut mark)? {
+            save(mark, false)?;
+        }
     }
     let Run { values, exits, .. } = run;
     drop(exits);
@@ -255,20 +334,17 @@ impl Run<'_> {
         self.tb.probe(pos)
     }
 
-    /// Decides every position of `stage` layer by layer; what stays undecided is drawn.
-    fn solve_stage(&self, stage: u32, max_exit: u32) -> Result<(), GenError> {
-        let mut d = 1u32;
-        loop {
-            let dry = d > MAX_PLIES;
-            let decided = self.layer(stage, d, dry);
-            if decided > 0 && dry {
-                return Err(GenError::TooDeep(self.material.clone()));
-            }
-            if decided == 0 && d > max_exit {
-                return Ok(());
-            }
-            d += 1;
+    /// Runs layer `mark.layer` of `stage` and advances the mark; returns whether the stage
+    /// has more layers (what stays undecided at the end is drawn).
+    fn layer_step(&self, stage: u32, mark: &mut Mark) -> Result<bool, GenError> {
+        let d = mark.layer;
+        let dry = d > MAX_PLIES;
+        let decided = self.layer(stage, d, dry);
+        if decided > 0 && dry {
+            return Err(GenError::TooDeep(self.material.clone()));
         }
+        mark.layer += 1;
+        Ok(decided > 0 || d <= mark.max_exit)
     }
 
     /// One layer: decides the positions of depth `d`; returns how many. `dry`: only count.

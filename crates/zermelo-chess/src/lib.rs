@@ -39,6 +39,7 @@
 #![deny(missing_docs)]
 
 mod bitboard;
+mod checkpoint;
 mod generate;
 mod index;
 mod mapped;
@@ -54,9 +55,9 @@ mod unmove;
 mod value;
 mod verify;
 
-pub use generate::{generate, GenError, MAX_GEN_PIECES};
+pub use generate::{discard_checkpoint, generate, generate_with, GenError, GenOptions};
 pub use index::Indexer;
-pub use material::{Material, ParseMaterialError};
+pub use material::{Material, ParseMaterialError, MAX_PIECES};
 pub use position::{FenError, Move, Position};
 pub use probe::{ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use crate::material::Material;
+use crate::material::{Material, MAX_PIECES};
 use crate::position::{Move, Position};
 use crate::table::{Table, TableError};
 use crate::value::Value;
@@ -23,8 +23,8 @@ pub enum ProbeError {
         /// Where it was looked for.
         place: String,
     },
-    /// More pieces than any table holds (tables exist for 3 and 4 pieces).
-    #[error("{pieces} pieces ({material}): tables exist for at most 4 pieces")]
+    /// More pieces than any table holds ([`MAX_PIECES`]).
+    #[error("{pieces} pieces ({material}): tables exist for at most {MAX_PIECES} pieces")]
     TooManyPieces {
         /// The material (canonical).
         material: Material,
@@ -102,7 +102,7 @@ impl Tablebase {
                 .as_ref()
                 .map_or("memory".to_string(), |d| d.display().to_string()),
         };
-        if material.piece_count() > 4 {
+        if material.piece_count() > MAX_PIECES {
             return Err(ProbeError::TooManyPieces {
                 material: material.clone(),
                 pieces: material.piece_count(),

@@ -442,3 +442,96 @@ fn exit_target(
     }
     Ok(ExitTarget::Table { table, flip, order })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table that answers nothing: these tests only enumerate moves, never probe.
+    fn game(material: &str) -> SliceGame {
+        let m: Material = material.parse().unwrap();
+        let tb = Tablebase::in_memory();
+        for dep in Material::generation_order(std::slice::from_ref(&m)) {
+            if dep != m {
+                let entries = vec![0u8; Indexer::new(&dep).size() as usize];
+                tb.insert(Table::from_entries(&dep, entries));
+            }
+        }
+        SliceGame::new(&m, &tb).unwrap()
+    }
+
+    /// The canonical (material, index) of any position without en passant rights.
+    fn key(pos: &Position) -> (String, u64) {
+        let mut pos = *pos;
+        pos.set_ep_square(None);
+        let (m, flip) = Material::of(&pos).canonical();
+        let oriented = if flip { pos.flip_colors() } else { pos };
+        (m.to_string(), Indexer::new(&m).rank(&oriented).unwrap())
+    }
+
+    fn random_indices(size: u64, count: usize) -> impl Iterator<Item = u64> {
+        let mut seed = 0x2545_f491_4f6c_dd1du64 ^ size;
+        (0..count).map(move |_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % size
+        })
+    }
+
+    /// Bitboard moves and un-moves against position.rs on random legal positions.
+    #[test]
+    fn moves_and_unmoves_match_position() {
+        for material in [
+            "KRBvKR", "KQvKP", "KPPvKP", "KNNvKP", "KBNvKN", "KPvKP", "KQRvKQ",
+        ] {
+            let g = game(material);
+            let ix = g.indexer();
+            let mut checked = 0;
+            for idx in random_indices(ix.size(), 4000) {
+                let pos = ix.legal(idx);
+                let b = g.legal_board(idx);
+                assert_eq!(pos.is_some(), b.is_some(), "{material} {idx}");
+                let (Some(pos), Some(b)) = (pos, b) else {
+                    continue;
+                };
+                checked += 1;
+                assert_eq!(g.in_check(&b), pos.is_check());
+                let mut fast = Vec::new();
+                g.moves(&b, |c| {
+                    fast.push(match c {
+                        Child::InSlice(i) => (material.to_string(), i),
+                        Child::PawnPush { board, .. } => key(&g.position(&board, None)),
+                        Child::Exit {
+                            board, promoted, ..
+                        } => key(&g.position(&board, promoted)),
+                    });
+                    true
+                });
+                let mut slow: Vec<_> = pos
+                    .legal_moves()
+                    .iter()
+                    .map(|&m| key(&pos.play(m)))
+                    .collect();
+                fast.sort();
+                slow.sort();
+                assert_eq!(fast, slow, "{material} moves of {pos:?}");
+                let mut fast = Vec::new();
+                g.unmoves(&b, &mut fast);
+                let mut slow: Vec<u64> = pos
+                    .unmoves(&[])
+                    .into_iter()
+                    .filter(|(u, pre)| {
+                        pre.piece_at(u.played.from)
+                            .is_some_and(|p| p.role != Role::Pawn)
+                    })
+                    .map(|(_, pre)| ix.rank(&pre).unwrap())
+                    .collect();
+                fast.sort();
+                slow.sort();
+                assert_eq!(fast, slow, "{material} un-moves of {pos:?}");
+            }
+            assert!(checked > 500, "{material}: {checked}");
+        }
+    }
+}

@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use zermelo_chess::{
-    generate, verify, FenError, Material, Position, ProbeError, Table, Tablebase, Value,
+    discard_checkpoint, generate_with, verify, FenError, GenOptions, Material, Position,
+    ProbeError, Table, Tablebase, Value, MAX_PIECES,
 };
 
 use crate::error::{CliResult, Failure};
@@ -46,11 +47,14 @@ struct GenArgs {
     /// The material, e.g. KQvKR.
     #[arg(required_unless_present = "all")]
     material: Option<String>,
-    /// Every ending with up to N pieces (3 or 4).
+    /// Every ending with up to N pieces (3 to the most tables hold).
     #[arg(long, value_name = "N", conflicts_with = "material")]
     all: Option<usize>,
     #[command(flatten)]
     tables: TablesArg,
+    /// Work folder for checkpoints (default: DIR/.work); the same command resumes a killed run.
+    #[arg(long, value_name = "WORK")]
+    work: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -111,9 +115,9 @@ fn parse_fen(fen: &str) -> CliResult<Position> {
 fn parse_material(text: &str) -> CliResult<Material> {
     let m: Material = text.parse().map_err(Failure::input)?;
     let m = m.canonical().0;
-    if !(3..=4).contains(&m.piece_count()) {
+    if !(3..=MAX_PIECES).contains(&m.piece_count()) {
         return Err(Failure::input(format!(
-            "{m}: tables exist for 3 and 4 pieces, this has {}",
+            "{m}: tables exist for 3 to {MAX_PIECES} pieces, this has {}",
             m.piece_count()
         )));
     }
@@ -122,10 +126,10 @@ fn parse_material(text: &str) -> CliResult<Material> {
 
 fn gen(args: GenArgs) -> CliResult {
     let targets = match (args.all, &args.material) {
-        (Some(n), _) if (3..=4).contains(&n) => Material::all_up_to(n),
+        (Some(n), _) if (3..=MAX_PIECES).contains(&n) => Material::all_up_to(n),
         (Some(n), _) => {
             return Err(Failure::input(format!(
-                "--all {n}: tables exist for 3 and 4 pieces"
+                "--all {n}: tables exist for 3 to {MAX_PIECES} pieces"
             )))
         }
         (None, Some(m)) => Material::generation_order(&[parse_material(m)?]),
@@ -135,6 +139,11 @@ fn gen(args: GenArgs) -> CliResult {
     std::fs::create_dir_all(dir)
         .map_err(|e| Failure::input(format!("{}: cannot create: {e}", dir.display())))?;
     let tb = Tablebase::open(dir);
+    let work = args.work.clone().unwrap_or_else(|| dir.join(".work"));
+    let options = GenOptions {
+        work_dir: Some(work.clone()),
+        ..GenOptions::default()
+    };
     let started = Instant::now();
     for m in targets {
         if tb.has(&m) {
@@ -145,10 +154,13 @@ fn gen(args: GenArgs) -> CliResult {
         let t0 = Instant::now();
         let size = zermelo_chess::Indexer::new(&m).size();
         let bar = Progress::global().count(&m.to_string(), size);
-        let table = generate(&m, &tb, bar.counter()).map_err(|e| anyhow::anyhow!(e))?;
+        let table =
+            generate_with(&m, &tb, bar.counter(), &options).map_err(|e| anyhow::anyhow!(e))?;
         bar.finish();
         let path = dir.join(Table::file_name(&m));
         emit(Some(&path), |w| table.write_to(w))?;
+        discard_checkpoint(&work, &m)
+            .map_err(|e| Failure::input(format!("{}: {e}", work.display())))?;
         let longest = table
             .stats()
             .longest
