@@ -194,10 +194,86 @@ impl Indexer {
         (self.rank(&pos) == Some(idx) && !pos.opponent_in_check()).then_some(pos)
     }
 
+    /// The pieces in slot order: white king, black king, white pieces, black pieces.
+    pub(crate) fn slots(&self) -> &[Piece] {
+        &self.slots
+    }
+
+    /// The side to move and the square of each slot of index `idx` (`idx < size`); pieces may
+    /// overlap.
+    #[inline]
+    pub(crate) fn decode(&self, mut idx: u64) -> (Color, [u8; 8]) {
+        let n = self.slots.len();
+        let mut sq = [0u8; 8];
+        for i in (2..n).rev() {
+            if self.slots[i].role == Role::Pawn {
+                sq[i] = (idx % 48) as u8 + 8;
+                idx /= 48;
+            } else {
+                sq[i] = (idx % 64) as u8;
+                idx /= 64;
+            }
+        }
+        sq[1] = (idx % 64) as u8;
+        idx /= 64;
+        let r = self.region.len() as u64;
+        sq[0] = self.region[(idx % r) as usize].index() as u8;
+        let turn = if idx / r == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        (turn, sq)
+    }
+
+    /// The canonical index of the position with `turn` to move and a piece of each slot on
+    /// `squares` (no overlaps), and the symmetry that maps the position onto it.
+    #[inline]
+    pub(crate) fn rank_squares_with_transform(&self, turn: Color, squares: &[u8]) -> (u64, u8) {
+        let n = self.slots.len();
+        let table = transform_table();
+        let mut best = (u64::MAX, 0);
+        for &t in &self.transforms[squares[0] as usize] {
+            let mut sq = [0u8; 8];
+            for i in 0..n {
+                sq[i] = table[t as usize][squares[i] as usize];
+            }
+            self.sort_equal_pieces(&mut sq[..n]);
+            let idx = self.encode(turn, &sq[..n]);
+            if idx < best.0 {
+                best = (idx, t);
+            }
+        }
+        best
+    }
+
+    /// The canonical index (see [`rank_squares_with_transform`](Self::rank_squares_with_transform)).
+    #[inline]
+    pub(crate) fn rank_squares(&self, turn: Color, squares: &[u8]) -> u64 {
+        self.rank_squares_with_transform(turn, squares).0
+    }
+
     /// Whether pawns restrict the symmetry to the left-right mirror.
     pub fn has_pawns(&self) -> bool {
         self.pawns
     }
+}
+
+/// `[symmetry][square]`: [`Square::transform`] as a lookup table.
+fn transform_table() -> &'static [[u8; 64]; 8] {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 8]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 8];
+        for (k, row) in t.iter_mut().enumerate() {
+            for (s, out) in row.iter_mut().enumerate() {
+                *out = Square::new(s as u8)
+                    .expect("0..64")
+                    .transform(k as u8)
+                    .index() as u8;
+            }
+        }
+        t
+    })
 }
 
 fn king(color: Color) -> Piece {

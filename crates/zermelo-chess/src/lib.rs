@@ -40,18 +40,23 @@
 
 #![deny(missing_docs)]
 
+mod bitboard;
+mod checkpoint;
 mod generate;
 mod index;
 mod material;
 mod position;
 mod probe;
+#[cfg(test)]
+mod reverse_graph;
+mod slice;
 mod square;
 mod table;
 mod unmove;
 mod value;
 mod verify;
 
-pub use generate::{generate, GenError};
+pub use generate::{discard_checkpoint, generate, generate_with, GenError, GenOptions};
 pub use index::Indexer;
 pub use material::{Material, ParseMaterialError, MAX_PIECES};
 pub use position::{FenError, Move, Position, PositionError, Setup};

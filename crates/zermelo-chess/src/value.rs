@@ -71,6 +71,7 @@ impl Value {
     }
 
     /// The entry byte: 0 draw, `plies + 1` otherwise (the parity gives the outcome).
+    #[cfg_attr(not(test), allow(dead_code))] // the generator writes entry bytes directly
     pub(crate) fn encode(self) -> Option<u8> {
         match self {
             Value::Draw => Some(0),

@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use zermelo_chess::{
-    generate, verify, FenError, Longest, Material, Position, ProbeError, Table, Tablebase, Value,
-    MAX_PIECES,
+    discard_checkpoint, generate_with, verify, FenError, GenOptions, Longest, Material, Position,
+    ProbeError, Table, Tablebase, Value, MAX_PIECES,
 };
 
 use crate::error::{CliResult, Failure};
@@ -52,6 +52,9 @@ struct GenArgs {
     all: Option<usize>,
     #[command(flatten)]
     tables: TablesArg,
+    /// Work folder for checkpoints (default: DIR/.work); the same command resumes a killed run.
+    #[arg(long, value_name = "WORK")]
+    work: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -146,6 +149,11 @@ fn gen(args: GenArgs) -> CliResult {
     std::fs::create_dir_all(dir)
         .map_err(|e| Failure::input(format!("{}: cannot create: {e}", dir.display())))?;
     let tb = Tablebase::open(dir);
+    let work = args.work.clone().unwrap_or_else(|| dir.join(".work"));
+    let options = GenOptions {
+        work_dir: Some(work.clone()),
+        ..GenOptions::default()
+    };
     let started = Instant::now();
     for m in targets {
         if tb.has(&m) {
@@ -156,7 +164,8 @@ fn gen(args: GenArgs) -> CliResult {
         let t0 = Instant::now();
         let size = zermelo_chess::Indexer::new(&m).size();
         let bar = Progress::global().count(&m.to_string(), size);
-        let table = generate(&m, &tb, bar.counter()).map_err(|e| anyhow::anyhow!(e))?;
+        let table =
+            generate_with(&m, &tb, bar.counter(), &options).map_err(|e| anyhow::anyhow!(e))?;
         bar.finish();
         let path = dir.join(Table::file_name(&m));
         let mut written = 0;
@@ -164,6 +173,8 @@ fn gen(args: GenArgs) -> CliResult {
             written = table.write_to(w)?;
             Ok(())
         })?;
+        discard_checkpoint(&work, &m)
+            .map_err(|e| Failure::input(format!("{}: {e}", work.display())))?;
         let longest = table
             .stats()
             .map_err(|e| anyhow::anyhow!(e))?
