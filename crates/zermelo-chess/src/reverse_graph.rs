@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use zermelo::graph::{Predecessors, Rules};
+use zermelo::graph::{Predecessors, ReverseCsr, Rules};
 use zermelo::{NodeId, Outcome};
 
 use crate::generate::GenError;
@@ -54,7 +54,7 @@ pub(crate) fn generate(
     let indexer = Indexer::new(material);
     let slice = Slice::new(&indexer, tb);
     let graph = slice.build(progress).map_err(dep)?;
-    let solution = zermelo::solve::retrograde_parallel(&graph, &Rules::normal());
+    let solution = zermelo::solve::retrograde_parallel(&graph.rows, &Rules::normal());
     let n = indexer.size() as usize;
     let mut entries = vec![ILLEGAL; n];
     entries.par_iter_mut().enumerate().for_each(|(i, e)| {
@@ -186,59 +186,31 @@ impl<'a> Slice<'a> {
                 Ok((degrees, edges))
             })
             .collect::<Result<_, ProbeError>>()?;
-        let mut out_degree: Vec<u32> = Vec::with_capacity(total);
-        let mut in_count = vec![0u64; total + 1];
-        for (degrees, edges) in &chunks {
-            out_degree.extend_from_slice(degrees);
-            for &v in edges {
-                in_count[v as usize + 1] += 1;
-            }
-        }
         // The draw node loops on itself; chain node d has one move, to chain node d - 1.
-        out_degree.push(1);
-        in_count[self.draw_node() as usize + 1] += 1;
-        for d in 0..CHAIN {
-            out_degree.push(u32::from(d > 0));
-            if d > 0 {
-                in_count[self.draw_node() as usize + d as usize + 1] += 1;
-            }
-        }
-        for i in 1..in_count.len() {
-            in_count[i] += in_count[i - 1];
-        }
-        let mut fill = in_count.clone();
-        let mut preds = vec![0 as NodeId; in_count[total] as usize];
-        let mut add = |u: NodeId, v: NodeId| {
-            preds[fill[v as usize] as usize] = u;
-            fill[v as usize] += 1;
-        };
-        let mut u = 0 as NodeId;
-        for (degrees, edges) in &chunks {
-            let mut at = 0;
-            for &d in degrees {
-                for &v in &edges[at..at + d as usize] {
-                    add(u, v);
-                }
-                at += d as usize;
-                u += 1;
-            }
-        }
         let draw = self.draw_node();
-        add(draw, draw);
-        for d in 1..CHAIN {
-            add(draw + 1 + d, draw + d);
-        }
+        let chain: Vec<[NodeId; 1]> = (0..=CHAIN).map(|d| [draw + d.max(1) - 1]).collect();
+        let rows = || {
+            let slice = chunks.iter().flat_map(|(degrees, edges)| {
+                degrees.iter().scan(0usize, move |at, &d| {
+                    let row = &edges[*at..*at + d as usize];
+                    *at += d as usize;
+                    Some(row)
+                })
+            });
+            let tail = chain
+                .iter()
+                .enumerate()
+                .map(|(d, row)| &row[..usize::from(d != 1)]);
+            slice.chain(tail)
+        };
+        let rows = ReverseCsr::from_rows(total, rows)
+            .map_err(|e| ProbeError::Illegal(format!("slice graph: {e}")))?;
         drop(chunks);
         let legal = (0..self.indexer.size() as usize)
             .into_par_iter()
-            .map(|i| out_degree[i] > 0 || self.indexer.legal(i as u64).is_some())
+            .map(|i| rows.out_degree(i as NodeId) > 0 || self.indexer.legal(i as u64).is_some())
             .collect();
-        Ok(SliceGraph {
-            out_degree,
-            offsets: in_count,
-            preds,
-            legal,
-        })
+        Ok(SliceGraph { rows, legal })
     }
 }
 
@@ -272,26 +244,10 @@ fn ep_twins(pos: Position) -> Vec<Position> {
     out
 }
 
-/// A slice as a reverse CSR for the generic solver.
+/// A slice as the core's reverse rows, and which indices hold a position.
 struct SliceGraph {
-    out_degree: Vec<u32>,
-    offsets: Vec<u64>,
-    preds: Vec<NodeId>,
+    rows: ReverseCsr,
     legal: Vec<bool>,
-}
-
-impl Predecessors for SliceGraph {
-    fn node_count(&self) -> usize {
-        self.out_degree.len()
-    }
-
-    fn out_degree(&self, u: NodeId) -> u32 {
-        self.out_degree[u as usize]
-    }
-
-    fn predecessors(&self, v: NodeId) -> &[NodeId] {
-        &self.preds[self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize]
-    }
 }
 
 #[cfg(test)]
