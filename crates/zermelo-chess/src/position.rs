@@ -732,6 +732,65 @@ mod tests {
     }
 
     #[test]
+    fn setup_validates_once_into_a_position() {
+        let setup = |fen: &str| Setup::from_fen(fen).unwrap();
+        let legal = setup("8/8/8/3k4/8/8/8/K6R w - - 0 1");
+        let pos = Position::from_setup(legal).unwrap();
+        assert_eq!(pos.to_setup(), legal);
+        assert_eq!(Position::from_setup(pos.to_setup()), Ok(pos));
+        let cases = [
+            (
+                "8/8/8/3k4/8/8/8/K5KR w - - 0 1",
+                PositionError::Kings {
+                    color: Color::White,
+                    kings: 2,
+                },
+            ),
+            (
+                "8/8/8/8/8/8/8/K6R w - - 0 1",
+                PositionError::Kings {
+                    color: Color::Black,
+                    kings: 0,
+                },
+            ),
+            (
+                "3P4/8/8/3k4/8/8/8/K7 w - - 0 1",
+                PositionError::PawnOnBackRank,
+            ),
+            (
+                "8/8/8/3k4/8/8/8/K2R4 w - - 0 1",
+                PositionError::OppositeCheck,
+            ),
+            (
+                "8/8/8/3k4/8/8/8/K6R w - e6 0 1",
+                PositionError::EnPassant(Square::parse("e6").unwrap()),
+            ),
+        ];
+        for (fen, want) in cases {
+            assert_eq!(Position::from_setup(setup(fen)), Err(want.clone()), "{fen}");
+            // FEN parsing reports the same reason.
+            let err = Position::from_fen(fen).unwrap_err().to_string();
+            assert!(err.contains(&want.to_string()), "{err}");
+        }
+        // A setup is edited through its public fields, then validated again.
+        let mut edited = legal;
+        edited.turn = Color::Black;
+        edited.set(
+            Square::parse("d4").unwrap(),
+            Some(Piece {
+                color: Color::White,
+                role: Role::Queen,
+            }),
+        );
+        assert!(Position::from_setup(edited).is_ok());
+        edited.turn = Color::White;
+        assert_eq!(
+            Position::from_setup(edited),
+            Err(PositionError::OppositeCheck)
+        );
+    }
+
+    #[test]
     fn fen_round_trip_and_errors() {
         let fen = "8/8/8/8/8/8/8/Kk6 w - - 0 1";
         assert!(Position::from_fen(fen).is_err()); // kings adjacent: side not to move in check

@@ -148,8 +148,8 @@ mod tests {
                 b.add_edge(next(n), next(n)).unwrap();
             }
             let g = b.build().unwrap();
-            let rows = ReverseCsr::from_rows(n as usize, || g.nodes().map(|u| g.successors(u)))
-                .unwrap();
+            let rows =
+                ReverseCsr::from_rows(n as usize, || g.nodes().map(|u| g.successors(u))).unwrap();
             let want = ReverseCsr::from_csr(&g);
             for v in 0..n as NodeId {
                 assert_eq!(rows.out_degree(v), want.out_degree(v));
