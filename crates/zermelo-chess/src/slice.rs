@@ -497,7 +497,7 @@ mod tests {
             let g = game(material);
             let ix = g.indexer();
             let mut checked = 0;
-            for idx in random_indices(ix.size(), 4000) {
+            for idx in random_indices(ix.size(), 1500) {
                 let pos = ix.legal(idx);
                 let b = g.legal_board(idx);
                 assert_eq!(pos.is_some(), b.is_some(), "{material} {idx}");
@@ -540,7 +540,7 @@ mod tests {
                 slow.sort();
                 assert_eq!(fast, slow, "{material} un-moves of {pos:?}");
             }
-            assert!(checked > 500, "{material}: {checked}");
+            assert!(checked > 300, "{material}: {checked}");
         }
     }
 }
