@@ -46,8 +46,6 @@ mod mapped;
 mod material;
 mod position;
 mod probe;
-#[cfg(test)]
-mod reverse_graph;
 mod slice;
 mod square;
 mod table;
