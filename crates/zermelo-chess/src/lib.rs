@@ -40,6 +40,7 @@
 
 mod bitboard;
 mod checkpoint;
+mod compact;
 mod generate;
 mod index;
 mod mapped;
@@ -53,6 +54,7 @@ mod unmove;
 mod value;
 mod verify;
 
+pub use compact::generate_compact;
 pub use generate::{discard_checkpoint, generate, generate_with, GenError, GenOptions};
 pub use index::Indexer;
 pub use material::{Material, ParseMaterialError, MAX_PIECES};
