@@ -99,7 +99,7 @@ fn tb_errors_are_clear() {
         ])
         .assert()
         .code(2)
-        .stderr(contains("at most 4 pieces"));
+        .stderr(contains("at most 5 pieces"));
     let path = dir.path().join("KRvK.zct");
     let mut bytes = std::fs::read(&path).unwrap();
     bytes.truncate(bytes.len() - 10);
