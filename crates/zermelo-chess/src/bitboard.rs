@@ -4,8 +4,6 @@
 //! and cut each ray at its first blocker (the classical approach: one bit scan per direction),
 //! which needs no large magic tables and is fast with at most five pieces on the board.
 
-use std::sync::OnceLock;
-
 use crate::position::{KING_STEPS, KNIGHT_STEPS};
 use crate::square::{Color, Role};
 
@@ -31,42 +29,62 @@ struct Tables {
     rays: [[u64; 64]; 8],
 }
 
-fn on_board(sq: usize, df: i8, dr: i8) -> Option<usize> {
+/// The square `(df, dr)` away from `sq`, or 64 when off the board.
+const fn on_board(sq: usize, df: i8, dr: i8) -> usize {
     let (f, r) = ((sq % 8) as i8 + df, (sq / 8) as i8 + dr);
-    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as usize)
+    if f >= 0 && f < 8 && r >= 0 && r < 8 {
+        (r * 8 + f) as usize
+    } else {
+        64
+    }
 }
 
-fn steps(sq: usize, steps: &[(i8, i8)]) -> u64 {
-    steps
-        .iter()
-        .filter_map(|&(df, dr)| on_board(sq, df, dr))
-        .fold(0, |b, s| b | 1 << s)
-}
-
-fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let mut t = Tables {
-            king: [0; 64],
-            knight: [0; 64],
-            pawn: [[0; 64]; 2],
-            rays: [[0; 64]; 8],
-        };
-        for sq in 0..64 {
-            t.king[sq] = steps(sq, &KING_STEPS);
-            t.knight[sq] = steps(sq, &KNIGHT_STEPS);
-            t.pawn[0][sq] = steps(sq, &[(-1, 1), (1, 1)]);
-            t.pawn[1][sq] = steps(sq, &[(-1, -1), (1, -1)]);
-            for (d, &(df, dr)) in DIRS.iter().enumerate() {
-                let mut cur = sq;
-                while let Some(next) = on_board(cur, df, dr) {
-                    t.rays[d][sq] |= 1 << next;
-                    cur = next;
-                }
-            }
+const fn steps(sq: usize, steps: &[(i8, i8)]) -> u64 {
+    let mut b = 0u64;
+    let mut i = 0;
+    while i < steps.len() {
+        let s = on_board(sq, steps[i].0, steps[i].1);
+        if s < 64 {
+            b |= 1 << s;
         }
-        t
-    })
+        i += 1;
+    }
+    b
+}
+
+/// Computed at compile time: no initialisation check in the hot loops.
+static TABLES: Tables = build();
+
+const fn build() -> Tables {
+    let mut t = Tables {
+        king: [0; 64],
+        knight: [0; 64],
+        pawn: [[0; 64]; 2],
+        rays: [[0; 64]; 8],
+    };
+    let mut sq = 0;
+    while sq < 64 {
+        t.king[sq] = steps(sq, &KING_STEPS);
+        t.knight[sq] = steps(sq, &KNIGHT_STEPS);
+        t.pawn[0][sq] = steps(sq, &[(-1, 1), (1, 1)]);
+        t.pawn[1][sq] = steps(sq, &[(-1, -1), (1, -1)]);
+        let mut d = 0;
+        while d < 8 {
+            let mut cur = on_board(sq, DIRS[d].0, DIRS[d].1);
+            while cur < 64 {
+                t.rays[d][sq] |= 1 << cur;
+                cur = on_board(cur, DIRS[d].0, DIRS[d].1);
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+#[inline(always)]
+fn tables() -> &'static Tables {
+    &TABLES
 }
 
 /// One bit per square.
@@ -94,7 +112,7 @@ fn ray_attacks(t: &Tables, sq: usize, occ: u64, dirs: std::ops::Range<usize>) ->
 
 /// The squares a piece of `role` and `color` on `sq` attacks given the occupied squares `occ`
 /// (pawns: their two capture squares).
-#[inline]
+#[inline(always)]
 pub(crate) fn attacks(role: Role, color: Color, sq: u8, occ: u64) -> u64 {
     let t = tables();
     let s = sq as usize;

@@ -1,7 +1,7 @@
 //! Checkpoints of a generation in progress, so that a killed `tb gen` resumes where it was.
 //!
 //! One file per material in the work folder, `<material>.state`: a 52-byte header, then the
-//! entry bytes and the exit bytes of every index. It is written to a temporary file, synced
+//! entry bytes, the exit bytes and the counter bytes of every index. It is written to a temporary file, synced
 //! and renamed over the previous one, so a kill at any moment (even `kill -9`) leaves either
 //! the old checkpoint or the new one, never a torn file.
 //!
@@ -14,7 +14,7 @@
 //! | 36..40 | stage number (position in the stage order), `u32` |
 //! | 40..44 | next layer to run (0: the stage is not initialised), `u32` |
 //! | 44..48 | the stage's deepest exit in plies, `u32` |
-//! | 48..52 | CRC-32 of the header's first 48 bytes and the two arrays, `u32` |
+//! | 48..52 | CRC-32 of the header's first 48 bytes and the arrays, `u32` |
 
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -64,7 +64,7 @@ pub(crate) fn save(
     dir: &Path,
     material: &Material,
     mark: Mark,
-    arrays: [&[AtomicU8]; 2],
+    arrays: &[&[AtomicU8]],
 ) -> io::Result<()> {
     fs::create_dir_all(dir)?;
     let final_path = path(dir, material);
@@ -103,7 +103,7 @@ pub(crate) fn save(
 pub(crate) fn load(
     dir: &Path,
     material: &Material,
-    arrays: [&[AtomicU8]; 2],
+    arrays: &[&[AtomicU8]],
 ) -> io::Result<Option<Mark>> {
     let p = path(dir, material);
     let file = match File::open(&p) {
@@ -121,7 +121,7 @@ pub(crate) fn load(
         )
     };
     let size = arrays[0].len() as u64;
-    let expected_len = HEADER as u64 + 2 * size;
+    let expected_len = HEADER as u64 + arrays.len() as u64 * size;
     if file.metadata()?.len() != expected_len {
         return Err(bad("wrong length"));
     }

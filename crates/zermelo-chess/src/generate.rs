@@ -129,6 +129,7 @@ pub fn generate_with(
         tb,
         values: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
         exits: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+        counters: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
         game,
         progress,
     };
@@ -136,7 +137,7 @@ pub fn generate_with(
         material: material.clone(),
         source,
     };
-    let arrays = [&run.values[..], &run.exits[..]];
+    let arrays = &[&run.values[..], &run.exits[..], &run.counters[..]][..];
     let dir = options.work_dir.as_deref();
     let resume = match dir {
         Some(d) => checkpoint::load(d, material, arrays).map_err(ck)?,
@@ -175,8 +176,13 @@ pub fn generate_with(
             save(mark, false)?;
         }
     }
-    let Run { values, exits, .. } = run;
-    drop(exits);
+    let Run {
+        values,
+        exits,
+        counters,
+        ..
+    } = run;
+    drop((exits, counters));
     let entries = values.into_par_iter().map(AtomicU8::into_inner).collect();
     Ok(Table::from_entries(material, entries))
 }
@@ -197,6 +203,9 @@ struct Run<'a> {
     game: SliceGame,
     values: Vec<AtomicU8>,
     exits: Vec<AtomicU8>,
+    /// Per undecided index: its distinct in-stage children not yet known to be won, plus
+    /// one while a losing exit is deeper than the current layer.
+    counters: Vec<AtomicU8>,
     progress: &'a AtomicU64,
 }
 
@@ -215,6 +224,7 @@ impl Run<'_> {
             .into_par_iter()
             .try_for_each(|c| -> Result<(), ProbeError> {
                 let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+                let mut children = Vec::new();
                 self.progress
                     .fetch_add((range.len() / stages) as u64, Relaxed);
                 for idx in range {
@@ -227,7 +237,7 @@ impl Run<'_> {
                     if self.game.stage(&b) != stage {
                         continue;
                     }
-                    let (any_move, exit) = self.exit_of(&b)?;
+                    let (any_move, exit) = self.exit_of(&b, &mut children)?;
                     if !any_move {
                         if self.game.in_check(&b) {
                             self.values[idx].store(1, Relaxed); // checkmated: Loss(0)
@@ -241,6 +251,15 @@ impl Run<'_> {
                         ))
                     })?;
                     self.exits[idx].store(byte, Relaxed);
+                    let pending =
+                        children.len() + usize::from(matches!(exit, Some(Value::Loss(_))));
+                    let pending = u8::try_from(pending).map_err(|_| {
+                        ProbeError::Illegal(format!(
+                            "{}: more than 255 moves",
+                            self.game.position(&b, None).fen()
+                        ))
+                    })?;
+                    self.counters[idx].store(pending, Relaxed);
                     if let Some(d) = exit.and_then(Value::plies) {
                         max_exit.fetch_max(d, Relaxed);
                     }
@@ -250,15 +269,24 @@ impl Run<'_> {
         Ok(max_exit.into_inner())
     }
 
-    /// Whether `b` has a legal move, and the best exit for the side to move.
-    fn exit_of(&self, b: &Board) -> Result<(bool, Option<Value>), ProbeError> {
+    /// Whether `b` has a legal move, and the best exit for the side to move; `children` gets
+    /// the distinct indices of its in-stage children.
+    fn exit_of(
+        &self,
+        b: &Board,
+        children: &mut Vec<u64>,
+    ) -> Result<(bool, Option<Value>), ProbeError> {
+        children.clear();
         let mut any = false;
         let mut best: Option<Value> = None;
         let mut err = None;
         self.game.moves(b, |child| {
             any = true;
             let v = match child {
-                Child::InSlice(_) => return true,
+                Child::InSlice(c) => {
+                    children.push(self.game.rank(&c));
+                    return true;
+                }
                 Child::PawnPush { board, double } => self.push_value(b, &board, double),
                 Child::Exit {
                     board,
@@ -278,6 +306,10 @@ impl Run<'_> {
                 }
             }
         });
+        // A position symmetric to itself can reach one child by two moves: the solver
+        // counts children, as the un-moves list each predecessor once (see `layer`).
+        children.sort_unstable();
+        children.dedup();
         match err {
             Some(e) => Err(e),
             None => Ok((any, best)),
@@ -349,10 +381,10 @@ impl Run<'_> {
 
     /// One layer: decides the positions of depth `d`; returns how many. `dry`: only count.
     fn layer(&self, stage: u32, d: u32, dry: bool) -> u64 {
-        let decided = AtomicU64::new(0);
         let n = self.values.len();
         let trigger = d as u8; // entry byte of depth d - 1
         let exit_trigger = (d + 2).min(255) as u8;
+        let decided = AtomicU64::new(0);
         (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
             let mut preds = Vec::new();
             let mut count = 0;
@@ -363,15 +395,18 @@ impl Run<'_> {
                     if self.game.stage(&b) == stage {
                         preds.clear();
                         self.game.unmoves(&b, &mut preds);
+                        // Each predecessor once: its counter counts distinct children.
+                        preds.sort_unstable();
+                        preds.dedup();
                         for &q in &preds {
-                            count += u64::from(self.decide(q, d, dry));
+                            count += u64::from(self.step(q, d, dry));
                         }
                     }
                 }
                 if v == 0 && d + 2 <= 255 && self.exits[idx].load(Relaxed) == exit_trigger {
                     let b = self.board(idx as u64);
                     if self.game.stage(&b) == stage {
-                        count += u64::from(self.decide(idx as u64, d, dry));
+                        count += u64::from(self.step(idx as u64, d, dry));
                     }
                 }
             }
@@ -380,42 +415,25 @@ impl Run<'_> {
         decided.into_inner()
     }
 
-    /// Decides `q` at depth `d` if it is undecided and has that value; returns whether it did.
-    fn decide(&self, q: u64, d: u32, dry: bool) -> bool {
+    /// One child (or the exit) of undecided `q` has just been resolved at depth `d - 1`
+    /// (resp. `d`): at an odd `d` `q` wins in `d`; at an even `d` it loses in `d` if that was
+    /// its last pending move and its exit does not draw or win. Returns whether `q` was
+    /// decided.
+    fn step(&self, q: u64, d: u32, dry: bool) -> bool {
         let cell = &self.values[q as usize];
         if cell.load(Relaxed) != 0 {
             return false;
         }
-        if d % 2 == 0 && !self.loses(q, d) {
-            return false;
+        if d % 2 == 0 {
+            let last = self.counters[q as usize].fetch_sub(1, Relaxed) == 1;
+            let exit = self.exits[q as usize].load(Relaxed);
+            let exit_loses = exit == 0 || (exit >= 2 && (exit - 2) % 2 == 0);
+            if !(last && exit_loses) {
+                return false;
+            }
         }
-        if dry {
-            return true;
-        }
-        cell.compare_exchange(0, d as u8 + 1, Relaxed, Relaxed)
+        dry || cell
+            .compare_exchange(0, d as u8 + 1, Relaxed, Relaxed)
             .is_ok()
-    }
-
-    /// Whether undecided `q` loses in `d`: its exit loses in at most `d` and every in-stage
-    /// move leads to a decided win (all of them at most `d - 1` deep).
-    fn loses(&self, q: u64, d: u32) -> bool {
-        match self.exits[q as usize].load(Relaxed) {
-            0 => {}
-            1 => return false,
-            x => {
-                let e = u32::from(x) - 2;
-                if e % 2 == 1 || e > d {
-                    return false;
-                }
-            }
-        }
-        let b = self.board(q);
-        self.game.moves(&b, |child| match child {
-            Child::InSlice(c) => {
-                let v = self.values[c as usize].load(Relaxed);
-                v != 0 && v % 2 == 0
-            }
-            _ => true,
-        })
     }
 }

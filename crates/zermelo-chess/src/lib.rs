@@ -42,13 +42,12 @@
 
 mod bitboard;
 mod checkpoint;
+mod compact;
 mod generate;
 mod index;
 mod material;
 mod position;
 mod probe;
-#[cfg(test)]
-mod reverse_graph;
 mod slice;
 mod square;
 mod table;
@@ -56,6 +55,7 @@ mod unmove;
 mod value;
 mod verify;
 
+pub use compact::generate_compact;
 pub use generate::{discard_checkpoint, generate, generate_with, GenError, GenOptions};
 pub use index::Indexer;
 pub use material::{Material, ParseMaterialError, MAX_PIECES};

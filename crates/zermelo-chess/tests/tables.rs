@@ -259,3 +259,134 @@ fn en_passant_is_probed_one_ply_ahead() {
     let m: Material = "KPvKP".parse().unwrap();
     assert_eq!(verify(&m, &tb).unwrap(), None);
 }
+
+/// Counts the positions of each outcome the slow way, from every placement of the pieces on
+/// the board (no symmetry), and checks them against the table's symmetry-reduced counts, each
+/// index weighted by the number of distinct positions it stands for.
+fn counts_match_brute_force(name: &str) {
+    let (tb, m) = build(name);
+    let table = tb.table(&m).unwrap();
+    let ix = table.indexer();
+    let symmetries: u8 = if ix.has_pawns() { 2 } else { 8 };
+    let mut weighted = [[0u64; 3]; 2];
+    for i in 0..ix.size() {
+        let Some(pos) = ix.legal(i) else { continue };
+        let mut images: Vec<String> = (0..symmetries)
+            .map(|t| {
+                let mut img = Setup::empty();
+                img.turn = pos.turn();
+                for (s, p) in pos.pieces() {
+                    img.set(s.transform(t), Some(p));
+                }
+                Position::from_setup(img).unwrap().fen()
+            })
+            .collect();
+        images.sort();
+        images.dedup();
+        let side = usize::from(pos.turn() == Color::Black);
+        let k = match table.value(i).unwrap().unwrap() {
+            Value::Win(_) => 0,
+            Value::Loss(_) => 1,
+            Value::Draw => 2,
+        };
+        weighted[side][k] += images.len() as u64;
+    }
+    // Brute force: every placement of the pieces, both sides to move, probed one by one.
+    let mut pieces = vec![
+        Piece {
+            color: Color::White,
+            role: Role::King,
+        },
+        Piece {
+            color: Color::Black,
+            role: Role::King,
+        },
+    ];
+    for color in [Color::White, Color::Black] {
+        for &role in m.side(color) {
+            pieces.push(Piece { color, role });
+        }
+    }
+    assert_eq!(pieces.len(), 3, "brute force is for 3 pieces");
+    let mut brute = [[0u64; 3]; 2];
+    for a in 0..64u8 {
+        for b in 0..64u8 {
+            for c in 0..64u8 {
+                if a == b || b == c || a == c {
+                    continue;
+                }
+                for turn in [Color::White, Color::Black] {
+                    let mut setup = Setup::empty();
+                    setup.turn = turn;
+                    for (&s, &p) in [a, b, c].iter().zip(&pieces) {
+                        setup.set(Square::new(s).unwrap(), Some(p));
+                    }
+                    let Ok(pos) = Position::from_setup(setup) else {
+                        continue;
+                    };
+                    let k = match tb.probe(&pos).unwrap() {
+                        Value::Win(_) => 0,
+                        Value::Loss(_) => 1,
+                        Value::Draw => 2,
+                    };
+                    brute[turn as usize][k] += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(weighted, brute, "{name}");
+    // And the table's own (reduced) counts are the same indices counted once.
+    let reduced = table.stats().unwrap().counts;
+    for side in 0..2 {
+        for k in 0..3 {
+            assert!(reduced[side][k] <= weighted[side][k]);
+            assert!(weighted[side][k] <= u64::from(symmetries) * reduced[side][k]);
+        }
+    }
+}
+
+#[test]
+fn three_piece_counts_match_brute_force() {
+    for name in ["KQvK", "KRvK", "KPvK", "KBvK", "KNvK"] {
+        counts_match_brute_force(name);
+    }
+}
+
+/// Published 5-piece maxima (longest DTM over both sides to move). Each needs its table and
+/// dependencies: minutes to hours, so run by hand with
+/// `cargo test --release -p zermelo-chess --test tables -- --ignored five_piece`.
+fn longest_dtm_plies(name: &str) -> u32 {
+    let (tb, m) = build(name);
+    let s = tb.table(&m).unwrap().stats().unwrap();
+    s.longest_win
+        .iter()
+        .chain(&s.longest_loss)
+        .flatten()
+        .map(|l| l.plies)
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+#[ignore]
+fn five_piece_kbnkn_longest_is_213_plies() {
+    assert_eq!(longest_dtm_plies("KBNvKN"), 213);
+}
+
+#[test]
+#[ignore]
+fn five_piece_knnkp_longest_is_229_plies() {
+    assert_eq!(longest_dtm_plies("KNNvKP"), 229);
+}
+
+#[test]
+#[ignore]
+fn five_piece_kppkp_longest_is_254_plies() {
+    assert_eq!(longest_dtm_plies("KPPvKP"), 254);
+}
+
+#[test]
+#[ignore]
+fn five_piece_kqrkq_longest_is_134_plies() {
+    assert_eq!(longest_dtm_plies("KQRvKQ"), 134);
+}

@@ -202,7 +202,7 @@ pub fn set_memory_limit(limit: Option<u64>) {
 }
 
 /// Refuses a job whose estimate exceeds `--max-memory`, or the memory available.
-fn check_memory(name: &str, estimate: zermelo::memory::Estimate) -> CliResult {
+pub fn check_memory(name: &str, estimate: zermelo::memory::Estimate) -> CliResult {
     let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
     let (limit, what) = match MEMORY_LIMIT.get().copied().flatten() {
         Some(l) => (l, "allowed by --max-memory"),

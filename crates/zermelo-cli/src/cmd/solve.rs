@@ -143,7 +143,7 @@ fn print_stats(t: [Instant; 4], nodes: usize, edges: u64) {
 }
 
 /// Peak resident memory of this process in KiB (Linux: `VmHWM` in /proc/self/status).
-fn peak_memory() -> Option<u64> {
+pub(crate) fn peak_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()

@@ -54,7 +54,10 @@ struct GenArgs {
     tables: TablesArg,
     /// Work folder for checkpoints (default: DIR/.work); the same command resumes a killed run.
     #[arg(long, value_name = "WORK")]
-    work: Option<PathBuf>,
+    work_dir: Option<PathBuf>,
+    /// Least seconds between two checkpoints (one is also taken after each pawn stage's setup).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    checkpoint_every: u64,
 }
 
 #[derive(Debug, Args)]
@@ -149,10 +152,10 @@ fn gen(args: GenArgs) -> CliResult {
     std::fs::create_dir_all(dir)
         .map_err(|e| Failure::input(format!("{}: cannot create: {e}", dir.display())))?;
     let tb = Tablebase::open(dir);
-    let work = args.work.clone().unwrap_or_else(|| dir.join(".work"));
+    let work = args.work_dir.clone().unwrap_or_else(|| dir.join(".work"));
     let options = GenOptions {
         work_dir: Some(work.clone()),
-        ..GenOptions::default()
+        checkpoint_interval: std::time::Duration::from_secs(args.checkpoint_every),
     };
     let started = Instant::now();
     for m in targets {

@@ -48,14 +48,19 @@
 //! # Ok::<(), zermelo::game::GameError>(())
 //! ```
 
+pub mod compact;
 mod dense;
 mod explore;
 mod symmetry;
 mod traits;
 
+pub use compact::{
+    CompactError, CompactOptions, CompactSolution, CounterMode, IndexedGame, LayerProgress,
+    RankedGame, Start,
+};
 pub use dense::{
     dense_best_move, dense_graph, dense_principal_line, dense_value, solve_dense,
-    solve_dense_reverse,
+    solve_dense_reverse, IndexValues,
 };
 pub use explore::{
     explore, explore_limited, solve_reachable, Explored, LineStop, PositionLine, Solved, Value,

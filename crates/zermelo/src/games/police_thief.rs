@@ -13,10 +13,12 @@
 //! over all `2F²` states (`F` free cells) by the dense un-move solver: about 10 bytes per
 //! state, so a 60×60 open board (26 million states) needs about 260 MB.
 
-use crate::game::{dense_principal_line, dense_value, GameError, LineStop, Value};
+use crate::game::compact::{CompactError, CompactOptions};
+use crate::game::{
+    dense_principal_line, dense_value, CompactSolution, IndexValues, LineStop, Value,
+};
 use crate::io::ParseError;
 use crate::outcome::Outcome;
-use crate::solve::Solution;
 
 use super::pursuit::{Chase, Pursuit, Side};
 
@@ -313,18 +315,26 @@ impl PoliceThief {
     ///
     /// # Errors
     /// As [`Pursuit::solve`].
-    pub fn solve(&self) -> Result<Solution, GameError> {
+    pub fn solve(&self) -> Result<CompactSolution, CompactError> {
         self.pursuit.solve()
     }
 
+    /// Solves every state with `options`.
+    ///
+    /// # Errors
+    /// As [`Pursuit::solve_with`].
+    pub fn solve_with(&self, options: &CompactOptions) -> Result<CompactSolution, CompactError> {
+        self.pursuit.solve_with(options)
+    }
+
     /// The value of the starting position (for the policeman, who moves first).
-    pub fn value(&self, solution: &Solution) -> Value {
+    pub fn value<S: IndexValues + ?Sized>(&self, solution: &S) -> Value {
         dense_value(&self.pursuit, solution, &self.start())
     }
 
     /// The seed's verdict line for the start: `Police catches the thief`, `The thief escapes`
     /// or `Draw`.
-    pub fn verdict_line(&self, solution: &Solution) -> &'static str {
+    pub fn verdict_line<S: IndexValues + ?Sized>(&self, solution: &S) -> &'static str {
         match self.value(solution).outcome {
             Outcome::Win => "Police catches the thief",
             Outcome::Lose => "The thief escapes",
@@ -333,7 +343,11 @@ impl PoliceThief {
     }
 
     /// The first `plies` moves of optimal play from the start, and how the line stops.
-    pub fn principal_line(&self, solution: &Solution, plies: usize) -> (Vec<Step>, LineStop) {
+    pub fn principal_line<S: IndexValues + ?Sized>(
+        &self,
+        solution: &S,
+        plies: usize,
+    ) -> (Vec<Step>, LineStop) {
         let line = dense_principal_line(&self.pursuit, solution, &self.start(), plies);
         let steps = line
             .positions

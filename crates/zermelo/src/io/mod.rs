@@ -8,7 +8,7 @@ pub mod binary;
 mod edgelist;
 mod json;
 mod lexer;
-mod mapped;
+pub(crate) mod mapped;
 mod parallel;
 mod radix;
 mod solution_csv;
