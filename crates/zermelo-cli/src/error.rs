@@ -14,6 +14,9 @@ pub enum Failure {
     /// A claimed solution is not valid: exit 1.
     #[error("{0}")]
     Rejected(String),
+    /// A cluster peer could not be reached, disconnected or stopped answering: exit 4.
+    #[error("{0}")]
+    Cluster(String),
     /// Anything else (I/O on output, internal errors): exit 1.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
@@ -30,6 +33,7 @@ impl Failure {
         match self {
             Failure::BadInput(_) => ExitCode::from(2),
             Failure::TooBig(_) => ExitCode::from(3),
+            Failure::Cluster(_) => ExitCode::from(4),
             Failure::Rejected(_) | Failure::Internal(_) => ExitCode::from(1),
         }
     }

@@ -4,7 +4,8 @@
 //! `zermelo` library.
 //!
 //! Exit codes: 0 success; 1 a claimed solution is invalid (`verify`) or an internal failure;
-//! 2 bad input (unreadable or malformed file, out-of-range id, bad flag).
+//! 2 bad input (unreadable or malformed file, out-of-range id, bad flag); 3 too big; 4 a cluster
+//! peer lost or silent (`solve --cluster`).
 
 mod cmd;
 mod error;
@@ -97,7 +98,9 @@ fn main() -> ExitCode {
             match &e {
                 error::Failure::Internal(inner) => eprintln!("zermelo: error: {inner:#}"),
                 error::Failure::Rejected(m) => println!("{m}"),
-                error::Failure::BadInput(m) | error::Failure::TooBig(m) => {
+                error::Failure::BadInput(m)
+                | error::Failure::TooBig(m)
+                | error::Failure::Cluster(m) => {
                     eprintln!("zermelo: error: {m}")
                 }
             }

@@ -44,10 +44,26 @@ pub struct SolveArgs {
     /// Print phase timings on standard error.
     #[arg(long)]
     stats: bool,
+    #[command(flatten)]
+    cluster: super::solve_cluster::ClusterArgs,
 }
 
 /// Runs `zermelo solve`.
 pub fn run(args: SolveArgs) -> CliResult {
+    if args.cluster.cluster {
+        if args.algorithm != Algorithm::Retrograde {
+            return Err(Failure::input(
+                "--cluster solves by retrograde analysis only",
+            ));
+        }
+        let output = super::solve_cluster::Output {
+            format: args.format,
+            file: args.output.as_deref(),
+            summary: args.summary,
+            stats: args.stats,
+        };
+        return super::solve_cluster::run(&args.cluster, &args.game, output);
+    }
     let t0 = Instant::now();
     let to_binary = args
         .output

@@ -9,7 +9,7 @@
 //!
 //! The edge list is read as undirected: each edge is usable both ways; self-loops and repeated
 //! edges add nothing (staying put is always allowed). The game is a [`Pursuit`] whose two
-//! move graphs are the same, solved over all `2n²` states by the dense un-move solver.
+//! move graphs are the same, solved over all `2n²` states by the compact engine.
 
 use crate::game::compact::{CompactError, CompactOptions};
 use crate::game::{dense_best_move, dense_value, CompactSolution, IndexValues, Value};
@@ -24,7 +24,7 @@ pub struct CopRobber {
 }
 
 impl CopRobber {
-    /// Largest graph accepted: `2n²` states of about 10 bytes, 2 GB at the limit.
+    /// Largest graph accepted: `2n²` states of about 2.4 bytes, 0.5 GB at the limit.
     pub const MAX_VERTICES: u32 = 10_000;
 
     /// The game on `graph`, its edges taken in both directions.

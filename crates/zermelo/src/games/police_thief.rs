@@ -10,8 +10,8 @@
 //! the thief wins. Play that goes on forever is a draw. Cells are `(row, column)`, 0-based.
 //!
 //! The game is a [`Pursuit`] on the free cells (policeman = pursuer, thief = evader), solved
-//! over all `2F²` states (`F` free cells) by the dense un-move solver: about 10 bytes per
-//! state, so a 60×60 open board (26 million states) needs about 260 MB.
+//! over all `2F²` states (`F` free cells) by the compact engine: about 2.4 bytes per state,
+//! so a 100×100 open board (2×10⁸ states) needs under 0.5 GB.
 
 use crate::game::compact::{CompactError, CompactOptions};
 use crate::game::{
@@ -22,7 +22,7 @@ use crate::outcome::Outcome;
 
 use super::pursuit::{Chase, Pursuit, Side};
 
-/// Largest number of free cells accepted (`2F²` states of about 10 bytes: 2 GB).
+/// Largest number of free cells accepted (`2F²` states of about 2.4 bytes: 0.5 GB).
 pub const MAX_FREE_CELLS: usize = 10_000;
 
 /// Largest number of cells (free or not) a board file may declare.

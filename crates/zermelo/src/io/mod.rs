@@ -20,7 +20,9 @@ use std::fmt;
 pub use edgelist::parse_edge_list;
 pub use json::{parse_json_graph, JsonGame};
 pub use mapped::Mapping;
-pub use parallel::{edge_list_header, read_edge_list, read_edge_list_reverse, Progress, ReadAt};
+pub use parallel::{
+    edge_list_header, read_edge_list, read_edge_list_reverse, EdgeListRanges, Progress, ReadAt,
+};
 pub use solution_csv::{
     parse_solution_csv, write_solution_csv, write_two_player_csv, ClaimedSolution, CSV_HEADER,
     TWO_PLAYER_CSV_HEADER,

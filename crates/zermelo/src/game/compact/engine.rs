@@ -343,20 +343,32 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
             .for_each_init(
                 || (Vec::new(), Vec::new()),
                 |(preds, scratch), (chunk, words)| {
+                    // Counted locally and added once per range: shared counters bumped for
+                    // every decision would bounce their cache line between the cores.
+                    let mut tally = Tally::default();
                     for (k, w) in words.iter().enumerate() {
                         let mut bits = w.load(Relaxed);
                         while bits != 0 {
                             let v = ((chunk * CHUNK_WORDS + k) * 64) as u64
                                 + u64::from(bits.trailing_zeros());
                             bits &= bits - 1;
-                            self.visit(v, next_depth, preds, scratch);
+                            self.visit(v, next_depth, preds, scratch, &mut tally);
                         }
                     }
+                    self.decided.fetch_add(tally.decided, Relaxed);
+                    self.next_count.fetch_add(tally.next, Relaxed);
                 },
             );
     }
 
-    fn visit(&self, v: u64, next_depth: u32, preds: &mut Vec<u64>, scratch: &mut Vec<u64>) {
+    fn visit(
+        &self,
+        v: u64,
+        next_depth: u32,
+        preds: &mut Vec<u64>,
+        scratch: &mut Vec<u64>,
+        tally: &mut Tally,
+    ) {
         let lost = self.cell(v).load(Relaxed) & TAG == LOSE;
         preds.clear();
         self.game.predecessors(v, preds);
@@ -370,11 +382,11 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                 return;
             }
             if lost {
-                self.win(u, next_depth);
+                self.win(u, next_depth, tally);
             } else {
                 match self.mode {
-                    CounterMode::Counter => self.count_down(u, next_depth),
-                    CounterMode::Recompute => self.recompute(u, next_depth, scratch),
+                    CounterMode::Counter => self.count_down(u, next_depth, tally),
+                    CounterMode::Recompute => self.recompute(u, next_depth, scratch, tally),
                 }
             }
         }
@@ -382,7 +394,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
 
     /// `u` has a LOSE child of depth `depth - 1`: an open `u`, or one whose exit wins later,
     /// becomes WIN at `depth`.
-    fn win(&self, u: u64, depth: u32) {
+    fn win(&self, u: u64, depth: u32, tally: &mut Tally) {
         let cell = self.cell(u);
         let mut code = cell.load(Relaxed);
         loop {
@@ -400,18 +412,18 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
             }
         }
         if code & TAG == OPEN {
-            self.decided.fetch_add(1, Relaxed);
+            tally.decided += 1;
             if self.mode == CounterMode::Counter && code & COUNT == SPILL {
                 self.spill.lock().expect("no panics").remove(&u);
             }
         }
         if self.next.insert(u) {
-            self.next_count.fetch_add(1, Relaxed);
+            tally.next += 1;
         }
     }
 
     /// Counter mode: `u` has one more WIN child; when none is left, `u` is lost.
-    fn count_down(&self, u: u64, depth: u32) {
+    fn count_down(&self, u: u64, depth: u32, tally: &mut Tally) {
         let cell = self.cell(u);
         let mut code = cell.load(Relaxed);
         loop {
@@ -436,7 +448,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
             };
             match cell.compare_exchange_weak(code, new, Relaxed, Relaxed) {
                 Ok(_) if new & TAG == OPEN => return,
-                Ok(_) => break self.after_lost(u, new, depth),
+                Ok(_) => break self.after_lost(u, new, depth, tally),
                 Err(now) => code = now,
             }
         }
@@ -444,7 +456,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
 
     /// Recompute mode: `u` has a WIN child; it is lost if every move leads to a WIN of depth
     /// below `depth` (decided by now) and it has no drawing exit.
-    fn recompute(&self, u: u64, depth: u32, scratch: &mut Vec<u64>) {
+    fn recompute(&self, u: u64, depth: u32, scratch: &mut Vec<u64>, tally: &mut Tally) {
         let cell = self.cell(u);
         let code = cell.load(Relaxed);
         if code & TAG != OPEN || code & DRAW_EXIT != 0 {
@@ -467,7 +479,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         }
         let new = self.lost(u, code, depth);
         if cell.compare_exchange(code, new, Relaxed, Relaxed).is_ok() {
-            self.after_lost(u, new, depth);
+            self.after_lost(u, new, depth, tally);
         }
     }
 
@@ -489,14 +501,14 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         decided(LOSE, depth.max(exit.depth.map_or(0, |d| d.0)))
     }
 
-    fn after_lost(&self, u: u64, code: u16, depth: u32) {
-        self.decided.fetch_add(1, Relaxed);
+    fn after_lost(&self, u: u64, code: u16, depth: u32, tally: &mut Tally) {
+        tally.decided += 1;
         if u32::from(code & DEPTH) > depth {
             if self.pending.insert(u) {
                 self.pending_count.fetch_add(1, Relaxed);
             }
         } else if self.next.insert(u) {
-            self.next_count.fetch_add(1, Relaxed);
+            tally.next += 1;
         }
     }
 
@@ -538,6 +550,13 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         *self.spill.get_mut().expect("no panics") = s.spill;
         s.layer
     }
+}
+
+/// Decisions counted by one work item of a layer.
+#[derive(Default)]
+struct Tally {
+    decided: u64,
+    next: u64,
 }
 
 /// An exit value as (outcome, depth), checked.
