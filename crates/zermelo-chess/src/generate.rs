@@ -1,26 +1,34 @@
-//! Generation of one table by retrograde analysis over its slice.
+//! Generation of one table by retrograde analysis on un-moves: no graph, two bytes per index.
 //!
-//! Every legal index is a node; its moves that keep the material are edges inside the slice,
-//! and its captures and promotions lead into smaller tables, whose values are already known.
-//! Those exits are wired to a *value chain* of extra nodes (`L0 <- W1 <- L2 <- ...`, plus a
-//! self-looping draw node) whose solved value is exactly the probed one, so that zermelo's
-//! generic retrograde solver ([`zermelo::solve::retrograde_parallel`], O(V + E)) yields the
-//! depth to mate of the whole slice. Positions with en passant rights get a twin node (the
-//! same position plus the en passant captures) that the double pawn push leads into.
-//! Cost: one move generation per node, edges held as a reverse CSR (4 bytes each).
+//! The working state is the table itself (one entry byte per index: 0 undecided or draw,
+//! `plies + 1` once decided, 255 illegal) plus one *exit* byte per index: the best value, for
+//! the mover, among the moves that leave the stage (captures and promotions, probed from the
+//! smaller tables; pawn moves, read from the stages of this table already solved).
+//!
+//! Each stage (see [`slice`](crate::slice)) is solved layer by layer, depth `d = 1, 2, ...`:
+//! a scan finds the positions decided at depth `d - 1` and the positions whose exit has depth
+//! `d`. At an odd `d` every undecided predecessor (an in-stage un-move) of a position lost in
+//! `d - 1` wins in `d`, as does every undecided position whose exit wins in `d`. At an even `d`
+//! an undecided predecessor of a position won in `d - 1` (or a position whose exit loses in
+//! `d`) loses in `d` when its exit loses in at most `d` and every in-stage move leads to a
+//! decided win: the out-degree counter is recomputed by move generation instead of stored.
+//! What stays undecided is a draw. The layers give the same fast-win / slow-loss depths as
+//! [`zermelo::solve::retrograde`] on the explicit graph. Cost per layer: one scan of the state
+//! plus an un-move generation per position decided and a move generation per loss candidate.
+//! Threads only write values that do not depend on the order of the writes, so the result is
+//! the same for any thread count.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use zermelo::graph::{Predecessors, Rules};
-use zermelo::{NodeId, Outcome};
 
-use crate::index::Indexer;
-use crate::material::Material;
-use crate::position::{Move, Position};
+use crate::checkpoint::{self, Mark};
+use crate::material::{Material, MAX_PIECES};
+use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
-use crate::square::{Color, Role, Square};
+use crate::slice::{Board, Child, SliceGame};
 use crate::table::Table;
 use crate::value::{Value, ILLEGAL, MAX_PLIES};
 
@@ -39,22 +47,72 @@ pub enum GenError {
     /// The material is not supported (too many pieces, or not canonical).
     #[error("cannot generate {0}: {1}")]
     Unsupported(Material, String),
+    /// The checkpoint in the work folder cannot be read or written.
+    #[error("generating {material}: checkpoint: {source}")]
+    Checkpoint {
+        /// The table being generated.
+        material: Material,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A depth to mate does not fit in an entry byte.
+    #[error(
+        "generating {0}: a depth to mate exceeds {MAX_PLIES} plies, the most a table entry holds"
+    )]
+    TooDeep(Material),
 }
 
-/// The value chain's length: nodes for depths `0..=MAX_PLIES`.
-const CHAIN: u32 = MAX_PLIES + 1;
+/// Indices per unit of parallel work.
+const CHUNK: usize = 1 << 14;
+
+/// How to run a generation.
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    /// Where checkpoints go (`<material>.state`); `None`: no checkpoints. A checkpoint found
+    /// there is resumed, and the result is byte-identical to an uninterrupted run.
+    pub work_dir: Option<PathBuf>,
+    /// The least time between two checkpoints (one is also written after each stage's
+    /// initialisation pass).
+    pub checkpoint_interval: Duration,
+}
+
+impl Default for GenOptions {
+    fn default() -> GenOptions {
+        GenOptions {
+            work_dir: None,
+            checkpoint_interval: Duration::from_secs(60),
+        }
+    }
+}
 
 /// Generates the table of the canonical `material`; every table it depends on must be
-/// reachable through `tb`. `progress` counts nodes whose moves have been generated.
+/// reachable through `tb`. `progress` counts indices initialised (scaled so that all stage
+/// passes together count each index once).
 pub fn generate(
     material: &Material,
     tb: &Tablebase,
     progress: &AtomicU64,
 ) -> Result<Table, GenError> {
-    if !material.is_canonical() || material.piece_count() > 4 || material.piece_count() < 3 {
+    generate_with(material, tb, progress, &GenOptions::default())
+}
+
+/// Deletes the checkpoint of `material` in `work_dir` (call it once the table is written).
+pub fn discard_checkpoint(work_dir: &std::path::Path, material: &Material) -> std::io::Result<()> {
+    checkpoint::remove(work_dir, material)
+}
+
+/// [`generate`] with checkpoints in a work folder (see [`GenOptions`]).
+pub fn generate_with(
+    material: &Material,
+    tb: &Tablebase,
+    progress: &AtomicU64,
+    options: &GenOptions,
+) -> Result<Table, GenError> {
+    if !material.is_canonical() || material.piece_count() > MAX_PIECES || material.piece_count() < 3
+    {
         return Err(GenError::Unsupported(
             material.clone(),
-            "supported: canonical materials of 3 or 4 pieces".into(),
+            format!("supported: canonical materials of 3 to {MAX_PIECES} pieces"),
         ));
     }
     let dep = |source| GenError::Dependency {
@@ -64,245 +122,318 @@ pub fn generate(
     for m in material.successors() {
         tb.table(&m).map_err(dep)?;
     }
-    let indexer = Indexer::new(material);
-    let slice = Slice::new(&indexer, tb);
-    let graph = slice.build(progress).map_err(dep)?;
-    let solution = zermelo::solve::retrograde_parallel(&graph, &Rules::normal());
-    let n = indexer.size() as usize;
-    let mut entries = vec![ILLEGAL; n];
-    entries.par_iter_mut().enumerate().for_each(|(i, e)| {
-        if graph.legal[i] {
-            let value = match solution.outcome(i as NodeId) {
-                Outcome::Draw => Value::Draw,
-                Outcome::Win => Value::Win(solution.depth(i as NodeId).map_or(0, |d| d.plies())),
-                Outcome::Lose => Value::Loss(solution.depth(i as NodeId).map_or(0, |d| d.plies())),
-            };
-            // Depths above MAX_PLIES cannot occur with at most 4 pieces (the longest is 79).
-            *e = value.encode().unwrap_or(ILLEGAL);
+    let game = SliceGame::new(material, tb).map_err(dep)?;
+    let n = game.indexer().size() as usize;
+    let run = Run {
+        material,
+        tb,
+        values: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+        exits: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+        counters: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+        game,
+        progress,
+    };
+    let ck = |source| GenError::Checkpoint {
+        material: material.clone(),
+        source,
+    };
+    let arrays = &[&run.values[..], &run.exits[..], &run.counters[..]][..];
+    let dir = options.work_dir.as_deref();
+    let resume = match dir {
+        Some(d) => checkpoint::load(d, material, arrays).map_err(ck)?,
+        None => None,
+    };
+    let mut last_save = Instant::now();
+    let mut save = |mark: Mark, force: bool| -> Result<(), GenError> {
+        if let Some(d) = dir {
+            if force || last_save.elapsed() >= options.checkpoint_interval {
+                checkpoint::save(d, material, mark, arrays).map_err(ck)?;
+                last_save = Instant::now();
+            }
         }
+        Ok(())
+    };
+    let stages = run.game.stages();
+    let start = resume.unwrap_or(Mark {
+        stage: 0,
+        layer: 0,
+        max_exit: 0,
     });
+    for (k, &stage) in stages.iter().enumerate().skip(start.stage as usize) {
+        let mut mark = if k == start.stage as usize && start.layer > 0 {
+            start
+        } else {
+            let max_exit = run.init_stage(stage, k == 0, stages.len()).map_err(dep)?;
+            let mark = Mark {
+                stage: k as u32,
+                layer: 1,
+                max_exit,
+            };
+            save(mark, true)?;
+            mark
+        };
+        while run.layer_step(stage, &mut mark)? {
+            save(mark, false)?;
+        }
+    }
+    let Run {
+        values,
+        exits,
+        counters,
+        ..
+    } = run;
+    drop((exits, counters));
+    let entries = values.into_par_iter().map(AtomicU8::into_inner).collect();
     Ok(Table::from_entries(material, entries))
 }
 
-/// The nodes of one slice: legal indices, then en passant twins, then the value chain.
-struct Slice<'a> {
-    indexer: &'a Indexer,
+/// Exit byte: 0 none, 1 draw, `plies + 2` otherwise.
+fn encode_exit(v: Option<Value>) -> Option<u8> {
+    match v {
+        None => Some(0),
+        Some(Value::Draw) => Some(1),
+        Some(Value::Win(d) | Value::Loss(d)) => (d + 2 <= 255).then(|| d as u8 + 2),
+    }
+}
+
+/// The working state of one generation.
+struct Run<'a> {
+    material: &'a Material,
     tb: &'a Tablebase,
-    twins: Vec<Position>,
-    twin_ids: HashMap<(u64, Square), NodeId>,
+    game: SliceGame,
+    values: Vec<AtomicU8>,
+    exits: Vec<AtomicU8>,
+    /// Per undecided index: its distinct in-stage children not yet known to be won, plus
+    /// one while a losing exit is deeper than the current layer.
+    counters: Vec<AtomicU8>,
+    progress: &'a AtomicU64,
 }
 
-impl<'a> Slice<'a> {
-    fn new(indexer: &'a Indexer, tb: &'a Tablebase) -> Slice<'a> {
-        let m = indexer.material();
-        let both_pawns = m.side(Color::White).contains(&Role::Pawn)
-            && m.side(Color::Black).contains(&Role::Pawn);
-        let twins: Vec<Position> = if both_pawns {
-            (0..indexer.size())
-                .into_par_iter()
-                .filter_map(|i| indexer.legal(i))
-                .flat_map_iter(ep_twins)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let base = indexer.size() as NodeId;
-        let twin_ids = twins
-            .iter()
-            .enumerate()
-            .map(|(k, p)| {
-                let key = (
-                    indexer.rank(p).unwrap_or(0),
-                    p.ep_square().expect("twins have ep"),
-                );
-                (key, base + k as NodeId)
-            })
-            .collect();
-        Slice {
-            indexer,
-            tb,
-            twins,
-            twin_ids,
-        }
+impl Run<'_> {
+    fn board(&self, idx: u64) -> Board {
+        let (turn, sq) = self.game.indexer().decode(idx);
+        Board { turn, sq }
     }
 
-    fn draw_node(&self) -> NodeId {
-        (self.indexer.size() + self.twins.len() as u64) as NodeId
-    }
-
-    fn chain_node(&self, value: Value) -> NodeId {
-        match value.plies() {
-            None => self.draw_node(),
-            Some(d) => self.draw_node() + 1 + d.min(CHAIN - 1),
-        }
-    }
-
-    fn position(&self, node: usize) -> Option<Position> {
-        let n = self.indexer.size() as usize;
-        if node < n {
-            self.indexer.legal(node as u64)
-        } else {
-            self.twins.get(node - n).copied()
-        }
-    }
-
-    /// The successors of `pos`.
-    fn successors(
-        &self,
-        pos: &Position,
-        moves: &mut Vec<Move>,
-        out: &mut Vec<NodeId>,
-    ) -> Result<(), ProbeError> {
-        pos.legal_moves_into(moves);
-        if moves.is_empty() && !pos.is_check() {
-            out.push(self.draw_node()); // stalemate
-        }
-        for &m in moves.iter() {
-            let child = pos.play(m);
-            if m.capture || m.promotion.is_some() {
-                out.push(self.chain_node(self.tb.probe(&child)?));
-                continue;
-            }
-            let (idx, t) = self
-                .indexer
-                .rank_with_transform(&child)
-                .ok_or_else(|| ProbeError::Illegal(child.fen()))?;
-            let id = match child.ep_square() {
-                Some(ep) => *self
-                    .twin_ids
-                    .get(&(idx, ep.transform(t)))
-                    .ok_or_else(|| ProbeError::Illegal(child.fen()))?,
-                None => idx as NodeId,
-            };
-            out.push(id);
-        }
-        Ok(())
-    }
-
-    fn build(&self, progress: &AtomicU64) -> Result<SliceGraph, ProbeError> {
-        let nodes = self.indexer.size() as usize + self.twins.len();
-        let total = nodes + 1 + CHAIN as usize;
-        const CHUNK: usize = 1 << 14;
-        let chunks: Vec<(Vec<u32>, Vec<NodeId>)> = (0..nodes.div_ceil(CHUNK))
+    /// Marks illegal indices (on the first pass), mates, and the exits of every position of
+    /// `stage`. Returns the deepest exit.
+    fn init_stage(&self, stage: u32, first: bool, stages: usize) -> Result<u32, ProbeError> {
+        let max_exit = AtomicU32::new(0);
+        let n = self.values.len();
+        (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|c| {
-                let (mut degrees, mut edges, mut moves) =
-                    (Vec::with_capacity(CHUNK), Vec::new(), Vec::new());
-                for node in c * CHUNK..((c + 1) * CHUNK).min(nodes) {
-                    let before = edges.len();
-                    if let Some(pos) = self.position(node) {
-                        self.successors(&pos, &mut moves, &mut edges)?;
+            .try_for_each(|c| -> Result<(), ProbeError> {
+                let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+                let mut children = Vec::new();
+                self.progress
+                    .fetch_add((range.len() / stages) as u64, Relaxed);
+                for idx in range {
+                    let Some(b) = self.game.legal_board(idx as u64) else {
+                        if first {
+                            self.values[idx].store(ILLEGAL, Relaxed);
+                        }
+                        continue;
+                    };
+                    if self.game.stage(&b) != stage {
+                        continue;
                     }
-                    degrees.push((edges.len() - before) as u32);
+                    let (any_move, exit) = self.exit_of(&b, &mut children)?;
+                    if !any_move {
+                        if self.game.in_check(&b) {
+                            self.values[idx].store(1, Relaxed); // checkmated: Loss(0)
+                        }
+                        continue;
+                    }
+                    let byte = encode_exit(exit).ok_or_else(|| {
+                        ProbeError::Illegal(format!(
+                            "{}: an exit deeper than {MAX_PLIES} plies",
+                            self.game.position(&b, None).fen()
+                        ))
+                    })?;
+                    self.exits[idx].store(byte, Relaxed);
+                    let pending =
+                        children.len() + usize::from(matches!(exit, Some(Value::Loss(_))));
+                    let pending = u8::try_from(pending).map_err(|_| {
+                        ProbeError::Illegal(format!(
+                            "{}: more than 255 moves",
+                            self.game.position(&b, None).fen()
+                        ))
+                    })?;
+                    self.counters[idx].store(pending, Relaxed);
+                    if let Some(d) = exit.and_then(Value::plies) {
+                        max_exit.fetch_max(d, Relaxed);
+                    }
                 }
-                progress.fetch_add(degrees.len() as u64, Relaxed);
-                Ok((degrees, edges))
-            })
-            .collect::<Result<_, ProbeError>>()?;
-        let mut out_degree: Vec<u32> = Vec::with_capacity(total);
-        let mut in_count = vec![0u64; total + 1];
-        for (degrees, edges) in &chunks {
-            out_degree.extend_from_slice(degrees);
-            for &v in edges {
-                in_count[v as usize + 1] += 1;
-            }
-        }
-        // The draw node loops on itself; chain node d has one move, to chain node d - 1.
-        out_degree.push(1);
-        in_count[self.draw_node() as usize + 1] += 1;
-        for d in 0..CHAIN {
-            out_degree.push(u32::from(d > 0));
-            if d > 0 {
-                in_count[self.draw_node() as usize + d as usize + 1] += 1;
-            }
-        }
-        for i in 1..in_count.len() {
-            in_count[i] += in_count[i - 1];
-        }
-        let mut fill = in_count.clone();
-        let mut preds = vec![0 as NodeId; in_count[total] as usize];
-        let mut add = |u: NodeId, v: NodeId| {
-            preds[fill[v as usize] as usize] = u;
-            fill[v as usize] += 1;
-        };
-        let mut u = 0 as NodeId;
-        for (degrees, edges) in &chunks {
-            let mut at = 0;
-            for &d in degrees {
-                for &v in &edges[at..at + d as usize] {
-                    add(u, v);
+                Ok(())
+            })?;
+        Ok(max_exit.into_inner())
+    }
+
+    /// Whether `b` has a legal move, and the best exit for the side to move; `children` gets
+    /// the distinct indices of its in-stage children.
+    fn exit_of(
+        &self,
+        b: &Board,
+        children: &mut Vec<u64>,
+    ) -> Result<(bool, Option<Value>), ProbeError> {
+        children.clear();
+        let mut any = false;
+        let mut best: Option<Value> = None;
+        let mut err = None;
+        self.game.moves(b, |child| {
+            any = true;
+            let v = match child {
+                Child::InSlice(c) => {
+                    children.push(self.game.rank(&c));
+                    return true;
                 }
-                at += d as usize;
-                u += 1;
+                Child::PawnPush { board, double } => self.push_value(b, &board, double),
+                Child::Exit {
+                    board,
+                    victim,
+                    promoted,
+                } => self.game.exit_value(&board, victim, promoted),
+            };
+            match v {
+                Ok(v) => {
+                    let v = v.for_parent();
+                    best = Some(best.map_or(v, |w| w.max(v)));
+                    true
+                }
+                Err(e) => {
+                    err = Some(e);
+                    false
+                }
+            }
+        });
+        // A position symmetric to itself can reach one child by two moves: the solver
+        // counts children, as the un-moves list each predecessor once (see `layer`).
+        children.sort_unstable();
+        children.dedup();
+        match err {
+            Some(e) => Err(e),
+            None => Ok((any, best)),
+        }
+    }
+
+    /// The value of a pawn push's child (a stage already solved), for its side to move.
+    fn push_value(
+        &self,
+        parent: &Board,
+        child: &Board,
+        double: Option<u8>,
+    ) -> Result<Value, ProbeError> {
+        if double.is_some() {
+            let pos = self.game.position(parent, None);
+            let m = pos.legal_moves().into_iter().find(|m| {
+                m.promotion.is_none() && self.game.position(child, None).same_board(&pos.play(*m))
+            });
+            if let Some(next) = m.map(|m| pos.play(m)).filter(|p| p.ep_square().is_some()) {
+                return self.slow_value(&next);
             }
         }
-        let draw = self.draw_node();
-        add(draw, draw);
-        for d in 1..CHAIN {
-            add(draw + 1 + d, draw + d);
-        }
-        drop(chunks);
-        let legal = (0..self.indexer.size() as usize)
-            .into_par_iter()
-            .map(|i| out_degree[i] > 0 || self.indexer.legal(i as u64).is_some())
-            .collect();
-        Ok(SliceGraph {
-            out_degree,
-            offsets: in_count,
-            preds,
-            legal,
-        })
-    }
-}
-
-/// The positions with en passant rights that `pos` (without them) stands for: the side not to
-/// move may have just double-pushed a pawn that a pawn of the side to move can take.
-fn ep_twins(pos: Position) -> Vec<Position> {
-    let them = pos.turn().other();
-    let fwd = them.forward();
-    let mut out = Vec::new();
-    for (sq, p) in pos.pieces() {
-        let double_pushed = p.color == them
-            && p.role == Role::Pawn
-            && sq.rank() == if them == Color::White { 3 } else { 4 };
-        if !double_pushed {
-            continue;
-        }
-        let (Some(ep), Some(origin)) = (sq.offset(0, -fwd), sq.offset(0, -2 * fwd)) else {
-            continue;
-        };
-        if pos.piece_at(ep).is_some() || pos.piece_at(origin).is_some() {
-            continue;
-        }
-        let mut twin = pos;
-        twin.set_ep_square(Some(ep));
-        // Keep it only if an en passant capture is legal (the FEN convention).
-        let twin = Position::from_fen(&twin.fen()).ok();
-        if let Some(t) = twin.filter(|t| t.ep_square().is_some()) {
-            out.push(t);
-        }
-    }
-    out
-}
-
-/// A slice as a reverse CSR for the generic solver.
-struct SliceGraph {
-    out_degree: Vec<u32>,
-    offsets: Vec<u64>,
-    preds: Vec<NodeId>,
-    legal: Vec<bool>,
-}
-
-impl Predecessors for SliceGraph {
-    fn node_count(&self) -> usize {
-        self.out_degree.len()
+        self.own_value(self.game.rank(child))
     }
 
-    fn out_degree(&self, u: NodeId) -> u32 {
-        self.out_degree[u as usize]
+    fn own_value(&self, idx: u64) -> Result<Value, ProbeError> {
+        // `idx` ranks a legal position, so 255 here is a loss in 254 plies, not the filler.
+        Ok(Value::decode(self.values[idx as usize].load(Relaxed)))
     }
 
-    fn predecessors(&self, v: NodeId) -> &[NodeId] {
-        &self.preds[self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize]
+    /// The value of any position whose table or stage is solved, en passant rights included
+    /// (one ply ahead, as [`Tablebase::probe`] does).
+    fn slow_value(&self, pos: &Position) -> Result<Value, ProbeError> {
+        if pos.ep_square().is_some() {
+            let mut best: Option<Value> = None;
+            for m in pos.legal_moves() {
+                let v = self.slow_value(&pos.play(m))?.for_parent();
+                best = Some(best.map_or(v, |b| b.max(v)));
+            }
+            return Ok(best.unwrap_or(if pos.is_check() {
+                Value::Loss(0)
+            } else {
+                Value::Draw
+            }));
+        }
+        if Material::of(pos) == *self.material {
+            let idx = self
+                .game
+                .indexer()
+                .rank(pos)
+                .ok_or_else(|| ProbeError::Illegal(pos.fen()))?;
+            return self.own_value(idx);
+        }
+        self.tb.probe(pos)
+    }
+
+    /// Runs layer `mark.layer` of `stage` and advances the mark; returns whether the stage
+    /// has more layers (what stays undecided at the end is drawn).
+    fn layer_step(&self, stage: u32, mark: &mut Mark) -> Result<bool, GenError> {
+        let d = mark.layer;
+        let dry = d > MAX_PLIES;
+        let decided = self.layer(stage, d, dry);
+        if decided > 0 && dry {
+            return Err(GenError::TooDeep(self.material.clone()));
+        }
+        mark.layer += 1;
+        Ok(decided > 0 || d <= mark.max_exit)
+    }
+
+    /// One layer: decides the positions of depth `d`; returns how many. `dry`: only count.
+    fn layer(&self, stage: u32, d: u32, dry: bool) -> u64 {
+        let n = self.values.len();
+        let trigger = d as u8; // entry byte of depth d - 1
+        let exit_trigger = (d + 2).min(255) as u8;
+        let decided = AtomicU64::new(0);
+        (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+            let mut preds = Vec::new();
+            let mut count = 0;
+            for idx in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                let v = self.values[idx].load(Relaxed);
+                if v == trigger && d <= 254 {
+                    let b = self.board(idx as u64);
+                    if self.game.stage(&b) == stage {
+                        preds.clear();
+                        self.game.unmoves(&b, &mut preds);
+                        // Each predecessor once: its counter counts distinct children.
+                        preds.sort_unstable();
+                        preds.dedup();
+                        for &q in &preds {
+                            count += u64::from(self.step(q, d, dry));
+                        }
+                    }
+                }
+                if v == 0 && d + 2 <= 255 && self.exits[idx].load(Relaxed) == exit_trigger {
+                    let b = self.board(idx as u64);
+                    if self.game.stage(&b) == stage {
+                        count += u64::from(self.step(idx as u64, d, dry));
+                    }
+                }
+            }
+            decided.fetch_add(count, Relaxed);
+        });
+        decided.into_inner()
+    }
+
+    /// One child (or the exit) of undecided `q` has just been resolved at depth `d - 1`
+    /// (resp. `d`): at an odd `d` `q` wins in `d`; at an even `d` it loses in `d` if that was
+    /// its last pending move and its exit does not draw or win. Returns whether `q` was
+    /// decided.
+    fn step(&self, q: u64, d: u32, dry: bool) -> bool {
+        let cell = &self.values[q as usize];
+        if cell.load(Relaxed) != 0 {
+            return false;
+        }
+        if d % 2 == 0 {
+            let last = self.counters[q as usize].fetch_sub(1, Relaxed) == 1;
+            let exit = self.exits[q as usize].load(Relaxed);
+            let exit_loses = exit == 0 || (exit >= 2 && (exit - 2) % 2 == 0);
+            if !(last && exit_loses) {
+                return false;
+            }
+        }
+        dry || cell
+            .compare_exchange(0, d as u8 + 1, Relaxed, Relaxed)
+            .is_ok()
     }
 }

@@ -24,6 +24,12 @@ pub struct Indexer {
     /// King region square -> digit (or `u8::MAX`), and digit -> square.
     region_digit: [u8; 64],
     region: Vec<Square>,
+    /// The place value of each slot's digit (the side to move's is `size / 2`), and what a
+    /// slot's square minus `digit_base` gives as its digit (8 for pawns, 0 otherwise).
+    place: [u64; 8],
+    digit_base: [u8; 8],
+    /// Runs of equal pieces (`start..end`, at least two long), sorted when ranking.
+    equal_runs: Vec<(usize, usize)>,
 }
 
 impl Indexer {
@@ -70,7 +76,35 @@ impl Indexer {
         for p in &slots[2..] {
             size *= if p.role == Role::Pawn { 48 } else { 64 };
         }
+        let mut place = [0u64; 8];
+        let mut digit_base = [0u8; 8];
+        let mut value = 1u64;
+        for i in (0..slots.len()).rev() {
+            place[i] = value;
+            let radix = match (i, slots[i].role) {
+                (0, _) => region.len() as u64,
+                (_, Role::Pawn) => 48,
+                _ => 64,
+            };
+            digit_base[i] = if slots[i].role == Role::Pawn { 8 } else { 0 };
+            value *= radix;
+        }
+        let mut equal_runs = Vec::new();
+        let mut i = 2;
+        while i < slots.len() {
+            let mut j = i + 1;
+            while j < slots.len() && slots[j] == slots[i] {
+                j += 1;
+            }
+            if j - i > 1 {
+                equal_runs.push((i, j));
+            }
+            i = j;
+        }
         Indexer {
+            place,
+            digit_base,
+            equal_runs,
             material: material.clone(),
             slots,
             pawns,
@@ -128,28 +162,19 @@ impl Indexer {
         self.rank_with_transform(pos).map(|(i, _)| i)
     }
 
+    #[inline]
     fn sort_equal_pieces(&self, sq: &mut [u8]) {
-        let mut i = 2;
-        while i < sq.len() {
-            let mut j = i + 1;
-            while j < sq.len() && self.slots[j] == self.slots[i] {
-                j += 1;
-            }
+        for &(i, j) in &self.equal_runs {
             sq[i..j].sort_unstable();
-            i = j;
         }
     }
 
+    #[inline]
     fn encode(&self, turn: Color, sq: &[u8]) -> u64 {
-        let mut idx = turn.index() as u64;
-        idx = idx * self.region.len() as u64 + self.region_digit[sq[0] as usize] as u64;
-        idx = idx * 64 + sq[1] as u64;
-        for (i, &s) in sq.iter().enumerate().skip(2) {
-            idx = if self.slots[i].role == Role::Pawn {
-                idx * 48 + (s as u64 - 8)
-            } else {
-                idx * 64 + s as u64
-            };
+        let mut idx = turn.index() as u64 * (self.size / 2)
+            + u64::from(self.region_digit[sq[0] as usize]) * self.place[0];
+        for ((&s, &base), &place) in sq.iter().zip(&self.digit_base).zip(&self.place).skip(1) {
+            idx += u64::from(s - base) * place;
         }
         idx
     }
@@ -194,10 +219,86 @@ impl Indexer {
         (self.rank(&pos) == Some(idx) && !pos.opponent_in_check()).then_some(pos)
     }
 
+    /// The pieces in slot order: white king, black king, white pieces, black pieces.
+    pub(crate) fn slots(&self) -> &[Piece] {
+        &self.slots
+    }
+
+    /// The side to move and the square of each slot of index `idx` (`idx < size`); pieces may
+    /// overlap.
+    #[inline]
+    pub(crate) fn decode(&self, mut idx: u64) -> (Color, [u8; 8]) {
+        let n = self.slots.len();
+        let mut sq = [0u8; 8];
+        for i in (2..n).rev() {
+            if self.slots[i].role == Role::Pawn {
+                sq[i] = (idx % 48) as u8 + 8;
+                idx /= 48;
+            } else {
+                sq[i] = (idx % 64) as u8;
+                idx /= 64;
+            }
+        }
+        sq[1] = (idx % 64) as u8;
+        idx /= 64;
+        let r = self.region.len() as u64;
+        sq[0] = self.region[(idx % r) as usize].index() as u8;
+        let turn = if idx / r == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        (turn, sq)
+    }
+
+    /// The canonical index of the position with `turn` to move and a piece of each slot on
+    /// `squares` (no overlaps), and the symmetry that maps the position onto it.
+    #[inline]
+    pub(crate) fn rank_squares_with_transform(&self, turn: Color, squares: &[u8]) -> (u64, u8) {
+        let n = self.slots.len();
+        let table = transform_table();
+        let mut best = (u64::MAX, 0);
+        for &t in &self.transforms[squares[0] as usize] {
+            let mut sq = [0u8; 8];
+            for i in 0..n {
+                sq[i] = table[t as usize][squares[i] as usize];
+            }
+            self.sort_equal_pieces(&mut sq[..n]);
+            let idx = self.encode(turn, &sq[..n]);
+            if idx < best.0 {
+                best = (idx, t);
+            }
+        }
+        best
+    }
+
+    /// The canonical index (see [`rank_squares_with_transform`](Self::rank_squares_with_transform)).
+    #[inline]
+    pub(crate) fn rank_squares(&self, turn: Color, squares: &[u8]) -> u64 {
+        self.rank_squares_with_transform(turn, squares).0
+    }
+
     /// Whether pawns restrict the symmetry to the left-right mirror.
     pub fn has_pawns(&self) -> bool {
         self.pawns
     }
+}
+
+/// `[symmetry][square]`: [`Square::transform`] as a lookup table.
+fn transform_table() -> &'static [[u8; 64]; 8] {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 8]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 8];
+        for (k, row) in t.iter_mut().enumerate() {
+            for (s, out) in row.iter_mut().enumerate() {
+                *out = Square::new(s as u8)
+                    .expect("0..64")
+                    .transform(k as u8)
+                    .index() as u8;
+            }
+        }
+        t
+    })
 }
 
 fn king(color: Color) -> Piece {

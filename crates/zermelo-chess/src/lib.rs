@@ -4,6 +4,8 @@
 //! signature (`KQvKR`, `KPvKP`, ...) labelled WIN, LOSS or DRAW for the side to move together
 //! with its depth to mate (DTM) in plies, under fast-win / slow-loss play.
 //!
+//! * [`Setup`] — a position as given, unchecked, with public fields; [`Position::from_setup`]
+//!   validates it once;
 //! * [`Position`] — a legal position without castling (FEN, legal moves, en passant,
 //!   promotions, check, mate, stalemate) and its un-moves ([`Position::unmoves`], including
 //!   un-captures and un-promotions);
@@ -38,25 +40,29 @@
 
 #![deny(missing_docs)]
 
+mod bitboard;
+mod checkpoint;
+mod compact;
 mod generate;
 mod index;
-mod mapped;
 mod material;
 mod position;
 mod probe;
+mod slice;
 mod square;
 mod table;
 mod unmove;
 mod value;
 mod verify;
 
-pub use generate::{generate, GenError};
+pub use compact::generate_compact;
+pub use generate::{discard_checkpoint, generate, generate_with, GenError, GenOptions};
 pub use index::Indexer;
-pub use material::{Material, ParseMaterialError};
-pub use position::{FenError, Move, Position};
+pub use material::{Material, ParseMaterialError, MAX_PIECES};
+pub use position::{FenError, Move, Position, PositionError, Setup};
 pub use probe::{ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};
-pub use table::{Stats, Table, TableError};
+pub use table::{Codec, Longest, Stats, Table, TableError, WriteOptions};
 pub use unmove::Unmove;
 pub use value::Value;
 pub use verify::{verify, Mismatch};

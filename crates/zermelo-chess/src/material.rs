@@ -6,6 +6,10 @@ use std::str::FromStr;
 use crate::position::Position;
 use crate::square::{Color, Role};
 
+/// The most pieces (kings included) a table may have: generation, probing, the `tb` command
+/// and the server all refuse more.
+pub const MAX_PIECES: usize = 5;
+
 /// The pieces of both sides besides the kings, each side strongest first.
 ///
 /// A table is stored for the *canonical* orientation only (the stronger side as white, see
@@ -29,6 +33,11 @@ impl Material {
                 sides[p.color.index()].push(p.role);
             }
         }
+        Material::from_sides(sides)
+    }
+
+    /// The material with these non-king pieces per side (white first), in any order.
+    pub(crate) fn from_roles(sides: [Vec<Role>; 2]) -> Material {
         Material::from_sides(sides)
     }
 

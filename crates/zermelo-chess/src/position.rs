@@ -74,10 +74,136 @@ pub enum FenError {
     },
 }
 
+/// Why a [`Setup`] is not a legal position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PositionError {
+    /// A side has no king or several.
+    #[error("{color:?} has {kings} kings, expected 1")]
+    Kings {
+        /// The side.
+        color: Color,
+        /// How many kings it has.
+        kings: usize,
+    },
+    /// A pawn on the first or last rank.
+    #[error("a pawn stands on the first or last rank")]
+    PawnOnBackRank,
+    /// The side that just moved is in check.
+    #[error("the side not to move is in check")]
+    OppositeCheck,
+    /// The en passant square does not follow a double pawn push.
+    #[error("en passant square {0} does not follow a double pawn push")]
+    EnPassant(Square),
+}
+
+/// A position as given, unchecked: any pieces anywhere, either side to move. Fill its fields
+/// (or parse a FEN with [`Setup::from_fen`]), then validate it once with
+/// [`Position::from_setup`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// The piece on each square, a1 = 0, b1 = 1, ..., h8 = 63.
+    pub board: [Option<Piece>; 64],
+    /// The side to move.
+    pub turn: Color,
+    /// The en passant target square, if the last move was a double pawn push.
+    pub ep_square: Option<Square>,
+}
+
+impl Setup {
+    /// An empty board, white to move.
+    pub fn empty() -> Setup {
+        Setup {
+            board: [None; 64],
+            turn: Color::White,
+            ep_square: None,
+        }
+    }
+
+    /// Puts (or removes) a piece.
+    pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
+        self.board[sq.index()] = piece;
+    }
+
+    /// Parses a FEN without judging the position (castling rights must be `-`; move counters
+    /// are optional).
+    pub fn from_fen(fen: &str) -> Result<Setup, FenError> {
+        let syntax = |reason: &str| FenError::Syntax {
+            fen: fen.to_string(),
+            reason: reason.to_string(),
+        };
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() || fields.len() > 6 {
+            return Err(syntax("expected 1 to 6 space-separated fields"));
+        }
+        let mut setup = Setup::empty();
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != 8 {
+            return Err(syntax("the board needs 8 ranks separated by '/'"));
+        }
+        for (i, row) in ranks.iter().enumerate() {
+            let rank = 7 - i as i8;
+            let mut file = 0i8;
+            for c in row.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    if !(1..=8).contains(&d) {
+                        return Err(syntax("empty-square counts are 1 to 8"));
+                    }
+                    file += d as i8;
+                } else {
+                    let role = Role::from_char(c)
+                        .ok_or_else(|| syntax(&format!("unknown piece {c:?}")))?;
+                    let color = if c.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    let sq = Square::from_coords(file, rank)
+                        .ok_or_else(|| syntax("a rank has more than 8 squares"))?;
+                    setup.set(sq, Some(Piece { color, role }));
+                    file += 1;
+                }
+                if file > 8 {
+                    return Err(syntax("a rank has more than 8 squares"));
+                }
+            }
+            if file != 8 {
+                return Err(syntax("a rank has fewer than 8 squares"));
+            }
+        }
+        setup.turn = match fields.get(1).copied().unwrap_or("w") {
+            "w" => Color::White,
+            "b" => Color::Black,
+            _ => return Err(syntax("the side to move is 'w' or 'b'")),
+        };
+        let castling = fields.get(2).copied().unwrap_or("-");
+        if castling != "-" {
+            return Err(FenError::Illegal {
+                fen: fen.to_string(),
+                reason: "castling rights are not supported in endgame tables".into(),
+            });
+        }
+        match fields.get(3).copied().unwrap_or("-") {
+            "-" => {}
+            s => {
+                setup.ep_square =
+                    Some(Square::parse(s).ok_or_else(|| syntax("bad en passant square"))?)
+            }
+        }
+        for (i, f) in fields.iter().enumerate().skip(4) {
+            if f.parse::<u32>().is_err() {
+                return Err(syntax(&format!("field {} must be a number", i + 1)));
+            }
+        }
+        Ok(setup)
+    }
+}
+
 /// A legal chess position without castling rights.
 ///
-/// Built by [`Position::from_fen`] (validated) or by the table index (which checks legality
-/// itself); moves are played with [`Position::play`].
+/// Built only validated: by [`Position::from_setup`], [`Position::from_fen`], or by the table
+/// index (which checks legality itself); moves are played with [`Position::play`]. It has no
+/// public setters: edit a [`Setup`] ([`Position::to_setup`]) and validate it again.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     board: [Option<Piece>; 64],
@@ -96,7 +222,7 @@ impl fmt::Debug for Position {
 
 impl Position {
     /// An empty board with `turn` to move (not legal until kings are placed).
-    pub fn empty(turn: Color) -> Position {
+    pub(crate) fn empty(turn: Color) -> Position {
         Position {
             board: [None; 64],
             occupied: 0,
@@ -111,9 +237,9 @@ impl Position {
         self.board[sq.index()]
     }
 
-    /// Puts (or removes) a piece.
+    /// Puts (or removes) a piece, unchecked.
     #[inline]
-    pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
+    pub(crate) fn set(&mut self, sq: Square, piece: Option<Piece>) {
         self.board[sq.index()] = piece;
         let bit = 1u64 << sq.index();
         if piece.is_some() {
@@ -135,7 +261,7 @@ impl Position {
     }
 
     /// Sets the en passant target square (unchecked).
-    pub fn set_ep_square(&mut self, ep: Option<Square>) {
+    pub(crate) fn set_ep_square(&mut self, ep: Option<Square>) {
         self.ep = ep;
     }
 
@@ -452,98 +578,58 @@ impl Position {
         !self.is_check() && self.legal_moves().is_empty()
     }
 
-    /// Parses a FEN (castling rights must be `-`; move counters are optional).
+    /// Parses a FEN (castling rights must be `-`; move counters are optional) and validates
+    /// the position.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let syntax = |reason: &str| FenError::Syntax {
+        Position::from_setup(Setup::from_fen(fen)?).map_err(|e| FenError::Illegal {
             fen: fen.to_string(),
-            reason: reason.to_string(),
-        };
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() || fields.len() > 6 {
-            return Err(syntax("expected 1 to 6 space-separated fields"));
-        }
-        let mut pos = Position::empty(Color::White);
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(syntax("the board needs 8 ranks separated by '/'"));
-        }
-        for (i, row) in ranks.iter().enumerate() {
-            let rank = 7 - i as i8;
-            let mut file = 0i8;
-            for c in row.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    if !(1..=8).contains(&d) {
-                        return Err(syntax("empty-square counts are 1 to 8"));
-                    }
-                    file += d as i8;
-                } else {
-                    let role = Role::from_char(c)
-                        .ok_or_else(|| syntax(&format!("unknown piece {c:?}")))?;
-                    let color = if c.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    let sq = Square::from_coords(file, rank)
-                        .ok_or_else(|| syntax("a rank has more than 8 squares"))?;
-                    pos.set(sq, Some(Piece { color, role }));
-                    file += 1;
-                }
-                if file > 8 {
-                    return Err(syntax("a rank has more than 8 squares"));
-                }
-            }
-            if file != 8 {
-                return Err(syntax("a rank has fewer than 8 squares"));
+            reason: e.to_string(),
+        })
+    }
+
+    /// Validates a setup: one king each, no pawn on the first or last rank, the side not to
+    /// move not in check, an en passant square only behind a pawn that just double-pushed
+    /// (dropped when no en passant capture is legal, as FEN's convention allows).
+    pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        let mut pos = Position::empty(setup.turn);
+        for (i, piece) in setup.board.iter().enumerate() {
+            if let Some(sq) = Square::new(i as u8) {
+                pos.set(sq, *piece);
             }
         }
-        pos.turn = match fields.get(1).copied().unwrap_or("w") {
-            "w" => Color::White,
-            "b" => Color::Black,
-            _ => return Err(syntax("the side to move is 'w' or 'b'")),
-        };
-        let castling = fields.get(2).copied().unwrap_or("-");
-        if castling != "-" {
-            return Err(FenError::Illegal {
-                fen: fen.to_string(),
-                reason: "castling rights are not supported in endgame tables".into(),
-            });
-        }
-        match fields.get(3).copied().unwrap_or("-") {
-            "-" => {}
-            s => pos.ep = Some(Square::parse(s).ok_or_else(|| syntax("bad en passant square"))?),
-        }
-        for (i, f) in fields.iter().enumerate().skip(4) {
-            if f.parse::<u32>().is_err() {
-                return Err(syntax(&format!("field {} must be a number", i + 1)));
-            }
-        }
-        pos.validate().map_err(|reason| FenError::Illegal {
-            fen: fen.to_string(),
-            reason,
-        })?;
+        pos.ep = setup.ep_square;
+        pos.validate()?;
         Ok(pos)
     }
 
+    /// The setup of this position (to edit it and validate it again).
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board,
+            turn: self.turn,
+            ep_square: self.ep,
+        }
+    }
+
     /// Checks the rules of a legal position; drops a harmless en passant square.
-    fn validate(&mut self) -> Result<(), String> {
+    fn validate(&mut self) -> Result<(), PositionError> {
         for color in [Color::White, Color::Black] {
             let kings = self
                 .pieces()
                 .filter(|(_, p)| p.color == color && p.role == Role::King)
                 .count();
             if kings != 1 {
-                return Err(format!("{color:?} has {kings} kings, expected 1"));
+                return Err(PositionError::Kings { color, kings });
             }
         }
         if self
             .pieces()
             .any(|(s, p)| p.role == Role::Pawn && (s.rank() == 0 || s.rank() == 7))
         {
-            return Err("a pawn stands on the first or last rank".into());
+            return Err(PositionError::PawnOnBackRank);
         }
         if self.opponent_in_check() {
-            return Err("the side not to move is in check".into());
+            return Err(PositionError::OppositeCheck);
         }
         if let Some(ep) = self.ep {
             let (ep_rank, fwd) = match self.turn {
@@ -558,9 +644,7 @@ impl Position {
                     .offset(0, -fwd)
                     .is_some_and(|s| self.piece_at(s).is_none());
             if !ok {
-                return Err(format!(
-                    "en passant square {ep} does not follow a double pawn push"
-                ));
+                return Err(PositionError::EnPassant(ep));
             }
             self.normalize_ep();
         }
@@ -645,6 +729,65 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap();
             assert_eq!(perft(&pos, depth), nodes, "{fen}");
         }
+    }
+
+    #[test]
+    fn setup_validates_once_into_a_position() {
+        let setup = |fen: &str| Setup::from_fen(fen).unwrap();
+        let legal = setup("8/8/8/3k4/8/8/8/K6R w - - 0 1");
+        let pos = Position::from_setup(legal).unwrap();
+        assert_eq!(pos.to_setup(), legal);
+        assert_eq!(Position::from_setup(pos.to_setup()), Ok(pos));
+        let cases = [
+            (
+                "8/8/8/3k4/8/8/8/K5KR w - - 0 1",
+                PositionError::Kings {
+                    color: Color::White,
+                    kings: 2,
+                },
+            ),
+            (
+                "8/8/8/8/8/8/8/K6R w - - 0 1",
+                PositionError::Kings {
+                    color: Color::Black,
+                    kings: 0,
+                },
+            ),
+            (
+                "3P4/8/8/3k4/8/8/8/K7 w - - 0 1",
+                PositionError::PawnOnBackRank,
+            ),
+            (
+                "8/8/8/3k4/8/8/8/K2R4 w - - 0 1",
+                PositionError::OppositeCheck,
+            ),
+            (
+                "8/8/8/3k4/8/8/8/K6R w - e6 0 1",
+                PositionError::EnPassant(Square::parse("e6").unwrap()),
+            ),
+        ];
+        for (fen, want) in cases {
+            assert_eq!(Position::from_setup(setup(fen)), Err(want.clone()), "{fen}");
+            // FEN parsing reports the same reason.
+            let err = Position::from_fen(fen).unwrap_err().to_string();
+            assert!(err.contains(&want.to_string()), "{err}");
+        }
+        // A setup is edited through its public fields, then validated again.
+        let mut edited = legal;
+        edited.turn = Color::Black;
+        edited.set(
+            Square::parse("d4").unwrap(),
+            Some(Piece {
+                color: Color::White,
+                role: Role::Queen,
+            }),
+        );
+        assert!(Position::from_setup(edited).is_ok());
+        edited.turn = Color::White;
+        assert_eq!(
+            Position::from_setup(edited),
+            Err(PositionError::OppositeCheck)
+        );
     }
 
     #[test]

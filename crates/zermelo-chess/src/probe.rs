@@ -1,10 +1,11 @@
-//! [`Tablebase`]: a directory of tables (opened lazily, memory-mapped) and what to ask it.
+//! [`Tablebase`]: a directory of tables (opened lazily, read or memory-mapped) and what to ask
+//! it.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use crate::material::Material;
+use crate::material::{Material, MAX_PIECES};
 use crate::position::{Move, Position};
 use crate::table::{Table, TableError};
 use crate::value::Value;
@@ -23,8 +24,8 @@ pub enum ProbeError {
         /// Where it was looked for.
         place: String,
     },
-    /// More pieces than any table holds (tables exist for 3 and 4 pieces).
-    #[error("{pieces} pieces ({material}): tables exist for at most 4 pieces")]
+    /// More pieces than any table holds ([`MAX_PIECES`]).
+    #[error("{pieces} pieces ({material}): tables exist for at most {MAX_PIECES} pieces")]
     TooManyPieces {
         /// The material (canonical).
         material: Material,
@@ -42,14 +43,32 @@ pub enum ProbeError {
 /// A set of tables: a directory opened lazily, plus tables inserted in memory.
 pub struct Tablebase {
     dir: Option<PathBuf>,
+    mapped: bool,
     tables: RwLock<HashMap<Material, Arc<Table>>>,
 }
 
 impl Tablebase {
-    /// Tables read from `dir` on first use.
+    /// Tables read from `dir` into memory on first use ([`Table::open`]).
     pub fn open(dir: &Path) -> Tablebase {
         Tablebase {
             dir: Some(dir.to_path_buf()),
+            mapped: false,
+            tables: RwLock::default(),
+        }
+    }
+
+    /// Tables of `dir` memory-mapped on first use ([`Table::open_mapped`]): only the blocks
+    /// probed are read, which suits large tables and few probes.
+    ///
+    /// # Safety
+    ///
+    /// No table file in `dir` may be modified or truncated while this tablebase lives
+    /// (replacing one by rename, as `zermelo tb gen` does, is fine).
+    #[allow(unsafe_code)]
+    pub unsafe fn open_mapped(dir: &Path) -> Tablebase {
+        Tablebase {
+            dir: Some(dir.to_path_buf()),
+            mapped: true,
             tables: RwLock::default(),
         }
     }
@@ -58,6 +77,7 @@ impl Tablebase {
     pub fn in_memory() -> Tablebase {
         Tablebase {
             dir: None,
+            mapped: false,
             tables: RwLock::default(),
         }
     }
@@ -102,7 +122,7 @@ impl Tablebase {
                 .as_ref()
                 .map_or("memory".to_string(), |d| d.display().to_string()),
         };
-        if material.piece_count() > 4 {
+        if material.piece_count() > MAX_PIECES {
             return Err(ProbeError::TooManyPieces {
                 material: material.clone(),
                 pieces: material.piece_count(),
@@ -112,7 +132,22 @@ impl Tablebase {
         if !path.is_file() {
             return Err(missing());
         }
-        let table = Arc::new(Table::open(&path)?);
+        let table = if self.mapped {
+            // SAFETY: the caller of `open_mapped` promised the files stay as they are.
+            #[allow(unsafe_code)]
+            unsafe {
+                Table::open_mapped(&path)?
+            }
+        } else {
+            Table::open(&path)?
+        };
+        if table.material() != material {
+            return Err(ProbeError::Table(TableError::Corrupt {
+                source_name: path.display().to_string(),
+                reason: format!("holds {}, expected {material}", table.material()),
+            }));
+        }
+        let table = Arc::new(table);
         let mut map = self.tables.write().unwrap_or_else(|e| e.into_inner());
         Ok(map.entry(material.clone()).or_insert(table).clone())
     }
@@ -130,11 +165,11 @@ impl Tablebase {
         let (canonical, flipped) = material.canonical();
         let table = self.table(&canonical)?;
         let oriented = if flipped { pos.flip_colors() } else { *pos };
-        table
+        let idx = table
             .indexer()
             .rank(&oriented)
-            .and_then(|i| table.value(i))
-            .ok_or_else(|| ProbeError::Illegal(pos.fen()))
+            .ok_or_else(|| ProbeError::Illegal(pos.fen()))?;
+        Ok(table.value_of_legal(idx)?)
     }
 
     fn best_of_moves(&self, pos: &Position) -> Result<Value, ProbeError> {

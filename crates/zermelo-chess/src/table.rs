@@ -1,28 +1,51 @@
-//! The table file format: a 40-byte header, then one entry byte per index.
+//! The table file format (version 2): a header, a block directory, then the entries cut into
+//! blocks, each compressed on its own so that one probe decodes one block.
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 0..8 | magic `ZRMCHESS` |
-//! | 8..12 | format version, little-endian `u32` (1) |
+//! | 8..12 | format version, little-endian `u32` (2) |
 //! | 12 | metric: 1 = DTM in plies |
-//! | 13..28 | material (`KQvKR`), ASCII, zero-padded |
-//! | 28..36 | number of entries, little-endian `u64` |
-//! | 36..40 | CRC-32 of the entries, little-endian `u32` |
-//! | 40.. | entries: 0 draw, 255 illegal, otherwise `plies + 1` (odd plies win, even lose) |
+//! | 13 | codec of the blocks: 0 raw, 1 zstd, 2 run-length ([`Codec`]) |
+//! | 14..16 | zero |
+//! | 16..32 | material (`KQvKR`), ASCII, zero-padded |
+//! | 32..40 | number of entries, little-endian `u64` |
+//! | 40..44 | entries per block (a power of two, 2^10 to 2^20), `u32` |
+//! | 44..48 | zero |
+//! | 48..56 | number of blocks, `u64` (entries / entries per block, rounded up) |
+//! | 56..60 | CRC-32 of the block directory, `u32` |
+//! | 60..64 | CRC-32 of bytes 0..60, `u32` |
+//! | 64.. | block directory: per block, the end of its bytes in the data (`u64`, relative to the data's start) and the CRC-32 of those bytes (`u32`) |
+//! | then | the blocks' bytes, back to back |
+//!
+//! An entry is one byte ([`Value::encode`]): 0 draw, otherwise `plies + 1` (odd plies win,
+//! even lose), so depths reach 254 plies. Indices that hold no position are filled with 255
+//! (`Loss(254)`'s byte); the [`Indexer`] tells them apart.
+//!
+//! Every size the header declares is checked against the material and the file length before
+//! anything is allocated, and every block's checksum when the table is opened.
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+use zermelo::io::Mapping;
 
 use crate::index::Indexer;
-use crate::mapped::Mapping;
-use crate::material::Material;
+use crate::material::{Material, MAX_PIECES};
 use crate::value::{Value, ILLEGAL};
 
 const MAGIC: &[u8; 8] = b"ZRMCHESS";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const METRIC_DTM: u8 = 1;
-const HEADER: usize = 40;
+const HEADER: usize = 64;
+const DIR_ENTRY: usize = 12;
+const MIN_BLOCK_LOG: u32 = 10;
+const MAX_BLOCK_LOG: u32 = 20;
+/// Decoded blocks kept per table (direct-mapped by block number).
+const CACHE_SLOTS: usize = 64;
 
 /// Why a table file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -44,11 +67,100 @@ pub enum TableError {
         /// What is wrong.
         reason: String,
     },
+    /// The file is a table of another format version.
+    #[error("{source_name}: table format version {found}, this zermelo reads version {VERSION}: regenerate with `zermelo tb gen {material}`")]
+    Version {
+        /// The file (or `<memory>`).
+        source_name: String,
+        /// The version the file declares.
+        found: u32,
+        /// The material the file names (as written, maybe empty).
+        material: String,
+    },
+}
+
+/// How the blocks of a table file are compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// Stored as is: one byte per entry.
+    Raw,
+    /// Zstandard at this level (1 to 22).
+    Zstd(i32),
+    /// Runs of equal entries: the entry byte, then the run length minus one as a LEB128
+    /// varint. Decoding one entry scans the block's runs without decoding the rest.
+    RunLength,
+}
+
+impl Codec {
+    fn id(self) -> u8 {
+        match self {
+            Codec::Raw => 0,
+            Codec::Zstd(_) => 1,
+            Codec::RunLength => 2,
+        }
+    }
+
+    fn from_id(id: u8) -> Option<Codec> {
+        match id {
+            0 => Some(Codec::Raw),
+            1 => Some(Codec::Zstd(0)),
+            2 => Some(Codec::RunLength),
+            _ => None,
+        }
+    }
+}
+
+/// How to write a table file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// The codec of the blocks.
+    pub codec: Codec,
+    /// Entries per block, a power of two from 2^10 to 2^20: smaller blocks probe faster,
+    /// larger ones compress better.
+    pub block_entries: u32,
+}
+
+impl Default for WriteOptions {
+    /// zstd level 9 in blocks of 4,096 entries (see BENCHMARKS.md for the measurements).
+    fn default() -> WriteOptions {
+        WriteOptions {
+            codec: Codec::Zstd(9),
+            block_entries: 1 << 12,
+        }
+    }
+}
+
+/// The bytes of a table file, read into memory or mapped.
+enum FileBytes {
+    Owned(Vec<u8>),
+    Mapped(Mapping),
+}
+
+impl FileBytes {
+    fn get(&self) -> &[u8] {
+        match self {
+            FileBytes::Owned(v) => v,
+            FileBytes::Mapped(m) => m.bytes(),
+        }
+    }
+}
+
+/// A table file checked by [`check`]: where its directory and blocks are.
+struct Blocks {
+    file: FileBytes,
+    source_name: String,
+    codec: Codec,
+    block_entries: u64,
+    count: usize,
+    data_start: usize,
+    cache: Vec<Mutex<(usize, Vec<u8>)>>,
 }
 
 enum Storage {
-    Owned(Vec<u8>),
-    Mapped(Mapping),
+    /// As generated: one entry byte per index.
+    Entries(Vec<u8>),
+    /// As read from a file.
+    Blocks(Blocks),
 }
 
 /// One solved material: an entry per index of its [`Indexer`].
@@ -59,40 +171,108 @@ pub struct Table {
 
 impl std::fmt::Debug for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Table({}, {} entries)",
-            self.material(),
-            self.entries().len()
-        )
+        write!(f, "Table({}, {} entries)", self.material(), self.size())
     }
 }
 
-/// Counts per outcome and the longest mate of a table (symmetry-reduced index positions).
+/// The longest win or loss for one side to move: its depth and how many positions have it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Longest {
+    /// Depth to mate in plies.
+    pub plies: u32,
+    /// How many (symmetry-reduced) positions have exactly this depth.
+    pub positions: u64,
+}
+
+impl Longest {
+    fn record(slot: &mut Option<Longest>, plies: u32) {
+        match slot {
+            Some(l) if l.plies == plies => l.positions += 1,
+            Some(l) if l.plies > plies => {}
+            _ => {
+                *slot = Some(Longest {
+                    plies,
+                    positions: 1,
+                })
+            }
+        }
+    }
+
+    fn merge(a: Option<Longest>, b: Option<Longest>) -> Option<Longest> {
+        match (a, b) {
+            (Some(x), Some(y)) if x.plies == y.plies => Some(Longest {
+                plies: x.plies,
+                positions: x.positions + y.positions,
+            }),
+            (Some(x), Some(y)) => Some(if x.plies > y.plies { x } else { y }),
+            (x, y) => x.or(y),
+        }
+    }
+}
+
+/// Counts per outcome and the longest win and loss of a table, over symmetry-reduced index
+/// positions (each position once up to the board symmetries the index removes).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// `[side to move][win, loss, draw]`, white to move first.
     pub counts: [[u64; 3]; 2],
     /// Illegal or non-canonical indices.
     pub illegal: u64,
-    /// `[side to move]`: the longest win in plies for that side to move, and how many
-    /// positions win in exactly that many.
-    pub longest: [(u32, u64); 2],
+    /// `[side to move]`: the longest win for that side to move (`None`: it never wins).
+    pub longest_win: [Option<Longest>; 2],
+    /// `[side to move]`: the longest loss for that side to move (`None`: it never loses;
+    /// `Some` with 0 plies: its only losses are checkmates on the board).
+    pub longest_loss: [Option<Longest>; 2],
 }
 
 impl Stats {
-    /// The longest win in plies, either side to move.
+    /// The longest win in plies, either side to move (0 if there is none).
     pub fn longest_plies(&self) -> u32 {
-        self.longest[0].0.max(self.longest[1].0)
+        self.longest_win
+            .iter()
+            .flatten()
+            .map(|l| l.plies)
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn add(&mut self, side: usize, value: Option<Value>) {
+        match value {
+            None => self.illegal += 1,
+            Some(Value::Win(d)) => {
+                self.counts[side][0] += 1;
+                Longest::record(&mut self.longest_win[side], d);
+            }
+            Some(Value::Loss(d)) => {
+                self.counts[side][1] += 1;
+                Longest::record(&mut self.longest_loss[side], d);
+            }
+            Some(Value::Draw) => self.counts[side][2] += 1,
+        }
+    }
+
+    fn merge(mut self, other: Stats) -> Stats {
+        for side in 0..2 {
+            for k in 0..3 {
+                self.counts[side][k] += other.counts[side][k];
+            }
+            self.longest_win[side] =
+                Longest::merge(self.longest_win[side], other.longest_win[side]);
+            self.longest_loss[side] =
+                Longest::merge(self.longest_loss[side], other.longest_loss[side]);
+        }
+        self.illegal += other.illegal;
+        self
     }
 }
 
 impl Table {
-    /// A table from its entry bytes (as generated).
+    /// A table from its entry bytes (as generated: [`Value::encode`], [`ILLEGAL`] where an
+    /// index holds no position).
     pub(crate) fn from_entries(material: &Material, entries: Vec<u8>) -> Table {
         Table {
             indexer: Indexer::new(material),
-            storage: Storage::Owned(entries),
+            storage: Storage::Entries(entries),
         }
     }
 
@@ -111,119 +291,414 @@ impl Table {
         &self.indexer
     }
 
-    fn entries(&self) -> &[u8] {
+    /// Number of entries (indices, legal or not).
+    pub fn size(&self) -> u64 {
+        self.indexer.size()
+    }
+
+    /// The entry byte of index `idx < size()`, or why its block cannot be decoded.
+    fn entry(&self, idx: u64) -> Result<u8, TableError> {
         match &self.storage {
-            Storage::Owned(v) => v,
-            Storage::Mapped(m) => &m.bytes()[HEADER..],
+            Storage::Entries(v) => Ok(v[idx as usize]),
+            Storage::Blocks(b) => b.entry(idx),
         }
     }
 
-    /// The value of index `idx` (`None` if illegal or out of range).
-    #[inline]
-    pub fn value(&self, idx: u64) -> Option<Value> {
-        self.entries()
-            .get(idx as usize)
-            .and_then(|&b| Value::decode(b))
+    /// The value of index `idx`: `None` if it holds no position (illegal, non-canonical or
+    /// out of range); an error if its block is corrupt.
+    pub fn value(&self, idx: u64) -> Result<Option<Value>, TableError> {
+        if idx >= self.size() {
+            return Ok(None);
+        }
+        let byte = self.entry(idx)?;
+        if byte == ILLEGAL && self.indexer.legal(idx).is_none() {
+            return Ok(None);
+        }
+        Ok(Some(Value::decode(byte)))
     }
 
-    /// Whether index `idx` is marked illegal.
-    pub fn is_illegal(&self, idx: u64) -> bool {
-        self.entries()
-            .get(idx as usize)
-            .is_none_or(|&b| b == ILLEGAL)
+    /// The value of index `idx`, known to be the canonical index of a legal position.
+    pub(crate) fn value_of_legal(&self, idx: u64) -> Result<Value, TableError> {
+        self.entry(idx).map(Value::decode)
     }
 
-    /// Writes the table in the file format.
-    pub fn write_to(&self, w: &mut dyn Write) -> io::Result<()> {
-        let entries = self.entries();
+    /// Calls `f(first index, entries)` for each block of entries in parallel, in no order.
+    fn par_blocks<T: Send>(
+        &self,
+        f: impl Fn(u64, &[u8]) -> T + Sync + Send,
+    ) -> Result<Vec<T>, TableError> {
+        match &self.storage {
+            Storage::Entries(v) => {
+                const CHUNK: usize = 1 << 16;
+                Ok(v.par_chunks(CHUNK)
+                    .enumerate()
+                    .map(|(i, c)| f((i * CHUNK) as u64, c))
+                    .collect())
+            }
+            Storage::Blocks(b) => (0..b.count)
+                .into_par_iter()
+                .map(|k| {
+                    let mut out = Vec::new();
+                    b.decode(k, &mut out)?;
+                    Ok(f(k as u64 * b.block_entries, &out))
+                })
+                .collect(),
+        }
+    }
+
+    /// Per-outcome counts and the longest win and loss for each side to move.
+    pub fn stats(&self) -> Result<Stats, TableError> {
+        let half = self.size() / 2;
+        let parts = self.par_blocks(|first, entries| {
+            let mut s = Stats::default();
+            for (k, &byte) in entries.iter().enumerate() {
+                let idx = first + k as u64;
+                let legal = byte != ILLEGAL || self.indexer.legal(idx).is_some();
+                s.add(usize::from(idx >= half), legal.then(|| Value::decode(byte)));
+            }
+            s
+        })?;
+        Ok(parts.into_iter().fold(Stats::default(), Stats::merge))
+    }
+
+    /// Writes the table in the file format with the default options.
+    pub fn write_to(&self, w: &mut dyn Write) -> io::Result<u64> {
+        self.write_with(w, &WriteOptions::default())
+    }
+
+    /// Writes the table in the file format, compressing blocks in parallel; returns the number
+    /// of bytes written.
+    pub fn write_with(&self, w: &mut dyn Write, options: &WriteOptions) -> io::Result<u64> {
+        let block = options.block_entries;
+        if !block.is_power_of_two() || !(MIN_BLOCK_LOG..=MAX_BLOCK_LOG).contains(&block.ilog2()) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{block} entries per block: expected a power of two from 2^10 to 2^20"),
+            ));
+        }
+        let entries = self.all_entries().map_err(io::Error::other)?;
+        let blocks: Vec<Vec<u8>> = entries
+            .par_chunks(block as usize)
+            .map(|c| compress(options.codec, c))
+            .collect::<io::Result<_>>()?;
+        let mut dir = Vec::with_capacity(blocks.len() * DIR_ENTRY);
+        let mut end = 0u64;
+        for b in &blocks {
+            end += b.len() as u64;
+            dir.extend_from_slice(&end.to_le_bytes());
+            dir.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
+        }
         let mut header = [0u8; HEADER];
         header[..8].copy_from_slice(MAGIC);
         header[8..12].copy_from_slice(&VERSION.to_le_bytes());
         header[12] = METRIC_DTM;
+        header[13] = options.codec.id();
         let name = self.material().to_string();
-        header[13..13 + name.len().min(15)].copy_from_slice(&name.as_bytes()[..name.len().min(15)]);
-        header[28..36].copy_from_slice(&(entries.len() as u64).to_le_bytes());
-        header[36..40].copy_from_slice(&crc32fast::hash(entries).to_le_bytes());
+        let n = name.len().min(16);
+        header[16..16 + n].copy_from_slice(&name.as_bytes()[..n]);
+        header[32..40].copy_from_slice(&(entries.len() as u64).to_le_bytes());
+        header[40..44].copy_from_slice(&block.to_le_bytes());
+        header[48..56].copy_from_slice(&(blocks.len() as u64).to_le_bytes());
+        header[56..60].copy_from_slice(&crc32fast::hash(&dir).to_le_bytes());
+        let crc = crc32fast::hash(&header[..60]);
+        header[60..64].copy_from_slice(&crc.to_le_bytes());
         w.write_all(&header)?;
-        w.write_all(entries)
+        w.write_all(&dir)?;
+        for b in &blocks {
+            w.write_all(b)?;
+        }
+        Ok((HEADER + dir.len()) as u64 + end)
     }
 
-    /// Opens and memory-maps a table file, checking header, size and checksum.
+    /// Every entry byte, decoded.
+    fn all_entries(&self) -> Result<std::borrow::Cow<'_, [u8]>, TableError> {
+        match &self.storage {
+            Storage::Entries(v) => Ok(std::borrow::Cow::Borrowed(v)),
+            Storage::Blocks(b) => {
+                let mut all = Vec::with_capacity(self.size() as usize);
+                let mut out = Vec::new();
+                for k in 0..b.count {
+                    b.decode(k, &mut out)?;
+                    all.extend_from_slice(&out);
+                }
+                Ok(std::borrow::Cow::Owned(all))
+            }
+        }
+    }
+
+    /// Opens a table file, reading it into memory and checking it whole.
     pub fn open(path: &Path) -> Result<Table, TableError> {
         let io_err = |source| TableError::Io {
             path: path.to_path_buf(),
             source,
         };
+        let mut bytes = Vec::new();
+        File::open(path)
+            .and_then(|mut f| f.read_to_end(&mut bytes))
+            .map_err(io_err)?;
+        Table::from_file(FileBytes::Owned(bytes), path.display().to_string())
+    }
+
+    /// Opens a table file memory-mapped: only the blocks probed are read from disk.
+    ///
+    /// # Safety
+    ///
+    /// The file must not be modified or truncated while the table lives (zermelo writes
+    /// tables to a temporary file and renames it into place, which leaves a mapped file
+    /// intact); see [`Mapping::new`].
+    #[allow(unsafe_code)]
+    pub unsafe fn open_mapped(path: &Path) -> Result<Table, TableError> {
+        let io_err = |source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
         let file = File::open(path).map_err(io_err)?;
-        let map = Mapping::open(&file).map_err(io_err)?;
-        let material = check(map.bytes(), &path.display().to_string())?;
-        Ok(Table {
-            indexer: Indexer::new(&material),
-            storage: Storage::Mapped(map),
-        })
+        // SAFETY: the caller promises the file stays as it is while the table lives.
+        let map = unsafe { Mapping::new(&file, false) }.map_err(io_err)?;
+        Table::from_file(FileBytes::Mapped(map), path.display().to_string())
     }
 
     /// Reads a table from bytes in the file format.
     pub fn from_bytes(bytes: &[u8]) -> Result<Table, TableError> {
-        let material = check(bytes, "<memory>")?;
-        Ok(Table::from_entries(&material, bytes[HEADER..].to_vec()))
+        Table::from_file(FileBytes::Owned(bytes.to_vec()), "<memory>".into())
     }
 
-    /// Per-outcome counts and the longest mate.
-    pub fn stats(&self) -> Stats {
-        let mut s = Stats::default();
-        let half = self.entries().len() / 2;
-        for (i, &b) in self.entries().iter().enumerate() {
-            let side = usize::from(i >= half);
-            match Value::decode(b) {
-                None => s.illegal += 1,
-                Some(Value::Win(d)) => {
-                    s.counts[side][0] += 1;
-                    let longest = &mut s.longest[side];
-                    if d > longest.0 {
-                        *longest = (d, 0);
-                    }
-                    if d == longest.0 {
-                        longest.1 += 1;
-                    }
-                }
-                Some(Value::Loss(_)) => s.counts[side][1] += 1,
-                Some(Value::Draw) => s.counts[side][2] += 1,
-            }
-        }
-        s
+    fn from_file(file: FileBytes, source_name: String) -> Result<Table, TableError> {
+        let layout = check(file.get(), &source_name)?;
+        let blocks = Blocks {
+            file,
+            source_name,
+            codec: layout.codec,
+            block_entries: layout.block_entries,
+            count: layout.count,
+            data_start: HEADER + layout.count * DIR_ENTRY,
+            cache: (0..CACHE_SLOTS)
+                .map(|_| Mutex::new((usize::MAX, Vec::new())))
+                .collect(),
+        };
+        Ok(Table {
+            indexer: Indexer::new(&layout.material),
+            storage: Storage::Blocks(blocks),
+        })
     }
 
-    /// Size of the table in bytes on disk.
+    /// Size of the table in bytes on disk (for a generated table: uncompressed).
     pub fn file_size(&self) -> u64 {
-        (HEADER + self.entries().len()) as u64
+        match &self.storage {
+            Storage::Entries(v) => (HEADER + v.len()) as u64,
+            Storage::Blocks(b) => b.file.get().len() as u64,
+        }
     }
 }
 
-fn check(bytes: &[u8], source: &str) -> Result<Material, TableError> {
+fn compress(codec: Codec, entries: &[u8]) -> io::Result<Vec<u8>> {
+    match codec {
+        Codec::Raw => Ok(entries.to_vec()),
+        Codec::Zstd(level) => zstd::bulk::compress(entries, level),
+        Codec::RunLength => {
+            let mut out = Vec::new();
+            for run in entries.chunk_by(|a, b| a == b) {
+                out.push(run[0]);
+                let mut n = run.len() as u64 - 1;
+                while n >= 0x80 {
+                    out.push((n as u8) | 0x80);
+                    n >>= 7;
+                }
+                out.push(n as u8);
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Iterates the runs `(byte, length)` of a run-length block; `None` marks a malformed run.
+fn runs(bytes: &[u8]) -> impl Iterator<Item = Option<(u8, u64)>> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let &byte = bytes.get(at)?;
+        at += 1;
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let Some(&b) = bytes.get(at) else {
+                return Some(None);
+            };
+            at += 1;
+            n |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Some(n.checked_add(1).map(|n| (byte, n)));
+            }
+        }
+        Some(None)
+    })
+}
+
+impl Blocks {
+    fn corrupt(&self, reason: String) -> TableError {
+        TableError::Corrupt {
+            source_name: self.source_name.clone(),
+            reason,
+        }
+    }
+
+    /// Entries in block `k` (the last block may be short).
+    fn len_of(&self, k: usize, total: u64) -> usize {
+        (total - k as u64 * self.block_entries).min(self.block_entries) as usize
+    }
+
+    fn total(&self) -> u64 {
+        let bytes = self.file.get();
+        u64::from_le_bytes(bytes[32..40].try_into().expect("8 bytes"))
+    }
+
+    /// The compressed bytes of block `k` (bounds were checked when the file was opened).
+    fn raw(&self, k: usize) -> &[u8] {
+        let bytes = self.file.get();
+        let end_at = |k: usize| -> usize {
+            let at = HEADER + k * DIR_ENTRY;
+            u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes")) as usize
+        };
+        let start = if k == 0 { 0 } else { end_at(k - 1) };
+        &bytes[self.data_start + start..self.data_start + end_at(k)]
+    }
+
+    /// Decodes block `k` into `out`, checking that it decodes to exactly its entries.
+    fn decode(&self, k: usize, out: &mut Vec<u8>) -> Result<(), TableError> {
+        let want = self.len_of(k, self.total());
+        let src = self.raw(k);
+        out.clear();
+        match self.codec {
+            Codec::Raw => out.extend_from_slice(src),
+            Codec::Zstd(_) => {
+                out.resize(want, 0);
+                let n = DECOMPRESSOR
+                    .with(|d| match &mut *d.borrow_mut() {
+                        Ok(d) => d.decompress_to_buffer(src, out.as_mut_slice()),
+                        Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
+                    })
+                    .map_err(|e| self.corrupt(format!("block {k}: {e}")))?;
+                out.truncate(n);
+            }
+            Codec::RunLength => {
+                for run in runs(src) {
+                    let (byte, n) =
+                        run.ok_or_else(|| self.corrupt(format!("block {k}: bad run")))?;
+                    if n > (want - out.len()) as u64 {
+                        return Err(self.corrupt(format!("block {k}: runs overflow the block")));
+                    }
+                    out.resize(out.len() + n as usize, byte);
+                }
+            }
+        }
+        if out.len() != want {
+            return Err(self.corrupt(format!("block {k}: {} entries, expected {want}", out.len())));
+        }
+        Ok(())
+    }
+
+    /// The entry byte of `idx` (in range).
+    fn entry(&self, idx: u64) -> Result<u8, TableError> {
+        let k = (idx / self.block_entries) as usize;
+        let at = (idx % self.block_entries) as usize;
+        match self.codec {
+            Codec::Raw => Ok(self.raw(k)[at]),
+            Codec::RunLength => {
+                let (mut skip, mut room) = (at as u64, self.len_of(k, self.total()) as u64);
+                for run in runs(self.raw(k)) {
+                    let (byte, n) =
+                        run.ok_or_else(|| self.corrupt(format!("block {k}: bad run")))?;
+                    if n > room {
+                        return Err(self.corrupt(format!("block {k}: runs overflow the block")));
+                    }
+                    if skip < n {
+                        return Ok(byte);
+                    }
+                    skip -= n;
+                    room -= n;
+                }
+                Err(self.corrupt(format!("block {k}: runs end before entry {at}")))
+            }
+            Codec::Zstd(_) => {
+                let mut slot = self.cache[k % CACHE_SLOTS]
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                if slot.0 != k {
+                    slot.0 = usize::MAX;
+                    self.decode(k, &mut slot.1)?;
+                    slot.0 = k;
+                }
+                Ok(slot.1[at])
+            }
+        }
+    }
+}
+
+thread_local! {
+    /// One zstd decompression context per thread: creating one per block would cost more
+    /// than decoding the block.
+    static DECOMPRESSOR: std::cell::RefCell<io::Result<zstd::bulk::Decompressor<'static>>> =
+        std::cell::RefCell::new(zstd::bulk::Decompressor::new());
+}
+
+/// What the header of a checked file says.
+struct Layout {
+    material: Material,
+    codec: Codec,
+    block_entries: u64,
+    count: usize,
+}
+
+fn le_u32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn le_u64(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// Checks a whole file: header, sizes against the material and the file length, directory
+/// and block checksums. Nothing is allocated from a declared size.
+fn check(bytes: &[u8], source: &str) -> Result<Layout, TableError> {
     let corrupt = |reason: String| TableError::Corrupt {
         source_name: source.to_string(),
         reason,
     };
-    if bytes.len() < HEADER {
-        return Err(corrupt(format!(
-            "truncated: {} bytes, shorter than the header",
-            bytes.len()
-        )));
+    if bytes.len() < 12 {
+        return Err(corrupt(format!("truncated: {} bytes", bytes.len())));
     }
     if &bytes[..8] != MAGIC {
         return Err(corrupt("not a zermelo chess table (bad magic)".into()));
     }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    let version = le_u32(bytes, 8);
     if version != VERSION {
+        // Version 1 kept the material at bytes 13..28.
+        let name = bytes.get(13..28).unwrap_or_default();
+        let material = name
+            .iter()
+            .take_while(|&&b| b != 0)
+            .map(|&b| b as char)
+            .filter(char::is_ascii_alphanumeric)
+            .collect();
+        return Err(TableError::Version {
+            source_name: source.to_string(),
+            found: version,
+            material,
+        });
+    }
+    if bytes.len() < HEADER {
         return Err(corrupt(format!(
-            "format version {version}, this build reads {VERSION}"
+            "truncated: {} bytes, shorter than the {HEADER}-byte header",
+            bytes.len()
         )));
+    }
+    if crc32fast::hash(&bytes[..60]) != le_u32(bytes, 60) {
+        return Err(corrupt("header checksum mismatch".into()));
     }
     if bytes[12] != METRIC_DTM {
         return Err(corrupt(format!("unknown metric {}", bytes[12])));
     }
-    let name: String = bytes[13..28]
+    let codec =
+        Codec::from_id(bytes[13]).ok_or_else(|| corrupt(format!("unknown codec {}", bytes[13])))?;
+    let name: String = bytes[16..32]
         .iter()
         .take_while(|&&b| b != 0)
         .map(|&b| b as char)
@@ -231,23 +706,79 @@ fn check(bytes: &[u8], source: &str) -> Result<Material, TableError> {
     let material: Material = name
         .parse()
         .map_err(|_| corrupt(format!("bad material {name:?}")))?;
-    if !material.is_canonical() {
-        return Err(corrupt(format!("material {material} is not canonical")));
+    if !material.is_canonical() || material.piece_count() > MAX_PIECES {
+        return Err(corrupt(format!(
+            "material {material}: expected a canonical material of at most {MAX_PIECES} pieces"
+        )));
     }
-    let entries = u64::from_le_bytes(bytes[28..36].try_into().expect("8 bytes"));
+    let entries = le_u64(bytes, 32);
     let expected = Indexer::new(&material).size();
     if entries != expected {
         return Err(corrupt(format!(
             "{entries} entries, {material} has {expected}"
         )));
     }
-    let found = (bytes.len() - HEADER) as u64;
-    if found != entries {
-        return Err(corrupt(format!("truncated: {found} of {entries} entries")));
+    let block = le_u32(bytes, 40);
+    if !block.is_power_of_two() || !(MIN_BLOCK_LOG..=MAX_BLOCK_LOG).contains(&block.ilog2()) {
+        return Err(corrupt(format!(
+            "{block} entries per block: expected a power of two from 2^10 to 2^20"
+        )));
     }
-    let crc = u32::from_le_bytes(bytes[36..40].try_into().expect("4 bytes"));
-    if crc32fast::hash(&bytes[HEADER..]) != crc {
-        return Err(corrupt("checksum mismatch".into()));
+    let count = le_u64(bytes, 48);
+    if count != entries.div_ceil(u64::from(block)) {
+        return Err(corrupt(format!(
+            "{count} blocks, {entries} entries in blocks of {block} make {}",
+            entries.div_ceil(u64::from(block))
+        )));
     }
-    Ok(material)
+    // `count` is at most 2^64 / 2^10 and the material bounds it far lower; still, check
+    // the directory's end against the file without overflowing.
+    let data_start = (count as usize)
+        .checked_mul(DIR_ENTRY)
+        .and_then(|d| d.checked_add(HEADER))
+        .filter(|&end| end <= bytes.len())
+        .ok_or_else(|| {
+            corrupt(format!(
+                "truncated: {} bytes, the directory of {count} blocks does not fit",
+                bytes.len()
+            ))
+        })?;
+    let dir = &bytes[HEADER..data_start];
+    if crc32fast::hash(dir) != le_u32(bytes, 56) {
+        return Err(corrupt("block directory checksum mismatch".into()));
+    }
+    let data = &bytes[data_start..];
+    let mut start = 0u64;
+    for (k, e) in dir.chunks_exact(DIR_ENTRY).enumerate() {
+        let end = le_u64(e, 0);
+        if end < start || end > data.len() as u64 {
+            return Err(corrupt(format!(
+                "block {k} ends at {end}, outside {start}..={} (truncated?)",
+                data.len()
+            )));
+        }
+        let want = (entries - k as u64 * u64::from(block)).min(u64::from(block));
+        if codec == Codec::Raw && end - start != want {
+            return Err(corrupt(format!(
+                "block {k}: {} raw bytes, expected {want}",
+                end - start
+            )));
+        }
+        if crc32fast::hash(&data[start as usize..end as usize]) != le_u32(e, 8) {
+            return Err(corrupt(format!("block {k}: checksum mismatch")));
+        }
+        start = end;
+    }
+    if start != data.len() as u64 {
+        return Err(corrupt(format!(
+            "{} bytes after the last block",
+            data.len() as u64 - start
+        )));
+    }
+    Ok(Layout {
+        material,
+        codec,
+        block_entries: u64::from(block),
+        count: count as usize,
+    })
 }

@@ -18,10 +18,12 @@ pub enum Value {
     Draw,
 }
 
-/// Entry byte of an illegal or non-canonical index.
+/// Filler byte for an index that holds no position (illegal or non-canonical). It is also the
+/// byte of `Loss(254)`: legality is the [`Indexer`](crate::Indexer)'s to say, so a reader
+/// checks it only for this byte, which real positions almost never hold.
 pub(crate) const ILLEGAL: u8 = 255;
-/// The largest depth one entry byte holds.
-pub(crate) const MAX_PLIES: u32 = 253;
+/// The largest depth one entry byte holds: KPPvKP's longest mate is exactly 254 plies.
+pub(crate) const MAX_PLIES: u32 = 254;
 
 impl Value {
     /// The value, for the side that moved, of a move leading into a position of this value.
@@ -69,6 +71,7 @@ impl Value {
     }
 
     /// The entry byte: 0 draw, `plies + 1` otherwise (the parity gives the outcome).
+    #[cfg_attr(not(test), allow(dead_code))] // the generator writes entry bytes directly
     pub(crate) fn encode(self) -> Option<u8> {
         match self {
             Value::Draw => Some(0),
@@ -76,18 +79,17 @@ impl Value {
         }
     }
 
-    /// The value of an entry byte (`None` for an illegal index).
-    pub(crate) fn decode(byte: u8) -> Option<Value> {
+    /// The value of an entry byte, assuming its index holds a position (see [`ILLEGAL`]).
+    pub(crate) fn decode(byte: u8) -> Value {
         match byte {
-            ILLEGAL => None,
-            0 => Some(Value::Draw),
+            0 => Value::Draw,
             b => {
                 let d = u32::from(b - 1);
-                Some(if d % 2 == 1 {
+                if d % 2 == 1 {
                     Value::Win(d)
                 } else {
                     Value::Loss(d)
-                })
+                }
             }
         }
     }
@@ -132,10 +134,12 @@ mod tests {
             Value::Win(1),
             Value::Win(253),
             Value::Loss(252),
+            Value::Loss(254),
         ] {
-            assert_eq!(Value::decode(v.encode().unwrap()), Some(v));
+            assert_eq!(Value::decode(v.encode().unwrap()), v);
         }
-        assert_eq!(Value::Win(254).encode(), None);
+        assert_eq!(Value::Loss(254).encode(), Some(ILLEGAL));
+        assert_eq!(Value::Win(255).encode(), None);
         assert!(Value::Win(1) > Value::Win(3));
         assert!(Value::Win(99) > Value::Draw);
         assert!(Value::Draw > Value::Loss(40));

@@ -1,6 +1,7 @@
 //! Re-checks a table against the certificate rules, using move generation only.
 //!
-//! For every index: illegal exactly when the indexer says so; a checkmate is `Loss(0)`, a
+//! For every index: one that holds no position (the [`Indexer`](crate::Indexer) says which)
+//! must hold the filler byte 255 (docs/formats.md); otherwise a checkmate is `Loss(0)`, a
 //! stalemate a draw; otherwise the stored value equals the best over the legal moves of the
 //! children's values (probed from this table and the smaller ones): a win in `d` has a child
 //! lost in `d - 1` and none lost sooner, a loss in `d` has only children won, the slowest in
@@ -21,7 +22,7 @@ pub struct Mismatch {
     pub index: u64,
     /// Its position (FEN), if legal.
     pub fen: Option<String>,
-    /// The stored value (`None`: marked illegal).
+    /// The stored value (`None`: the index holds no position).
     pub stored: Option<Value>,
     /// What move generation says (`None`: illegal).
     pub expected: Option<Value>,
@@ -34,7 +35,7 @@ pub fn verify(material: &Material, tb: &Tablebase) -> Result<Option<Mismatch>, P
     (0..indexer.size())
         .into_par_iter()
         .map(|i| -> Result<Option<Mismatch>, ProbeError> {
-            let stored = table.value(i);
+            let stored = table.value(i)?;
             let pos = indexer.legal(i);
             let expected = match &pos {
                 None => None,

@@ -61,7 +61,14 @@ fn tb_commands_on_krk() {
         .args(["tb", "stats", "KRvK", "--tables", t])
         .assert()
         .success()
-        .stdout(contains("longest mate, white to move: 16 moves (31 plies)"));
+        .stdout(contains(
+            "longest win, white to move: 16 moves (31 plies), reached by",
+        ))
+        .stdout(contains(
+            "longest loss, black to move: 16 moves (32 plies), reached by",
+        ))
+        .stdout(contains("longest loss, white to move: none"))
+        .stdout(contains("longest win, black to move: none"));
     zermelo()
         .args(["tb", "verify", t])
         .assert()
@@ -99,7 +106,7 @@ fn tb_errors_are_clear() {
         ])
         .assert()
         .code(2)
-        .stderr(contains("at most 4 pieces"));
+        .stderr(contains("tables exist for at most"));
     let path = dir.path().join("KRvK.zct");
     let mut bytes = std::fs::read(&path).unwrap();
     bytes.truncate(bytes.len() - 10);
@@ -116,4 +123,18 @@ fn tb_errors_are_clear() {
         .code(2)
         .stderr(contains("truncated"));
     zermelo().args(["tb", "verify", t]).assert().code(1);
+    // A table of the first format version: refused with the command that regenerates it.
+    let mut v1 = b"ZRMCHESS".to_vec();
+    v1.extend_from_slice(&1u32.to_le_bytes());
+    v1.push(1);
+    v1.extend_from_slice(b"KRvK\0\0\0\0\0\0\0\0\0\0\0");
+    v1.extend_from_slice(&[0; 12]);
+    std::fs::write(&path, v1).unwrap();
+    zermelo()
+        .args(["tb", "stats", "KRvK", "--tables", t])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "table format version 1, this zermelo reads version 2: regenerate with `zermelo tb gen KRvK`",
+        ));
 }

@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use zermelo_chess::{
-    generate, verify, FenError, Material, Position, ProbeError, Table, Tablebase, Value,
+    discard_checkpoint, generate_with, verify, FenError, GenOptions, Longest, Material, Position,
+    ProbeError, Table, Tablebase, Value, MAX_PIECES,
 };
 
 use crate::error::{CliResult, Failure};
@@ -28,7 +29,7 @@ enum TbCommand {
     Probe(ProbeArgs),
     /// The principal line to mate from a FEN.
     Line(LineArgs),
-    /// Per-outcome counts and the longest mate of a table.
+    /// Per-outcome counts and the longest win and loss of a table, for each side to move.
     Stats(StatsArgs),
     /// Re-check every table in a directory with the certificate rules (exit 1 on a violation).
     Verify(VerifyArgs),
@@ -46,11 +47,17 @@ struct GenArgs {
     /// The material, e.g. KQvKR.
     #[arg(required_unless_present = "all")]
     material: Option<String>,
-    /// Every ending with up to N pieces (3 or 4).
+    /// Every ending with up to N pieces (3 to the most tables hold).
     #[arg(long, value_name = "N", conflicts_with = "material")]
     all: Option<usize>,
     #[command(flatten)]
     tables: TablesArg,
+    /// Work folder for checkpoints (default: DIR/.work); the same command resumes a killed run.
+    #[arg(long, value_name = "WORK")]
+    work_dir: Option<PathBuf>,
+    /// Least seconds between two checkpoints (one is also taken after each pawn stage's setup).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    checkpoint_every: u64,
 }
 
 #[derive(Debug, Args)]
@@ -111,21 +118,31 @@ fn parse_fen(fen: &str) -> CliResult<Position> {
 fn parse_material(text: &str) -> CliResult<Material> {
     let m: Material = text.parse().map_err(Failure::input)?;
     let m = m.canonical().0;
-    if !(3..=4).contains(&m.piece_count()) {
+    if !(3..=MAX_PIECES).contains(&m.piece_count()) {
         return Err(Failure::input(format!(
-            "{m}: tables exist for 3 and 4 pieces, this has {}",
+            "{m}: tables exist for 3 to {MAX_PIECES} pieces, this has {}",
             m.piece_count()
         )));
     }
     Ok(m)
 }
 
+/// The tables of `dir`, memory-mapped: a probe reads only the blocks it needs.
+fn open_mapped(dir: &Path) -> Tablebase {
+    // SAFETY: zermelo writes a table to a temporary file and renames it into place, so a
+    // mapped table never changes under us; the `tb` commands never write a table they probe.
+    #[allow(unsafe_code)]
+    unsafe {
+        Tablebase::open_mapped(dir)
+    }
+}
+
 fn gen(args: GenArgs) -> CliResult {
     let targets = match (args.all, &args.material) {
-        (Some(n), _) if (3..=4).contains(&n) => Material::all_up_to(n),
+        (Some(n), _) if (3..=MAX_PIECES).contains(&n) => Material::all_up_to(n),
         (Some(n), _) => {
             return Err(Failure::input(format!(
-                "--all {n}: tables exist for 3 and 4 pieces"
+                "--all {n}: tables exist for 3 to {MAX_PIECES} pieces"
             )))
         }
         (None, Some(m)) => Material::generation_order(&[parse_material(m)?]),
@@ -135,6 +152,11 @@ fn gen(args: GenArgs) -> CliResult {
     std::fs::create_dir_all(dir)
         .map_err(|e| Failure::input(format!("{}: cannot create: {e}", dir.display())))?;
     let tb = Tablebase::open(dir);
+    let work = args.work_dir.clone().unwrap_or_else(|| dir.join(".work"));
+    let options = GenOptions {
+        work_dir: Some(work.clone()),
+        checkpoint_interval: std::time::Duration::from_secs(args.checkpoint_every),
+    };
     let started = Instant::now();
     for m in targets {
         if tb.has(&m) {
@@ -145,17 +167,24 @@ fn gen(args: GenArgs) -> CliResult {
         let t0 = Instant::now();
         let size = zermelo_chess::Indexer::new(&m).size();
         let bar = Progress::global().count(&m.to_string(), size);
-        let table = generate(&m, &tb, bar.counter()).map_err(|e| anyhow::anyhow!(e))?;
+        let table =
+            generate_with(&m, &tb, bar.counter(), &options).map_err(|e| anyhow::anyhow!(e))?;
         bar.finish();
         let path = dir.join(Table::file_name(&m));
-        emit(Some(&path), |w| table.write_to(w))?;
+        let mut written = 0;
+        emit(Some(&path), |w| {
+            written = table.write_to(w)?;
+            Ok(())
+        })?;
+        discard_checkpoint(&work, &m)
+            .map_err(|e| Failure::input(format!("{}: {e}", work.display())))?;
         let longest = table
             .stats()
-            .longest
-            .map(|(p, _)| Value::Win(p).moves().unwrap_or(0));
+            .map_err(|e| anyhow::anyhow!(e))?
+            .longest_win
+            .map(|l| l.map_or(0, |l| Value::Win(l.plies).moves().unwrap_or(0)));
         println!(
-            "{m}: {} bytes, {:.2} s, longest mate {} moves with white to move, {} with black",
-            table.file_size(),
+            "{m}: {written} bytes, {:.2} s, longest mate {} moves with white to move, {} with black",
             t0.elapsed().as_secs_f64(),
             longest[0],
             longest[1],
@@ -201,7 +230,7 @@ fn describe(v: Value) -> String {
 }
 
 fn probe(args: ProbeArgs) -> CliResult {
-    let tb = Tablebase::open(&args.tables.tables);
+    let tb = open_mapped(&args.tables.tables);
     if args.stdin {
         return probe_batch(&tb);
     }
@@ -255,7 +284,7 @@ fn probe_batch(tb: &Tablebase) -> CliResult {
 }
 
 fn line(args: LineArgs) -> CliResult {
-    let tb = Tablebase::open(&args.tables.tables);
+    let tb = open_mapped(&args.tables.tables);
     let mut pos = parse_fen(&args.fen)?;
     let start = tb.probe(&pos).map_err(probe_failure)?;
     let plies = start.plies().unwrap_or(0) as usize;
@@ -279,7 +308,11 @@ fn line(args: LineArgs) -> CliResult {
 fn stats(args: StatsArgs) -> CliResult {
     let m = parse_material(&args.material)?;
     let tb = Tablebase::open(&args.tables.tables);
-    let s = tb.table(&m).map_err(probe_failure)?.stats();
+    let s = tb
+        .table(&m)
+        .map_err(probe_failure)?
+        .stats()
+        .map_err(Failure::input)?;
     emit(None, |w| {
         writeln!(w, "material  {m} (symmetry-reduced index positions)")?;
         for (side, name) in [(0, "white"), (1, "black")] {
@@ -288,17 +321,27 @@ fn stats(args: StatsArgs) -> CliResult {
         }
         writeln!(w, "illegal or redundant indices: {}", s.illegal)?;
         for (side, name) in [(0, "white"), (1, "black")] {
-            match s.longest[side] {
-                (0, _) => writeln!(w, "longest mate, {name} to move: none")?,
-                (plies, count) => writeln!(
-                    w,
-                    "longest mate, {name} to move: {} moves ({plies} plies), reached by {count} positions",
-                    Value::Win(plies).moves().unwrap_or(0),
-                )?,
-            }
+            let win = longest_line(s.longest_win[side], Value::Win);
+            writeln!(w, "longest win, {name} to move: {win}")?;
+            let loss = longest_line(s.longest_loss[side], Value::Loss);
+            writeln!(w, "longest loss, {name} to move: {loss}")?;
         }
         Ok(())
     })
+}
+
+/// `N moves (P plies), reached by K positions`, or `none`.
+fn longest_line(longest: Option<Longest>, value: fn(u32) -> Value) -> String {
+    match longest {
+        None => "none".to_string(),
+        Some(l) => format!(
+            "{} moves ({} plies), reached by {} position{}",
+            value(l.plies).moves().unwrap_or(0),
+            l.plies,
+            l.positions,
+            if l.positions == 1 { "" } else { "s" }
+        ),
+    }
 }
 
 fn verify_dir(args: VerifyArgs) -> CliResult {

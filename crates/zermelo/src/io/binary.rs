@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::mapped::Mapping;
+use super::Mapping;
 use super::ParseError;
 use crate::graph::column::Column;
 use crate::graph::{Csr, ReverseCsr, MAX_NODES};

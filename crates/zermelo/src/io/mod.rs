@@ -20,6 +20,7 @@ use std::fmt;
 
 pub use edgelist::parse_edge_list;
 pub use json::{parse_json_graph, JsonGame};
+pub use mapped::Mapping;
 pub use parallel::{
     edge_list_header, read_edge_list, read_edge_list_reverse, EdgeListRanges, Progress, ReadAt,
 };

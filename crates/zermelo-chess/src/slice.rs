@@ -1,0 +1,546 @@
+//! One material as the generator sees it: indices decoded to a square per piece slot, legal
+//! moves and in-slice un-moves on bitboards, and the *exits* (captures, promotions, pawn moves)
+//! that lead into tables or pawn stages already solved.
+//!
+//! Pawn moves are irreversible, so a pawn table is solved in *stages* of equal pawn
+//! advancement (the sum of the pawns' ranks, each counted from its own side), the most
+//! advanced first: inside a stage only kings and pieces move, and a pawn move is an exit into
+//! a stage already solved. En passant rights only arise from a double push, an exit, whose
+//! value [`Generator`](crate::generate) computes one ply ahead like [`Tablebase::probe`].
+
+use std::sync::Arc;
+
+use crate::bitboard::{attacks, bit, origins};
+use crate::index::Indexer;
+use crate::material::Material;
+use crate::position::Position;
+use crate::probe::{ProbeError, Tablebase};
+use crate::square::{Color, Piece, Role, Square};
+use crate::table::Table;
+use crate::value::Value;
+
+/// A slot emptied by a capture.
+pub(crate) const GONE: u8 = 64;
+
+/// A position as one square per piece slot of the [`Indexer`] (`GONE` once captured).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Board {
+    pub(crate) turn: Color,
+    pub(crate) sq: [u8; 8],
+}
+
+/// What a legal move leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Child {
+    /// A king or piece move without capture: same material, same pawn stage (rank it with
+    /// [`SliceGame::rank`] when needed).
+    InSlice(Board),
+    /// A pawn push without promotion: same material, a more advanced stage. `double` holds
+    /// the square passed over by a double push.
+    PawnPush { board: Board, double: Option<u8> },
+    /// A capture and/or promotion: `victim` slot captured, `promoted` slot's new role.
+    Exit {
+        board: Board,
+        victim: Option<usize>,
+        promoted: Option<(usize, Role)>,
+    },
+}
+
+/// Where a capture or promotion leads: bare kings (a draw) or a smaller table, with the
+/// colour flip and the slot order of its indexer.
+enum ExitTarget {
+    BareKings,
+    Table {
+        table: Arc<Table>,
+        flip: bool,
+        /// `order[k]` = the source slot that fills the target's slot `k`.
+        order: Vec<usize>,
+    },
+}
+
+/// The chess side of the generator for one material.
+pub(crate) struct SliceGame {
+    indexer: Indexer,
+    slots: Vec<Piece>,
+    /// Indexed by [`exit_key`].
+    exits: Vec<Option<ExitTarget>>,
+}
+
+fn exit_key(victim: Option<usize>, promoted: Option<(usize, Role)>) -> usize {
+    let v = victim.unwrap_or(8);
+    let (p, r) = promoted.map_or((8, 0), |(s, r)| (s, r as usize));
+    (v * 9 + p) * 6 + r
+}
+
+impl SliceGame {
+    /// Prepares `material`'s slice; every capture and promotion target must be in `tb`.
+    pub(crate) fn new(material: &Material, tb: &Tablebase) -> Result<SliceGame, ProbeError> {
+        let indexer = Indexer::new(material);
+        let slots = indexer.slots().to_vec();
+        let n = slots.len();
+        let mut exits: Vec<Option<ExitTarget>> = (0..9 * 9 * 6).map(|_| None).collect();
+        let victims = std::iter::once(None).chain((2..n).map(Some));
+        for victim in victims {
+            let mut promos = vec![None];
+            for (s, p) in slots.iter().enumerate() {
+                let takes_own = victim.is_some_and(|v| slots[v].color == p.color);
+                if p.role == Role::Pawn && Some(s) != victim && !takes_own {
+                    promos.extend(Role::PROMOTIONS.iter().map(|&r| Some((s, r))));
+                }
+            }
+            for promoted in promos {
+                if victim.is_none() && promoted.is_none() {
+                    continue;
+                }
+                let target = exit_target(&slots, victim, promoted, tb)?;
+                exits[exit_key(victim, promoted)] = Some(target);
+            }
+        }
+        Ok(SliceGame {
+            indexer,
+            slots,
+            exits,
+        })
+    }
+
+    pub(crate) fn indexer(&self) -> &Indexer {
+        &self.indexer
+    }
+
+    /// The board of `idx` if it is a legal, canonical index.
+    #[inline]
+    pub(crate) fn legal_board(&self, idx: u64) -> Option<Board> {
+        let (turn, sq) = self.indexer.decode(idx);
+        let n = self.slots.len();
+        let mut occ = 0u64;
+        for &s in &sq[..n] {
+            if occ & bit(s) != 0 {
+                return None;
+            }
+            occ |= bit(s);
+        }
+        if self.indexer.rank_squares(turn, &sq[..n]) != idx {
+            return None;
+        }
+        let b = Board { turn, sq };
+        let their_king = b.sq[turn.other().index()];
+        (!self.attacked(&b, occ, their_king, turn)).then_some(b)
+    }
+
+    /// The pawn stage of a board: the sum of its pawns' advancement.
+    #[inline]
+    pub(crate) fn stage(&self, b: &Board) -> u32 {
+        let mut s = 0;
+        for (i, p) in self.slots.iter().enumerate() {
+            if p.role == Role::Pawn {
+                let rank = u32::from(b.sq[i] / 8);
+                s += if p.color == Color::White {
+                    rank
+                } else {
+                    7 - rank
+                };
+            }
+        }
+        s
+    }
+
+    /// The stages of this material, most advanced (solved first) first.
+    pub(crate) fn stages(&self) -> Vec<u32> {
+        let pawns = self.slots.iter().filter(|p| p.role == Role::Pawn).count() as u32;
+        if pawns == 0 {
+            return vec![0];
+        }
+        (pawns..=6 * pawns).rev().collect()
+    }
+
+    fn occupancy(&self, b: &Board) -> u64 {
+        b.sq[..self.slots.len()]
+            .iter()
+            .filter(|&&s| s != GONE)
+            .fold(0, |o, &s| o | bit(s))
+    }
+
+    /// Whether `target` is attacked by a piece of `by`.
+    #[inline]
+    fn attacked(&self, b: &Board, occ: u64, target: u8, by: Color) -> bool {
+        for (i, p) in self.slots.iter().enumerate() {
+            let s = b.sq[i];
+            if p.color == by && s != GONE && attacks(p.role, p.color, s, occ) & bit(target) != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move is in check.
+    pub(crate) fn in_check(&self, b: &Board) -> bool {
+        let occ = self.occupancy(b);
+        self.attacked(b, occ, b.sq[b.turn.index()], b.turn.other())
+    }
+
+    /// Calls `f` with every legal move's child until it returns `false`; returns whether it
+    /// ran to the end.
+    pub(crate) fn moves(&self, b: &Board, mut f: impl FnMut(Child) -> bool) -> bool {
+        let us = b.turn;
+        let occ = self.occupancy(b);
+        let mut own = 0u64;
+        for (i, p) in self.slots.iter().enumerate() {
+            if p.color == us {
+                own |= bit(b.sq[i]);
+            }
+        }
+        let their_king = bit(b.sq[us.other().index()]);
+        // Out of check, a piece on no line through its king cannot expose it: its moves are
+        // legal without a test.
+        let king = b.sq[us.index()];
+        let in_check = self.attacked(b, occ, king, us.other());
+        let lines = attacks(Role::Queen, us, king, 0);
+        for (i, p) in self.slots.iter().enumerate() {
+            let from = b.sq[i];
+            if p.color != us || from == GONE {
+                continue;
+            }
+            let free = !in_check && p.role != Role::King && lines & bit(from) == 0;
+            if p.role == Role::Pawn {
+                if !self.pawn_moves(b, i, occ, own | their_king, free, &mut f) {
+                    return false;
+                }
+                continue;
+            }
+            let mut targets = attacks(p.role, us, from, occ) & !own & !their_king;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let mut child = *b;
+                child.sq[i] = to;
+                child.turn = us.other();
+                let victim = self.victim(b, occ, to);
+                if let Some(v) = victim {
+                    child.sq[v] = GONE;
+                }
+                if !free && !self.safe(&child, us) {
+                    continue;
+                }
+                let go = match victim {
+                    None => f(Child::InSlice(child)),
+                    Some(_) => f(Child::Exit {
+                        board: child,
+                        victim,
+                        promoted: None,
+                    }),
+                };
+                if !go {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn pawn_moves(
+        &self,
+        b: &Board,
+        i: usize,
+        occ: u64,
+        blocked: u64,
+        free: bool,
+        f: &mut impl FnMut(Child) -> bool,
+    ) -> bool {
+        let us = b.turn;
+        let from = b.sq[i];
+        let fwd: i8 = if us == Color::White { 8 } else { -8 };
+        let last = if us == Color::White { 7 } else { 0 };
+        let mut targets = attacks(Role::Pawn, us, from, occ) & occ & !blocked;
+        let one = (from as i8 + fwd) as u8;
+        if occ & bit(one) == 0 {
+            targets |= bit(one);
+            let start = if us == Color::White { 1 } else { 6 };
+            let two = (one as i8 + fwd) as u8;
+            if from / 8 == start && occ & bit(two) == 0 {
+                targets |= bit(two);
+            }
+        }
+        while targets != 0 {
+            let to = targets.trailing_zeros() as u8;
+            targets &= targets - 1;
+            let mut child = *b;
+            child.sq[i] = to;
+            child.turn = us.other();
+            let victim = self.victim(b, occ, to);
+            if let Some(v) = victim {
+                child.sq[v] = GONE;
+            }
+            if !free && !self.safe(&child, us) {
+                continue;
+            }
+            if to / 8 == last {
+                for r in Role::PROMOTIONS {
+                    let go = f(Child::Exit {
+                        board: child,
+                        victim,
+                        promoted: Some((i, r)),
+                    });
+                    if !go {
+                        return false;
+                    }
+                }
+                continue;
+            }
+            let go = match victim {
+                Some(_) => f(Child::Exit {
+                    board: child,
+                    victim,
+                    promoted: None,
+                }),
+                None => {
+                    let double = (to.abs_diff(from) == 16).then_some(one);
+                    f(Child::PawnPush {
+                        board: child,
+                        double,
+                    })
+                }
+            };
+            if !go {
+                return false;
+            }
+        }
+        true
+    }
+
+    #[inline]
+    fn victim(&self, b: &Board, occ: u64, to: u8) -> Option<usize> {
+        if occ & bit(to) == 0 {
+            return None;
+        }
+        (2..self.slots.len()).find(|&j| b.sq[j] == to)
+    }
+
+    /// Whether `mover`'s king is safe in `child` (the move was legal).
+    #[inline]
+    fn safe(&self, child: &Board, mover: Color) -> bool {
+        let occ = self.occupancy(child);
+        !self.attacked(child, occ, child.sq[mover.index()], mover.other())
+    }
+
+    /// Appends the index of every position with a king or piece move (no capture, no pawn) to
+    /// `b`; these are the predecessors inside `b`'s stage.
+    pub(crate) fn unmoves(&self, b: &Board, out: &mut Vec<u64>) {
+        let mover = b.turn.other();
+        let n = self.slots.len();
+        let occ = self.occupancy(b);
+        let victim_king = b.sq[b.turn.index()];
+        for (i, p) in self.slots.iter().enumerate() {
+            if p.color != mover || p.role == Role::Pawn {
+                continue;
+            }
+            let to = b.sq[i];
+            let mut froms = origins(p.role, to, occ) & !occ;
+            while froms != 0 {
+                let from = froms.trailing_zeros() as u8;
+                froms &= froms - 1;
+                let mut pre = *b;
+                pre.sq[i] = from;
+                pre.turn = mover;
+                let pre_occ = occ ^ bit(to) ^ bit(from);
+                if !self.attacked(&pre, pre_occ, victim_king, mover) {
+                    out.push(self.indexer.rank_squares(mover, &pre.sq[..n]));
+                }
+            }
+        }
+    }
+
+    /// The value, for the side to move in `board`, of a capture's or promotion's child.
+    pub(crate) fn exit_value(
+        &self,
+        board: &Board,
+        victim: Option<usize>,
+        promoted: Option<(usize, Role)>,
+    ) -> Result<Value, ProbeError> {
+        let target = self.exits[exit_key(victim, promoted)]
+            .as_ref()
+            .expect("every capture and promotion has a target");
+        let ExitTarget::Table { table, flip, order } = target else {
+            return Ok(Value::Draw);
+        };
+        let mut sq = [0u8; 8];
+        for (k, &src) in order.iter().enumerate() {
+            sq[k] = if *flip {
+                board.sq[src] ^ 56
+            } else {
+                board.sq[src]
+            };
+        }
+        let turn = if *flip {
+            board.turn.other()
+        } else {
+            board.turn
+        };
+        let idx = table.indexer().rank_squares(turn, &sq[..order.len()]);
+        table
+            .value(idx)?
+            .ok_or_else(|| ProbeError::Illegal(self.position(board, promoted).fen()))
+    }
+
+    /// The position of a board (for messages and the en passant path).
+    pub(crate) fn position(&self, b: &Board, promoted: Option<(usize, Role)>) -> Position {
+        let mut pos = Position::empty(b.turn);
+        for (i, p) in self.slots.iter().enumerate() {
+            if b.sq[i] == GONE {
+                continue;
+            }
+            let mut piece = *p;
+            if let Some((_, r)) = promoted.filter(|&(s, _)| s == i) {
+                piece.role = r;
+            }
+            pos.set(Square::new(b.sq[i]).expect("on the board"), Some(piece));
+        }
+        pos
+    }
+
+    /// The index of a board of this material (same slots, none captured).
+    pub(crate) fn rank(&self, b: &Board) -> u64 {
+        self.indexer.rank_squares(b.turn, &b.sq[..self.slots.len()])
+    }
+}
+
+fn exit_target(
+    slots: &[Piece],
+    victim: Option<usize>,
+    promoted: Option<(usize, Role)>,
+    tb: &Tablebase,
+) -> Result<ExitTarget, ProbeError> {
+    let mut pieces: Vec<(usize, Piece)> = Vec::new();
+    for (i, &p) in slots.iter().enumerate() {
+        if Some(i) == victim {
+            continue;
+        }
+        let mut piece = p;
+        if let Some((_, r)) = promoted.filter(|&(s, _)| s == i) {
+            piece.role = r;
+        }
+        pieces.push((i, piece));
+    }
+    if pieces.len() == 2 {
+        return Ok(ExitTarget::BareKings);
+    }
+    let mut sides = [Vec::new(), Vec::new()];
+    for (_, p) in &pieces {
+        if p.role != Role::King {
+            sides[p.color.index()].push(p.role);
+        }
+    }
+    let material = Material::from_roles(sides);
+    let (canonical, flip) = material.canonical();
+    let table = tb.table(&canonical)?;
+    let mut used = vec![false; pieces.len()];
+    let mut order = Vec::new();
+    for want in table.indexer().slots() {
+        let want = if flip {
+            Piece {
+                color: want.color.other(),
+                role: want.role,
+            }
+        } else {
+            *want
+        };
+        let k = (0..pieces.len())
+            .find(|&k| !used[k] && pieces[k].1 == want)
+            .expect("the target material has the same pieces");
+        used[k] = true;
+        order.push(pieces[k].0);
+    }
+    Ok(ExitTarget::Table { table, flip, order })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table that answers nothing: these tests only enumerate moves, never probe.
+    fn game(material: &str) -> SliceGame {
+        let m: Material = material.parse().unwrap();
+        let tb = Tablebase::in_memory();
+        for dep in Material::generation_order(std::slice::from_ref(&m)) {
+            if dep != m {
+                let entries = vec![0u8; Indexer::new(&dep).size() as usize];
+                tb.insert(Table::from_entries(&dep, entries));
+            }
+        }
+        SliceGame::new(&m, &tb).unwrap()
+    }
+
+    /// The canonical (material, index) of any position without en passant rights.
+    fn key(pos: &Position) -> (String, u64) {
+        let mut pos = *pos;
+        pos.set_ep_square(None);
+        let (m, flip) = Material::of(&pos).canonical();
+        let oriented = if flip { pos.flip_colors() } else { pos };
+        (m.to_string(), Indexer::new(&m).rank(&oriented).unwrap())
+    }
+
+    fn random_indices(size: u64, count: usize) -> impl Iterator<Item = u64> {
+        let mut seed = 0x2545_f491_4f6c_dd1du64 ^ size;
+        (0..count).map(move |_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % size
+        })
+    }
+
+    /// Bitboard moves and un-moves against position.rs on random legal positions.
+    #[test]
+    fn moves_and_unmoves_match_position() {
+        for material in [
+            "KRBvKR", "KQvKP", "KPPvKP", "KNNvKP", "KBNvKN", "KPvKP", "KQRvKQ",
+        ] {
+            let g = game(material);
+            let ix = g.indexer();
+            let mut checked = 0;
+            for idx in random_indices(ix.size(), 1500) {
+                let pos = ix.legal(idx);
+                let b = g.legal_board(idx);
+                assert_eq!(pos.is_some(), b.is_some(), "{material} {idx}");
+                let (Some(pos), Some(b)) = (pos, b) else {
+                    continue;
+                };
+                checked += 1;
+                assert_eq!(g.in_check(&b), pos.is_check());
+                let mut fast = Vec::new();
+                g.moves(&b, |c| {
+                    fast.push(match c {
+                        Child::InSlice(board) => (material.to_string(), g.rank(&board)),
+                        Child::PawnPush { board, .. } => key(&g.position(&board, None)),
+                        Child::Exit {
+                            board, promoted, ..
+                        } => key(&g.position(&board, promoted)),
+                    });
+                    true
+                });
+                let mut slow: Vec<_> = pos
+                    .legal_moves()
+                    .iter()
+                    .map(|&m| key(&pos.play(m)))
+                    .collect();
+                fast.sort();
+                slow.sort();
+                assert_eq!(fast, slow, "{material} moves of {pos:?}");
+                let mut fast = Vec::new();
+                g.unmoves(&b, &mut fast);
+                let mut slow: Vec<u64> = pos
+                    .unmoves(&[])
+                    .into_iter()
+                    .filter(|(u, pre)| {
+                        pre.piece_at(u.played.from)
+                            .is_some_and(|p| p.role != Role::Pawn)
+                    })
+                    .map(|(_, pre)| ix.rank(&pre).unwrap())
+                    .collect();
+                fast.sort();
+                slow.sort();
+                assert_eq!(fast, slow, "{material} un-moves of {pos:?}");
+            }
+            assert!(checked > 300, "{material}: {checked}");
+        }
+    }
+}
