@@ -173,8 +173,8 @@ impl Indexer {
     fn encode(&self, turn: Color, sq: &[u8]) -> u64 {
         let mut idx = turn.index() as u64 * (self.size / 2)
             + u64::from(self.region_digit[sq[0] as usize]) * self.place[0];
-        for i in 1..sq.len() {
-            idx += u64::from(sq[i] - self.digit_base[i]) * self.place[i];
+        for (i, &s) in sq.iter().enumerate().skip(1) {
+            idx += u64::from(s - self.digit_base[i]) * self.place[i];
         }
         idx
     }
