@@ -61,6 +61,7 @@ pub mod graph;
 pub mod io;
 pub mod memory;
 mod outcome;
+mod prefetch;
 pub mod solve;
 
 pub use outcome::{Depth, NodeId, Outcome, ParseOutcomeError, Player};

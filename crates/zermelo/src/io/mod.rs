@@ -10,6 +10,7 @@ mod json;
 mod lexer;
 pub(crate) mod mapped;
 mod parallel;
+mod radix;
 mod solution_csv;
 mod two_player;
 mod verdicts;
