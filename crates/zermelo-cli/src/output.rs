@@ -129,15 +129,16 @@ pub fn read_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
     if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         io::Read::read_to_end(&mut io::stdin(), &mut bytes)
-            .map_err(|e| Failure::input(format!("<stdin>: cannot read: {e}")))?;
+            .map_err(|e| Failure::Unreadable(format!("<stdin>: cannot read: {e}")))?;
         return Ok((bytes, "<stdin>".to_string()));
     }
     let name = path.display().to_string();
     if path.is_dir() {
-        return Err(Failure::input(format!(
+        return Err(Failure::Unreadable(format!(
             "{name}: is a directory, expected a file"
         )));
     }
-    let bytes = fs::read(path).map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+    let bytes =
+        fs::read(path).map_err(|e| Failure::Unreadable(format!("{name}: cannot read: {e}")))?;
     Ok((bytes, name))
 }
