@@ -155,10 +155,9 @@ static MEMORY_LIMIT: std::sync::OnceLock<zermelo::memory::Limit> = std::sync::On
 
 /// Sets `--max-memory` (once, from `main`).
 pub fn set_memory_limit(limit: Option<u64>) {
-    let limit = limit.map_or(
-        zermelo::memory::Limit::Available,
-        zermelo::memory::Limit::Bytes,
-    );
+    let limit = limit.map_or(zermelo::memory::Limit::Available, |b| {
+        zermelo::memory::Limit::Option(b, "--max-memory")
+    });
     let _ = MEMORY_LIMIT.set(limit);
 }
 

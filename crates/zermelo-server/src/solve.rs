@@ -2,10 +2,9 @@
 //! solve by retrograde analysis and answer outcomes, depths, best moves and, on request, the
 //! trace of the wave.
 
-use serde::de::{IgnoredAny, SeqAccess, Visitor};
-use serde::{Deserialize, Deserializer, Serialize};
-use zermelo::graph::{Convention, Csr, Rules};
-use zermelo::io::{edge_list_header, parse_edge_list, parse_json_graph};
+use serde::{Deserialize, Serialize};
+use zermelo::graph::{Csr, Rules};
+use zermelo::io::{self, InputFormat, LoadOptions, LoadedGraph, Source};
 use zermelo::solve::{self, solve_observed};
 use zermelo::{NodeId, Solution};
 
@@ -78,7 +77,7 @@ pub fn solve_request(
         }
         (s, Some(observer.events))
     } else {
-        (solve::retrograde(&graph, &rules), None)
+        (solve::retrograde_auto(&graph, &rules), None)
     };
     Ok(respond(&graph, &rules, &solution, trace))
 }
@@ -114,42 +113,38 @@ fn respond(
     }
 }
 
-/// Reads a JSON graph (the body starts with `{`) or an edge list, refusing oversized graphs
-/// before they are built.
+/// Reads a JSON graph (the body starts with `{`) or an edge list through [`io::open`], refusing
+/// oversized graphs from their declared size (wherever an edge list's header is) before
+/// anything is built.
 fn parse(body: &[u8], misere: bool, limits: &Limits) -> Result<(Csr, Rules), ApiError> {
     let first = body.iter().find(|b| !b.is_ascii_whitespace());
-    if first == Some(&b'{') {
-        // Malformed JSON fails here too; the library parser below then names the problem.
-        if let Ok(size) = serde_json::from_slice::<DeclaredSize>(body) {
-            check_size(size.nodes, size.edges.0, limits)?;
-        }
-        let game =
-            parse_json_graph(body, SOURCE).map_err(|e| ApiError::bad_request(e.to_string()))?;
-        let rules = if misere && game.rules.convention() == Convention::Normal {
-            Rules::misere()
-                .with_verdicts(
-                    game.graph.node_count(),
-                    game.rules
-                        .verdicts()
-                        .iter()
-                        .map(|&(u, o)| (u64::from(u), o)),
-                )
-                .map_err(|e| ApiError::bad_request(e.to_string()))?
-        } else {
-            game.rules
-        };
-        return Ok((game.graph, rules));
-    }
-    if let Ok(Some((n, m))) = edge_list_header(body) {
-        check_size(n, m, limits)?;
-    }
-    let graph = parse_edge_list(body, SOURCE).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let rules = if misere {
-        Rules::misere()
+    let format = if first == Some(&b'{') {
+        InputFormat::Json
     } else {
-        Rules::normal()
+        InputFormat::Edges
     };
-    Ok((graph, rules))
+    if let Some((nodes, edges)) = io::declared_size(body, format)? {
+        check_size(nodes, edges, limits)?;
+    }
+    let options = LoadOptions {
+        format: Some(format),
+        misere,
+        ..LoadOptions::default()
+    };
+    let loaded = io::open(
+        Source::Bytes {
+            name: SOURCE,
+            bytes: body,
+        },
+        &options,
+    )?;
+    match loaded.graph {
+        LoadedGraph::Full(graph) => Ok((graph, loaded.rules)),
+        _ => Err(ApiError::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            "the loader returned no forward rows",
+        )),
+    }
 }
 
 fn check_size(nodes: u64, edges: u64, limits: &Limits) -> Result<(), ApiError> {
@@ -166,34 +161,4 @@ fn check_size(nodes: u64, edges: u64, limits: &Limits) -> Result<(), ApiError> {
         )));
     }
     Ok(())
-}
-
-/// The size a JSON graph declares, read without building anything.
-#[derive(Deserialize)]
-struct DeclaredSize {
-    nodes: u64,
-    edges: Count,
-}
-
-/// The length of a JSON array, counted without storing its elements.
-struct Count(u64);
-
-impl<'de> Deserialize<'de> for Count {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
-        struct Counter;
-        impl<'de> Visitor<'de> for Counter {
-            type Value = Count;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an array")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Count, A::Error> {
-                let mut n = 0;
-                while seq.next_element::<IgnoredAny>()?.is_some() {
-                    n += 1;
-                }
-                Ok(Count(n))
-            }
-        }
-        d.deserialize_seq(Counter)
-    }
 }

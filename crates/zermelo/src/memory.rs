@@ -84,6 +84,8 @@ pub enum Limit {
     Available,
     /// At most this many bytes.
     Bytes(u64),
+    /// At most this many bytes, set by the named option (messages name it: `--max-memory`).
+    Option(u64, &'static str),
     /// No limit.
     Unlimited,
 }
@@ -95,9 +97,10 @@ impl Limit {
     /// The message, when `estimate.peak()` is over the limit.
     pub fn check(self, estimate: Estimate) -> Result<(), String> {
         let (limit, what) = match self {
-            Limit::Bytes(b) => (b, "allowed by the memory limit"),
+            Limit::Bytes(b) => (b, "allowed by the memory limit".to_string()),
+            Limit::Option(b, name) => (b, format!("allowed by {name}")),
             Limit::Available => match available() {
-                Some(a) => (a, "available on this machine"),
+                Some(a) => (a, "available on this machine".to_string()),
                 None => return Ok(()),
             },
             Limit::Unlimited => return Ok(()),
@@ -120,7 +123,7 @@ impl Limit {
     /// The most bytes of input worth reading into memory under this limit.
     pub fn input_cap(self) -> u64 {
         match self {
-            Limit::Bytes(b) => b,
+            Limit::Bytes(b) | Limit::Option(b, _) => b,
             Limit::Available => available().unwrap_or(u64::MAX),
             Limit::Unlimited => u64::MAX,
         }
