@@ -2190,13 +2190,17 @@ fn verify_rejects_malformed_solutions_as_bad_input() {
         bad(&s, "node,outcome,depth\n0,win,3\n0,win,3\n"),
         "s.csv:3: a second row for node 0"
     );
+    // Rows that read but claim the impossible are the solution's fault: invalid, exit 1,
+    // naming the row (issue 12).
+    s.write("s.csv", "node,outcome,depth\n0,draw,3\n");
     assert_eq!(
-        bad(&s, "node,outcome,depth\n0,draw,3\n"),
-        "s.csv:2: a draw has no depth: leave it empty"
+        s.run(&["verify", "chain.txt", "s.csv"]).rejected(),
+        "invalid: s.csv:2: node 0: a draw has no depth: leave it empty"
     );
+    s.write("s.csv", "node,outcome,depth\n0,win,\n");
     assert_eq!(
-        bad(&s, "node,outcome,depth\n0,win,\n"),
-        "s.csv:2: a win needs a depth"
+        s.run(&["verify", "chain.txt", "s.csv"]).rejected(),
+        "invalid: s.csv:2: node 0: a win needs a depth"
     );
     assert_starts(
         &bad(&s, "node,outcome,depth\n0,won,1\n"),

@@ -48,11 +48,14 @@ pub enum ErrorKind {
     Corrupt,
     /// The input is valid but over a size limit (nodes, edges, memory).
     TooBig,
+    /// Well-formed values that contradict each other in a claim (a solution row with a draw and
+    /// a depth, or a win without one): the claim is wrong rather than unreadable.
+    Inconsistent,
 }
 
 impl ErrorKind {
     /// A short lower-case name (`io`, `syntax`, `out-of-range`, `truncated`, `corrupt`,
-    /// `too-big`).
+    /// `too-big`, `inconsistent`).
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorKind::Io => "io",
@@ -61,6 +64,7 @@ impl ErrorKind {
             ErrorKind::Truncated => "truncated",
             ErrorKind::Corrupt => "corrupt",
             ErrorKind::TooBig => "too-big",
+            ErrorKind::Inconsistent => "inconsistent",
         }
     }
 }
