@@ -5,8 +5,9 @@
 use serde::{Deserialize, Serialize};
 use zermelo::graph::{Csr, Rules};
 use zermelo::io::{self, InputFormat, LoadOptions, LoadedGraph, Source};
+use zermelo::report::SolveReport;
 use zermelo::solve::{self, solve_observed};
-use zermelo::{NodeId, Solution};
+use zermelo::Solution;
 
 use crate::error::ApiError;
 use crate::limits::Limits;
@@ -27,32 +28,14 @@ pub struct SolveOptions {
     pub misere: bool,
 }
 
-/// The answer of `/api/solve`: sizes, counts, one row per node (outcome, depth, best move) and,
-/// on request, the trace.
+/// The answer of `/api/solve`: the counts and one row per node (outcome, depth, best move) —
+/// the same [`SolveReport`] `zermelo solve --format json` prints — and, on request, the trace.
 #[derive(Debug, Serialize)]
 pub struct SolveResponse {
-    nodes: usize,
-    edges: u64,
-    counts: CountsJson,
-    solution: Vec<NodeRow>,
+    #[serde(flatten)]
+    report: SolveReport,
     #[serde(skip_serializing_if = "Option::is_none")]
     trace: Option<Vec<TraceEvent>>,
-}
-
-#[derive(Debug, Serialize)]
-struct CountsJson {
-    win: u64,
-    lose: u64,
-    draw: u64,
-    max_depth: Option<u32>,
-}
-
-#[derive(Debug, Serialize)]
-struct NodeRow {
-    node: NodeId,
-    outcome: &'static str,
-    depth: Option<u32>,
-    best_move: Option<NodeId>,
 }
 
 /// Solves one request body: the whole of `/api/solve` without HTTP, for tests and embedders.
@@ -88,27 +71,9 @@ fn respond(
     solution: &Solution,
     trace: Option<Vec<TraceEvent>>,
 ) -> SolveResponse {
-    let c = solution.counts();
     let best = solve::best_moves(graph, rules, solution);
-    let rows = graph
-        .nodes()
-        .map(|u| NodeRow {
-            node: u,
-            outcome: solution.outcome(u).as_str(),
-            depth: solution.depth(u).map(|d| d.plies()),
-            best_move: best[u as usize],
-        })
-        .collect();
     SolveResponse {
-        nodes: graph.node_count(),
-        edges: graph.edge_count(),
-        counts: CountsJson {
-            win: c.win,
-            lose: c.lose,
-            draw: c.draw,
-            max_depth: c.max_depth.map(|d| d.plies()),
-        },
-        solution: rows,
+        report: SolveReport::new(graph.edge_count(), solution, &best),
         trace,
     }
 }

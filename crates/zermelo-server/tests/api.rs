@@ -100,8 +100,8 @@ async fn forced_chain_trace_is_the_backward_wave_in_order() {
         json!({"node": 0, "outcome": "win", "depth": 3, "best_move": 1})
     );
     assert_eq!(
-        v["counts"],
-        json!({"win": 2, "lose": 2, "draw": 0, "max_depth": 3})
+        (&v["win"], &v["lose"], &v["draw"], &v["max_depth"]),
+        (&json!(2), &json!(2), &json!(0), &json!(3))
     );
 }
 
@@ -301,22 +301,18 @@ impl Tablebase for Countdown {
         if n > 100 {
             return Err(TablebaseError::NoTable(format!("{n} is past the table")));
         }
-        let outcome = |k: u32| if k % 2 == 1 { "win" } else { "lose" };
+        let value = |k: u32| {
+            if k % 2 == 1 {
+                zermelo::Value::Win(k)
+            } else {
+                zermelo::Value::Lose(k)
+            }
+        };
         let moves = (n > 0)
-            .then(|| MoveProbe {
-                uci: format!("{n}-{}", n - 1),
-                fen: (n - 1).to_string(),
-                outcome: outcome(n - 1),
-                dtm: Some(n - 1),
-            })
+            .then(|| MoveProbe::new(format!("{n}-{}", n - 1), (n - 1).to_string(), value(n - 1)))
             .into_iter()
             .collect();
-        Ok(PositionProbe {
-            fen: n.to_string(),
-            outcome: outcome(n),
-            dtm: Some(n),
-            moves,
-        })
+        Ok(PositionProbe::new(n.to_string(), value(n), moves))
     }
 }
 
@@ -336,7 +332,7 @@ async fn tablebase_endpoints_through_the_seam() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         v,
-        json!({"fen": "3", "outcome": "win", "dtm": 3, "moves": [{"uci": "3-2", "fen": "2", "outcome": "lose", "dtm": 2}]})
+        json!({"fen": "3", "outcome": "win", "dtm_plies": 3, "dtm_moves": 2, "moves": [{"uci": "3-2", "fen": "2", "outcome": "lose", "dtm_plies": 2, "dtm_moves": 1}]})
     );
     let (status, v) = call(
         with_tables(),

@@ -61,7 +61,10 @@ pub mod graph;
 pub mod io;
 pub mod memory;
 mod outcome;
+pub mod report;
 pub mod solve;
+mod value;
 
 pub use outcome::{Depth, NodeId, Outcome, ParseOutcomeError, Player};
 pub use solve::Solution;
+pub use value::{plural, Value};

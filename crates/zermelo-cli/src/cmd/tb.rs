@@ -9,6 +9,8 @@ use zermelo_chess::{
     generate, verify, FenError, Material, Position, ProbeError, Table, Tablebase, Value,
 };
 
+use zermelo::report::{MoveProbe, PositionProbe};
+
 use crate::error::{CliResult, Failure};
 use crate::output::emit;
 use crate::progress::Progress;
@@ -166,29 +168,32 @@ fn gen(args: GenArgs) -> CliResult {
     Ok(())
 }
 
-fn value_json(v: Value) -> serde_json::Value {
-    serde_json::json!({
-        "outcome": v.outcome(),
-        "dtm_plies": v.plies(),
-        "dtm_moves": v.moves(),
-    })
+/// The probe of `pos` as `tb probe --stdin` and `GET /api/tb` both print it: one serde row type
+/// ([`PositionProbe`]), each move with the value of the position it leads to.
+pub fn position_probe(tb: &Tablebase, pos: &Position) -> Result<PositionProbe, ProbeError> {
+    let value = tb.probe(pos)?;
+    let mut moves = Vec::new();
+    for (m, _) in tb.probe_moves(pos)? {
+        let after = pos.play(m);
+        let v = tb.probe(&after)?;
+        moves.push(MoveProbe::new(m.to_string(), after.fen(), core_value(v)));
+    }
+    Ok(PositionProbe::new(pos.fen(), core_value(value), moves))
+}
+
+/// The chess value in the core's vocabulary.
+pub fn core_value(v: Value) -> zermelo::Value {
+    match v {
+        Value::Win(d) => zermelo::Value::Win(d),
+        Value::Loss(d) => zermelo::Value::Lose(d),
+        Value::Draw => zermelo::Value::Draw,
+    }
 }
 
 fn probe_json(tb: &Tablebase, fen: &str) -> Result<serde_json::Value, Failure> {
     let pos = parse_fen(fen)?;
-    let value = tb.probe(&pos).map_err(probe_failure)?;
-    let moves = tb.probe_moves(&pos).map_err(probe_failure)?;
-    let mut obj = value_json(value);
-    obj["fen"] = serde_json::Value::String(fen.to_string());
-    obj["moves"] = moves
-        .iter()
-        .map(|(m, v)| {
-            let mut o = value_json(*v);
-            o["uci"] = serde_json::Value::String(m.to_string());
-            o
-        })
-        .collect();
-    Ok(obj)
+    let probe = position_probe(tb, &pos).map_err(probe_failure)?;
+    serde_json::to_value(probe).map_err(|e| Failure::Internal(e.into()))
 }
 
 fn describe(v: Value) -> String {
@@ -211,9 +216,14 @@ fn probe(args: ProbeArgs) -> CliResult {
     let moves = tb.probe_moves(&pos).map_err(probe_failure)?;
     emit(None, |w| {
         writeln!(w, "fen       {}", pos.fen())?;
-        writeln!(w, "outcome   {}", value.outcome())?;
+        writeln!(w, "outcome   {}", core_value(value).outcome())?;
         match (value.plies(), value.moves()) {
-            (Some(p), Some(m)) => writeln!(w, "dtm       {p} plies, {m} moves")?,
+            (Some(p), Some(m)) => writeln!(
+                w,
+                "dtm       {}, {}",
+                zermelo::plural(p, "ply", "plies"),
+                zermelo::plural(m, "move", "moves")
+            )?,
             _ => writeln!(w, "dtm       -")?,
         }
         writeln!(w, "moves (value for the side to move, best first):")?;
