@@ -142,7 +142,7 @@ pub fn dense_best_move<G: Ranked>(
     let mut children = Vec::new();
     game.moves(position, &mut children);
     let ranked = children.into_iter().map(|c| (rank_of(game, &c), c));
-    let best = match dense_value(game, solution, position).outcome {
+    let best = match dense_value(game, solution, position).outcome() {
         Outcome::Win => ranked
             .filter(|(r, _)| solution.outcome(*r) == Outcome::Lose)
             .min_by_key(|(r, _)| (solution.depth(*r), *r)),
