@@ -75,10 +75,10 @@ pub fn generate(
             let value = match solution.outcome(i as NodeId) {
                 Outcome::Draw => Value::Draw,
                 Outcome::Win => Value::Win(solution.depth(i as NodeId).map_or(0, |d| d.plies())),
-                Outcome::Lose => Value::Loss(solution.depth(i as NodeId).map_or(0, |d| d.plies())),
+                Outcome::Lose => Value::Lose(solution.depth(i as NodeId).map_or(0, |d| d.plies())),
             };
             // Depths above MAX_PLIES cannot occur with at most 4 pieces (the longest is 79).
-            *e = value.encode().unwrap_or(ILLEGAL);
+            *e = crate::value::encode(value).unwrap_or(ILLEGAL);
         }
     });
     Ok(Table::from_entries(material, entries))

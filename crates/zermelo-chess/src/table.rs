@@ -123,7 +123,7 @@ impl Table {
     pub fn value(&self, idx: u64) -> Option<Value> {
         self.entries()
             .get(idx as usize)
-            .and_then(|&b| Value::decode(b))
+            .and_then(|&b| crate::value::decode(b))
     }
 
     /// Whether index `idx` is marked illegal.
@@ -175,7 +175,7 @@ impl Table {
         let half = self.entries().len() / 2;
         for (i, &b) in self.entries().iter().enumerate() {
             let side = usize::from(i >= half);
-            match Value::decode(b) {
+            match crate::value::decode(b) {
                 None => s.illegal += 1,
                 Some(Value::Win(d)) => {
                     s.counts[side][0] += 1;
@@ -187,7 +187,7 @@ impl Table {
                         longest.1 += 1;
                     }
                 }
-                Some(Value::Loss(_)) => s.counts[side][1] += 1,
+                Some(Value::Lose(_)) => s.counts[side][1] += 1,
                 Some(Value::Draw) => s.counts[side][2] += 1,
             }
         }

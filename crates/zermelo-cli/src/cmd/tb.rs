@@ -176,18 +176,9 @@ pub fn position_probe(tb: &Tablebase, pos: &Position) -> Result<PositionProbe, P
     for (m, _) in tb.probe_moves(pos)? {
         let after = pos.play(m);
         let v = tb.probe(&after)?;
-        moves.push(MoveProbe::new(m.to_string(), after.fen(), core_value(v)));
+        moves.push(MoveProbe::new(m.to_string(), after.fen(), v));
     }
-    Ok(PositionProbe::new(pos.fen(), core_value(value), moves))
-}
-
-/// The chess value in the core's vocabulary.
-pub fn core_value(v: Value) -> zermelo::Value {
-    match v {
-        Value::Win(d) => zermelo::Value::Win(d),
-        Value::Loss(d) => zermelo::Value::Lose(d),
-        Value::Draw => zermelo::Value::Draw,
-    }
+    Ok(PositionProbe::new(pos.fen(), value, moves))
 }
 
 fn probe_json(tb: &Tablebase, fen: &str) -> Result<serde_json::Value, Failure> {
@@ -200,8 +191,8 @@ fn describe(v: Value) -> String {
     match v {
         Value::Draw => "draw".to_string(),
         Value::Win(p) => format!("win, mate in {} ({p} plies)", v.moves().unwrap_or(0)),
-        Value::Loss(0) => "loss, checkmated".to_string(),
-        Value::Loss(p) => format!("loss, mated in {} ({p} plies)", v.moves().unwrap_or(0)),
+        Value::Lose(0) => "lose, checkmated".to_string(),
+        Value::Lose(p) => format!("lose, mated in {} ({p} plies)", v.moves().unwrap_or(0)),
     }
 }
 
@@ -216,7 +207,7 @@ fn probe(args: ProbeArgs) -> CliResult {
     let moves = tb.probe_moves(&pos).map_err(probe_failure)?;
     emit(None, |w| {
         writeln!(w, "fen       {}", pos.fen())?;
-        writeln!(w, "outcome   {}", core_value(value).outcome())?;
+        writeln!(w, "outcome   {}", value.outcome())?;
         match (value.plies(), value.moves()) {
             (Some(p), Some(m)) => writeln!(
                 w,
@@ -293,8 +284,8 @@ fn stats(args: StatsArgs) -> CliResult {
     emit(None, |w| {
         writeln!(w, "material  {m} (symmetry-reduced index positions)")?;
         for (side, name) in [(0, "white"), (1, "black")] {
-            let [win, loss, draw] = s.counts[side];
-            writeln!(w, "{name} to move: win {win}, loss {loss}, draw {draw}")?;
+            let [win, lose, draw] = s.counts[side];
+            writeln!(w, "{name} to move: win {win}, lose {lose}, draw {draw}")?;
         }
         writeln!(w, "illegal or redundant indices: {}", s.illegal)?;
         for (side, name) in [(0, "white"), (1, "black")] {
