@@ -17,6 +17,7 @@ TXT="$DATA/g-$NODES-$EDGES.txt"
 ZG="$DATA/g-$NODES-$EDGES.zg"
 
 cargo build --release --quiet -p zermelo-cli -p seed-reference
+cargo build --release --quiet -p zermelo --example memory_latency
 Z=target/release/zermelo
 REF=target/release/seed-reference
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 1; }
@@ -44,7 +45,12 @@ run() {
     sed -n '1,6p' "$DATA/stdout.out" | tr '\n' ' ' >"$DATA/last-summary.out"
 }
 
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
+family=$(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | xargs)
+model=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | xargs)
+latency=$(target/release/examples/memory_latency 1024 | cut -d' ' -f1)
+echo "machine: $cpu (family $family, model $model), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; memory latency $latency ns per dependent random load"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "input: $NODES nodes, $EDGES edges ($(du -hL "$TXT" | cut -f1) text, $(du -hL "$ZG" | cut -f1) binary); $RUNS runs each, medians"
 echo
 rows=()

@@ -61,6 +61,7 @@ pub mod graph;
 pub mod io;
 pub mod memory;
 mod outcome;
+mod prefetch;
 pub mod report;
 pub mod solve;
 mod value;

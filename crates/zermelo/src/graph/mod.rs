@@ -32,6 +32,11 @@ pub trait Predecessors: Sync {
     fn out_degree(&self, u: NodeId) -> u32;
     /// The positions with a move into `v` (duplicates kept).
     fn predecessors(&self, v: NodeId) -> &[NodeId];
+    /// A hint that `predecessors(v)` will be asked for soon: implementations start loading
+    /// where its row begins, so that solvers can overlap the cache misses of many nodes. The
+    /// default does nothing.
+    #[inline(always)]
+    fn prefetch_row(&self, _v: NodeId) {}
 }
 
 impl Predecessors for Csr {
@@ -46,5 +51,9 @@ impl Predecessors for Csr {
     #[inline]
     fn predecessors(&self, v: NodeId) -> &[NodeId] {
         Csr::predecessors(self, v)
+    }
+    #[inline(always)]
+    fn prefetch_row(&self, v: NodeId) {
+        crate::prefetch::prefetch(&self.rev_offsets, v as usize);
     }
 }

@@ -55,4 +55,8 @@ impl Predecessors for ReverseCsr {
         let v = v as usize;
         &self.rev_sources[self.rev_offsets[v] as usize..self.rev_offsets[v + 1] as usize]
     }
+    #[inline(always)]
+    fn prefetch_row(&self, v: NodeId) {
+        crate::prefetch::prefetch(&self.rev_offsets, v as usize);
+    }
 }

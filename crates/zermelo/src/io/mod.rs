@@ -11,6 +11,7 @@ mod lexer;
 pub(crate) mod mapped;
 mod open;
 mod parallel;
+mod radix;
 mod solution_csv;
 mod two_player;
 mod verdicts;

@@ -12,6 +12,9 @@
 //! [`GraphBuilder`](crate::graph::GraphBuilder) does: the result equals
 //! [`parse_edge_list`](super::parse_edge_list)'s whatever the thread count.
 //!
+//! Loading only the reverse half (all a solve needs) takes another route, [`super::radix`]: one
+//! parse that partitions the moves by block, then a cache-resident build of each block.
+//!
 //! Errors are found in the parallel passes but reported by re-reading the input with the
 //! sequential parser, which names the line and what was expected.
 
@@ -108,7 +111,7 @@ enum Loaded {
 }
 
 /// A malformed line somewhere: the sequential parser will say where.
-struct Malformed;
+pub(super) struct Malformed;
 
 /// Bytes read per call; lines longer than this grow the buffer.
 const BUF: usize = 1 << 22;
@@ -133,6 +136,12 @@ fn load<R: ReadAt + ?Sized>(
     let n = n as usize;
     let threads = rayon::current_num_threads().max(1);
     let ranges = split(body, len, threads);
+    if !forward {
+        return match super::radix::load_reverse(src, &ranges, body, n, m, progress) {
+            Ok(g) => Ok(Loaded::Reverse(g)),
+            Err(Malformed) => sequential(src, name, forward),
+        };
+    }
 
     // Pass 1: per-range degree counts.
     let mut counts: Vec<(Vec<u32>, Vec<u32>)> = ranges.iter().map(|_| Default::default()).collect();
@@ -273,7 +282,7 @@ const BATCH: usize = 512;
 /// Calls `edges(batch)` for the edge lines whose first byte lies in `range`, in input order and
 /// in batches of up to [`BATCH`]; returns the number of edges, or [`Malformed`] at the first line
 /// that is not blank, a comment or `u v` with `u, v < n`.
-fn for_each_edge<R: ReadAt + ?Sized>(
+pub(super) fn for_each_edge<R: ReadAt + ?Sized>(
     src: &R,
     range: (u64, u64),
     body: u64,

@@ -22,6 +22,7 @@ use rayon::prelude::*;
 
 use crate::graph::{Predecessors, Rules};
 use crate::outcome::{NodeId, Outcome};
+use crate::prefetch::{prefetch, prefetch_start};
 use crate::solve::packed::{pack, payload, payload_max, tag, verdict_tag, LOSE, UNDECIDED, WIN};
 use crate::solve::{retrograde, Solution};
 
@@ -119,7 +120,15 @@ fn into_solution(state: &[u32]) -> Solution {
     Solution::from_raw(outcomes, depths)
 }
 
+/// How many nodes ahead of the one being processed each prefetch stage works (see [`expand`]).
+const AHEAD: usize = 4;
+
 /// Processes the nodes of one layer (all at depth `depth`), pushing newly decided nodes.
+///
+/// The accesses are random (a node's row, then its predecessors' state words), so a software
+/// pipeline overlaps their cache misses: `3 * AHEAD` nodes ahead the row's offsets are
+/// prefetched, `2 * AHEAD` ahead the row itself and the node's state, `AHEAD` ahead the state
+/// words of its predecessors. The updates themselves are unchanged.
 #[inline]
 fn expand<G: Predecessors + ?Sized>(
     graph: &G,
@@ -129,7 +138,19 @@ fn expand<G: Predecessors + ?Sized>(
     next: &mut Vec<NodeId>,
 ) {
     let d = depth + 1;
-    for &v in layer {
+    for (i, &v) in layer.iter().enumerate() {
+        if let Some(&w) = layer.get(i + 3 * AHEAD) {
+            graph.prefetch_row(w);
+        }
+        if let Some(&w) = layer.get(i + 2 * AHEAD) {
+            prefetch_start(graph.predecessors(w));
+            prefetch(state, w as usize);
+        }
+        if let Some(&w) = layer.get(i + AHEAD) {
+            for &u in graph.predecessors(w) {
+                prefetch(state, u as usize);
+            }
+        }
         let child_lost = tag(state[v as usize].load(Relaxed)) == LOSE;
         for &u in graph.predecessors(v) {
             let cell = &state[u as usize];

@@ -1,0 +1,29 @@
+//! Edge lists: the sequential parser never panics, and the parallel loader (both of its row
+//! layouts) accepts exactly what it accepts, with the same graph or the same error.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use zermelo::graph::Predecessors;
+use zermelo::io::{parse_edge_list, read_edge_list, read_edge_list_reverse, Progress};
+
+fuzz_target!(|data: &[u8]| {
+    let sequential = parse_edge_list(data, "fuzz");
+    let parallel = read_edge_list(data, "fuzz", &Progress::new(0));
+    match (&sequential, &parallel) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "parallel loader built another graph"),
+        (Err(a), Err(b)) => assert_eq!(a, b, "parallel loader reported another error"),
+        _ => panic!("parsers disagree: {sequential:?} vs {parallel:?}"),
+    }
+    let reverse = read_edge_list_reverse(data, "fuzz", &Progress::new(0));
+    match (&sequential, &reverse) {
+        (Ok(a), Ok(r)) => {
+            assert_eq!(a.node_count(), r.node_count());
+            for v in 0..a.node_count() as u32 {
+                assert_eq!(a.out_degree(v), r.out_degree(v));
+                assert_eq!(a.predecessors(v), r.predecessors(v));
+            }
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b),
+        _ => panic!("reverse-only loader disagrees"),
+    }
+});

@@ -1,0 +1,10 @@
+//! Green Hackenbush parent lists.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = zermelo::games::hackenbush::Forest::parse(text);
+    }
+});

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs zermelo's fuzz targets (fuzz/fuzz_targets/*.rs) with libFuzzer through cargo-fuzz on the
+# stable toolchain (--sanitizer none), each for a time budget, starting from the corpus kept in
+# fuzz/corpus/TARGET. New inputs go to a scratch folder, so the repository's corpus only changes
+# when --keep is given. Fails (exit 1) on the first crash, leak of a limit or timeout, and leaves
+# the reproducer in fuzz/artifacts/TARGET/.
+#
+#   scripts/fuzz.sh                      every target, 10 s each (what test.sh runs)
+#   scripts/fuzz.sh --seconds 600 fen    one target for 10 minutes
+#   scripts/fuzz.sh --keep --seconds 600 every target, new corpus entries kept in fuzz/corpus
+#   scripts/fuzz.sh --list               the targets
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+seconds=10
+keep=0
+targets=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --seconds) seconds="$2"; shift 2 ;;
+        --keep) keep=1; shift ;;
+        --list) ls fuzz/fuzz_targets | sed 's/\.rs$//'; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+if [ ${#targets[@]} -eq 0 ]; then
+    mapfile -t targets < <(ls fuzz/fuzz_targets | sed 's/\.rs$//')
+fi
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "==> installing cargo-fuzz"
+    cargo install cargo-fuzz --locked --quiet
+fi
+
+# Chess tables are ~80 KB; everything else is text or small binaries.
+max_len() {
+    case "$1" in
+        chess_table) echo 131072 ;;
+        *) echo 16384 ;;
+    esac
+}
+
+(cd fuzz && cargo fuzz build --sanitizer none --release >/dev/null)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+failed=0
+for t in "${targets[@]}"; do
+    [ -f "fuzz/fuzz_targets/$t.rs" ] || { echo "fuzz.sh: no target $t" >&2; exit 2; }
+    mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
+    if [ "$keep" = 1 ]; then out="$root/fuzz/corpus/$t"; seeds=(); else
+        out="$scratch/$t"; mkdir -p "$out"; seeds=("$root/fuzz/corpus/$t"); fi
+    log="$scratch/$t.log"
+    # rss/malloc limits turn an allocation sized by unchecked input into a reported crash.
+    if (cd fuzz && exec cargo fuzz run --sanitizer none --release "$t" "$out" "${seeds[@]}" -- \
+            -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout=20 \
+            -rss_limit_mb=4096 -malloc_limit_mb=2048 -print_final_stats=1) >"$log" 2>&1; then
+        runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+        cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo '?')
+        echo "fuzz $t: ok, $runs runs in ${seconds}s, coverage $cov edges, 0 crashes"
+    else
+        echo "fuzz $t: FAILED (reproducer in fuzz/artifacts/$t/)"
+        tail -40 "$log"
+        failed=$((failed + 1))
+    fi
+    if [ -n "${FUZZ_LOG_DIR:-}" ]; then cp "$log" "$FUZZ_LOG_DIR/"; fi
+done
+passed=$(( ${#targets[@]} - failed ))
+echo "fuzz: $passed passed, $failed failed"
+[ "$failed" = 0 ]
