@@ -172,7 +172,10 @@ impl Loaded {
     }
 }
 
-/// Opens a game: see the [module docs](self).
+/// Opens a game: detects the format, checks the declared size against the memory limit before
+/// anything sized by the input is allocated, loads the rows asked for (regular files in
+/// parallel or mapped, pipes and devices as streams) and merges `misere` and the extra verdicts
+/// into the input's rules.
 ///
 /// ```
 /// use zermelo::io::{open, LoadOptions, Source};
