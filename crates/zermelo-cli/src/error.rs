@@ -11,12 +11,15 @@ pub enum Failure {
     /// The job needs more memory than is available or allowed: exit 3.
     #[error("{0}")]
     TooBig(String),
-    /// An input could not be read (missing file, permissions, a read error): exit 4.
+    /// An input could not be read (missing file, permissions, a read error): exit 5.
     #[error("{0}")]
     Unreadable(String),
     /// A claimed solution is not valid: exit 1.
     #[error("{0}")]
     Rejected(String),
+    /// A cluster peer could not be reached, disconnected or stopped answering: exit 4.
+    #[error("{0}")]
+    Cluster(String),
     /// Anything else (I/O on output, internal errors): exit 1.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
@@ -33,7 +36,8 @@ impl Failure {
         match self {
             Failure::BadInput(_) => ExitCode::from(2),
             Failure::TooBig(_) => ExitCode::from(3),
-            Failure::Unreadable(_) => ExitCode::from(4),
+            Failure::Cluster(_) => ExitCode::from(4),
+            Failure::Unreadable(_) => ExitCode::from(5),
             Failure::Rejected(_) | Failure::Internal(_) => ExitCode::from(1),
         }
     }

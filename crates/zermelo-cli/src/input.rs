@@ -161,6 +161,17 @@ pub fn set_memory_limit(limit: Option<u64>) {
     let _ = MEMORY_LIMIT.set(limit);
 }
 
+/// Refuses a job whose estimate exceeds `--max-memory`, or the memory available (for jobs that
+/// do not go through [`io::open`], such as the compact engine).
+pub fn check_memory(name: &str, estimate: zermelo::memory::Estimate) -> CliResult {
+    MEMORY_LIMIT
+        .get()
+        .copied()
+        .unwrap_or_default()
+        .check(estimate)
+        .map_err(|m| Failure::TooBig(format!("{name}: {m}")))
+}
+
 /// Loading phases as progress bars.
 #[derive(Default)]
 struct CliProgress {

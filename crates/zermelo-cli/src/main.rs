@@ -4,8 +4,8 @@
 //! `zermelo` library.
 //!
 //! Exit codes ([`EXIT_CODES`], also in `--help`): 0 success; 1 a claimed solution is invalid
-//! (`verify`) or an internal failure; 2 bad input; 3 too big; 4 unreadable input; 130
-//! interrupted.
+//! (`verify`) or an internal failure; 2 bad input; 3 too big; 4 a cluster peer lost or silent
+//! (`solve --cluster`); 5 unreadable input; 130 interrupted.
 
 mod cmd;
 mod error;
@@ -25,7 +25,8 @@ Exit codes:
   1    verify: the solution is invalid; or an internal error (e.g. the output cannot be written)
   2    bad input: malformed, truncated or corrupt file, id out of range, bad flag
   3    too big: over --max-memory, the memory available, or a size limit
-  4    an input cannot be read (missing file, permissions, a read error)
+  4    solve --cluster: a peer process was lost or stopped answering
+  5    an input cannot be read (missing file, permissions, a read error)
   130  interrupted (Ctrl-C, SIGTERM); no partial output file is left";
 
 /// Solve two-player games on graphs: WIN / LOSE / DRAW for the player to move, depth to the end
@@ -136,6 +137,7 @@ fn main() -> ExitCode {
                 error::Failure::Rejected(m) => println!("{m}"),
                 error::Failure::BadInput(m)
                 | error::Failure::TooBig(m)
+                | error::Failure::Cluster(m)
                 | error::Failure::Unreadable(m) => {
                     eprintln!("zermelo: error: {m}")
                 }

@@ -52,6 +52,16 @@ impl Progress {
         self.start(label, Some(total), style)
     }
 
+    /// A bar over the `total` indices of a layered solve: the counter holds the indices decided
+    /// so far, [`Bar::layer`] the layer being processed.
+    pub fn layers(&self, label: &str, total: u64) -> Bar {
+        let style = ProgressStyle::with_template(
+            "{prefix:>6} [{bar:40}] layer {msg}: {human_pos}/{human_len} decided, eta {eta}",
+        )
+        .map(|s| s.progress_chars("=> "));
+        self.start(label, Some(total), style)
+    }
+
     /// A spinner for a phase without a measurable total.
     pub fn spinner(&self, label: &str) -> Bar {
         let style = ProgressStyle::with_template("{prefix:>6} {spinner} {elapsed}");
@@ -74,9 +84,11 @@ impl Progress {
         style: Result<ProgressStyle, indicatif::style::TemplateError>,
         counter: Arc<AtomicU64>,
     ) -> Bar {
+        let layer = Arc::new(AtomicU64::new(0));
         if !self.enabled {
             return Bar {
                 counter,
+                layer,
                 ticker: None,
             };
         }
@@ -89,10 +101,11 @@ impl Progress {
         }
         pb.set_prefix(label.to_string());
         let stop = Arc::new(AtomicBool::new(false));
-        let (c, s) = (counter.clone(), stop.clone());
+        let (c, s, l) = (counter.clone(), stop.clone(), layer.clone());
         let handle = std::thread::spawn(move || {
             while !s.load(Relaxed) {
                 pb.set_position(c.load(Relaxed));
+                pb.set_message(l.load(Relaxed).to_string());
                 pb.tick();
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -100,6 +113,7 @@ impl Progress {
         });
         Bar {
             counter,
+            layer,
             ticker: Some((stop, handle)),
         }
     }
@@ -108,6 +122,7 @@ impl Progress {
 /// A running progress display; dropping or finishing it clears the line.
 pub struct Bar {
     counter: Arc<AtomicU64>,
+    layer: Arc<AtomicU64>,
     ticker: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
 }
 
@@ -115,6 +130,16 @@ impl Bar {
     /// The counter the work adds to.
     pub fn counter(&self) -> &AtomicU64 {
         &self.counter
+    }
+
+    /// The counter, shared (for callbacks that must own it).
+    pub fn shared_counter(&self) -> Arc<AtomicU64> {
+        self.counter.clone()
+    }
+
+    /// The layer shown by a [`Progress::layers`] bar, shared.
+    pub fn shared_layer(&self) -> Arc<AtomicU64> {
+        self.layer.clone()
     }
 
     /// Stops and clears the display.

@@ -111,9 +111,9 @@ impl Run {
         self.error_with_code(2)
     }
 
-    /// As [`Run::bad_input`] for an input that cannot be read: exit 4.
+    /// As [`Run::bad_input`] for an input that cannot be read: exit 5.
     fn unreadable(self) -> String {
-        self.error_with_code(4)
+        self.error_with_code(5)
     }
 
     /// As [`Run::bad_input`] for a job over a size or memory limit: exit 3.

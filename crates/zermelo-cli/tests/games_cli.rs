@@ -453,14 +453,14 @@ fn bad_parameters_exit_2() {
         &["game", "cop-robber", "examples/cop-path.txt", "--from", "0"],
         "2 values",
     );
-    // An input that cannot be read is exit 4.
+    // An input that cannot be read is exit 5.
     fails_with(
-        4,
+        5,
         &["game", "cop-robber", "missing.txt"],
         "missing.txt: cannot read",
     );
     fails_with(
-        4,
+        5,
         &["game", "police-thief", "missing.txt"],
         "missing.txt: cannot read",
     );

@@ -306,7 +306,7 @@ fn help_lists_every_exit_code() {
     let d = Dir::new();
     let r = d.run(&["--help"]);
     r.code(0);
-    for code in ["0 ", "1 ", "2 ", "3 ", "4 ", "130"] {
+    for code in ["0 ", "1 ", "2 ", "3 ", "4 ", "5 ", "130"] {
         assert!(
             r.stdout.lines().any(|l| l.trim_start().starts_with(code)),
             "exit code {code} missing from --help:\n{}",
@@ -318,7 +318,7 @@ fn help_lists_every_exit_code() {
 #[test]
 fn exit_codes_tell_input_errors_apart() {
     let d = Dir::new();
-    d.run(&["solve", "missing.txt"]).code(4).says("cannot read");
+    d.run(&["solve", "missing.txt"]).code(5).says("cannot read");
     d.write("bad.txt", "2 1\n0 x\n");
     d.run(&["solve", "bad.txt"]).code(2).says("bad.txt:2:");
     d.write("short.txt", "3 2\n0 1\n");

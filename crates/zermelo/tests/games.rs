@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 
+use zermelo::game::compact::{self, CompactOptions, CounterMode, RankedGame};
 use zermelo::game::{
     dense_best_move, dense_graph, explore, solve_dense, solve_dense_reverse, Game, Ranked, Reduced,
     Symmetry, Unmoves, Value,
@@ -20,7 +21,7 @@ use zermelo::games::cop_robber::CopRobber;
 use zermelo::games::hackenbush::Forest;
 use zermelo::games::nim::{self, Nim};
 use zermelo::games::police_thief::{Board, PoliceThief};
-use zermelo::games::pursuit::{Chase, Side};
+use zermelo::games::pursuit::{Chase, Pursuit, Side};
 use zermelo::games::staircase::{self, Staircase};
 use zermelo::games::subtraction::{self, Subtraction, SubtractionSet};
 use zermelo::games::sum::{analyse_sum, Sum};
@@ -110,13 +111,55 @@ fn assert_dense_verifies<G: Ranked>(game: &G, s: &Solution) {
     }
 }
 
-fn check_dense_game<G: Ranked + Unmoves>(game: &G) {
+fn check_dense_game<G: Ranked + Unmoves + Sync>(game: &G) {
     assert_unmoves_reverse_moves(game);
     let by_unmoves = solve_dense(game).unwrap();
     let by_reverse = solve_dense_reverse(game).unwrap();
     assert_eq!(by_unmoves, by_reverse);
     assert_solvers_agree(game, &[&by_unmoves, &by_reverse]);
     assert_dense_verifies(game, &by_unmoves);
+    assert_compact_agrees(game, &by_unmoves);
+}
+
+/// The pursuit games' own `IndexedGame` (index arithmetic, no adapter) gives the dense
+/// solver's values, for 1 to 4 threads and both counter modes.
+fn assert_pursuit_engine_agrees(game: &Pursuit) {
+    let dense = solve_dense(game).unwrap();
+    for threads in 1..=4 {
+        for counters in [CounterMode::Counter, CounterMode::Recompute] {
+            let options = CompactOptions {
+                threads: Some(threads),
+                counters,
+                ..CompactOptions::default()
+            };
+            let compact = game.solve_with(&options).unwrap();
+            assert_eq!(
+                compact.to_solution().unwrap(),
+                dense,
+                "{threads} threads, {counters:?}"
+            );
+        }
+    }
+}
+
+/// The compact engine (through the `Ranked + Unmoves` adapter) gives every index the dense
+/// solver's value, for 1 to 4 threads and both counter modes.
+fn assert_compact_agrees<G: Ranked + Unmoves + Sync>(game: &G, dense: &Solution) {
+    for threads in 1..=4 {
+        for counters in [CounterMode::Counter, CounterMode::Recompute] {
+            let options = CompactOptions {
+                threads: Some(threads),
+                counters,
+                ..CompactOptions::default()
+            };
+            let compact = compact::solve(&RankedGame(game), &options).unwrap();
+            assert_eq!(
+                &compact.to_solution().unwrap(),
+                dense,
+                "{threads} threads, {counters:?}"
+            );
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,6 +195,7 @@ fn cop_robber_all_solvers_agree_on_random_graphs() {
         let edges: Vec<(u64, u64)> = (0..m).map(|_| (rng.below(n), rng.below(n))).collect();
         let graph = Csr::from_edges(n, edges).unwrap();
         check_dense_game(CopRobber::new(&graph).unwrap().pursuit());
+        assert_pursuit_engine_agrees(CopRobber::new(&graph).unwrap().pursuit());
     }
 }
 
@@ -161,7 +205,8 @@ fn police_thief_all_solvers_agree_on_random_boards() {
     for _ in 0..25 {
         let (n, m) = (2 + rng.below(3) as usize, 2 + rng.below(3) as usize);
         let board = random_board(&mut rng, n, m);
-        check_dense_game(PoliceThief::new(board).pursuit());
+        check_dense_game(PoliceThief::new(board.clone()).pursuit());
+        assert_pursuit_engine_agrees(PoliceThief::new(board).pursuit());
     }
 }
 
@@ -562,9 +607,8 @@ fn police_thief_matches_the_seed_construction() {
                         evader: free_number(&board, t),
                         to_move: if pstep { Side::Pursuer } else { Side::Evader },
                     };
-                    let r = game.pursuit().rank(&state) as NodeId;
-                    assert_eq!(dense.outcome(r), oracle.outcome(id), "{state:?}");
-                    assert_eq!(dense.depth(r), oracle.depth(id), "{state:?}");
+                    let r = game.pursuit().rank(&state);
+                    assert_eq!(dense.value(r), Value::of(&oracle, id), "{state:?}");
                 }
             }
         }

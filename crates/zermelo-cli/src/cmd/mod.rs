@@ -7,5 +7,6 @@ pub mod grundy;
 pub mod line;
 pub mod serve;
 pub mod solve;
+pub mod solve_cluster;
 pub mod tb;
 pub mod verify;

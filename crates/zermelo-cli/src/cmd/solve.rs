@@ -44,10 +44,26 @@ pub struct SolveArgs {
     /// Print phase timings on standard error.
     #[arg(long)]
     stats: bool,
+    #[command(flatten)]
+    cluster: super::solve_cluster::ClusterArgs,
 }
 
 /// Runs `zermelo solve`.
 pub fn run(args: SolveArgs) -> CliResult {
+    if args.cluster.cluster {
+        if args.algorithm != Algorithm::Retrograde {
+            return Err(Failure::input(
+                "--cluster solves by retrograde analysis only",
+            ));
+        }
+        let output = super::solve_cluster::Output {
+            format: args.format,
+            file: args.output.as_deref(),
+            summary: args.summary,
+            stats: args.stats,
+        };
+        return super::solve_cluster::run(&args.cluster, &args.game, output);
+    }
     let t0 = Instant::now();
     let to_binary = args
         .output
@@ -132,7 +148,7 @@ fn print_stats(t: [Instant; 4], nodes: usize, edges: u64) {
 }
 
 /// Peak resident memory of this process in KiB (Linux: `VmHWM` in /proc/self/status).
-fn peak_memory() -> Option<u64> {
+pub(crate) fn peak_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()

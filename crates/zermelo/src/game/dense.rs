@@ -122,18 +122,41 @@ pub fn dense_graph<G: Ranked>(game: &G) -> Result<(Csr, Rules), GameError> {
     Ok((builder.build()?, rules))
 }
 
+/// Values looked up by index: a [`Solution`] indexed by rank, or a
+/// [`CompactSolution`](crate::game::CompactSolution).
+pub trait IndexValues {
+    /// The value of `index`.
+    fn index_value(&self, index: u64) -> Value;
+}
+
+impl IndexValues for Solution {
+    fn index_value(&self, index: u64) -> Value {
+        Value::of(self, index as NodeId)
+    }
+}
+
+impl IndexValues for crate::game::CompactSolution {
+    fn index_value(&self, index: u64) -> Value {
+        self.value(index)
+    }
+}
+
 /// The value of `position` in a dense solution.
-pub fn dense_value<G: Ranked>(game: &G, solution: &Solution, position: &G::Position) -> Value {
-    Value::of(solution, rank_of(game, position))
+pub fn dense_value<G: Ranked, S: IndexValues + ?Sized>(
+    game: &G,
+    solution: &S,
+    position: &G::Position,
+) -> Value {
+    solution.index_value(game.rank(position))
 }
 
 /// The optimal move from `position` in a dense solution, by the rule of
 /// [`solve::best_move`](crate::solve::best_move): a WIN moves to a LOSE child of least depth, a
 /// LOSE to a child of greatest depth, a DRAW to a DRAW child; ties go to the lowest rank.
 /// `None` at a terminal.
-pub fn dense_best_move<G: Ranked>(
+pub fn dense_best_move<G: Ranked, S: IndexValues + ?Sized>(
     game: &G,
-    solution: &Solution,
+    solution: &S,
     position: &G::Position,
 ) -> Option<G::Position> {
     if game.verdict(position).is_some() {
@@ -141,30 +164,33 @@ pub fn dense_best_move<G: Ranked>(
     }
     let mut children = Vec::new();
     game.moves(position, &mut children);
-    let ranked = children.into_iter().map(|c| (rank_of(game, &c), c));
+    let valued = children.into_iter().map(|c| {
+        let r = game.rank(&c);
+        (r, solution.index_value(r), c)
+    });
     let best = match dense_value(game, solution, position).outcome() {
-        Outcome::Win => ranked
-            .filter(|(r, _)| solution.outcome(*r) == Outcome::Lose)
-            .min_by_key(|(r, _)| (solution.depth(*r), *r)),
-        Outcome::Lose => ranked.min_by_key(|(r, _)| (std::cmp::Reverse(solution.depth(*r)), *r)),
-        Outcome::Draw => ranked
-            .filter(|(r, _)| solution.outcome(*r) == Outcome::Draw)
-            .min_by_key(|(r, _)| *r),
+        Outcome::Win => valued
+            .filter(|(_, v, _)| v.outcome() == Outcome::Lose)
+            .min_by_key(|(r, v, _)| (v.depth(), *r)),
+        Outcome::Lose => valued.min_by_key(|(r, v, _)| (std::cmp::Reverse(v.depth()), *r)),
+        Outcome::Draw => valued
+            .filter(|(_, v, _)| v.outcome() == Outcome::Draw)
+            .min_by_key(|(r, _, _)| *r),
     };
-    best.map(|(_, c)| c)
+    best.map(|(_, _, c)| c)
 }
 
 /// Follows [`dense_best_move`] from `start` until a terminal or a repetition, or until
 /// `max_plies` moves have been made ([`LineStop::Cut`]). A decided start reaches a terminal in
 /// exactly its depth; a drawn one repeats.
-pub fn dense_principal_line<G: Ranked>(
+pub fn dense_principal_line<G: Ranked, S: IndexValues + ?Sized>(
     game: &G,
-    solution: &Solution,
+    solution: &S,
     start: &G::Position,
     max_plies: usize,
 ) -> PositionLine<G::Position> {
     let mut positions = vec![start.clone()];
-    let mut seen = HashMap::from([(rank_of(game, start), 0usize)]);
+    let mut seen = HashMap::from([(game.rank(start), 0usize)]);
     while positions.len() <= max_plies {
         let Some(next) = dense_best_move(game, solution, &positions[positions.len() - 1]) else {
             return PositionLine {
@@ -172,13 +198,13 @@ pub fn dense_principal_line<G: Ranked>(
                 end: LineStop::Terminal,
             };
         };
-        if let Some(&i) = seen.get(&rank_of(game, &next)) {
+        if let Some(&i) = seen.get(&game.rank(&next)) {
             return PositionLine {
                 positions,
                 end: LineStop::Repeats(i),
             };
         }
-        seen.insert(rank_of(game, &next), positions.len());
+        seen.insert(game.rank(&next), positions.len());
         positions.push(next);
     }
     PositionLine {

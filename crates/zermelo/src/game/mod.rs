@@ -9,7 +9,8 @@
 //! | function | needs | memory | suits |
 //! |---|---|---|---|
 //! | [`explore`], [`solve_reachable`] | [`Game`] | the explicit graph + a hash index | sparse games: few positions reachable from the start |
-//! | [`solve_dense`] | [`Ranked`] + [`Unmoves`] | ~10 bytes per index, no edges | huge dense spaces (pursuit games, endgames) |
+//! | [`compact::solve`] | [`IndexedGame`] (every [`Ranked`] + [`Unmoves`] game through [`RankedGame`]) | 2 bytes per index + 3 bitmaps, no edges; resumable, optionally on disk | huge dense spaces (pursuit games, endgames with exits) |
+//! | [`solve_dense`] | [`Ranked`] + [`Unmoves`] | ~10 bytes per index, no edges | the simple reference the compact engine is tested against |
 //! | [`solve_dense_reverse`] | [`Ranked`] | the above + 8 bytes per index and 4 per move (reverse rows only) | dense spaces without un-moves |
 //!
 //! Symmetry reduction is an adapter: [`Reduced`] is the quotient game, solved by the same
@@ -48,14 +49,19 @@
 //! # Ok::<(), zermelo::game::GameError>(())
 //! ```
 
+pub mod compact;
 mod dense;
 mod explore;
 mod symmetry;
 mod traits;
 
+pub use compact::{
+    CompactError, CompactOptions, CompactSolution, CounterMode, IndexedGame, LayerProgress,
+    RankedGame, Start,
+};
 pub use dense::{
     dense_best_move, dense_graph, dense_principal_line, dense_value, solve_dense,
-    solve_dense_reverse,
+    solve_dense_reverse, IndexValues,
 };
 pub use explore::{
     explore, explore_limited, solve_reachable, Explored, LineStop, PositionLine, Solved, Value,

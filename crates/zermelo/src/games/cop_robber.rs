@@ -9,11 +9,11 @@
 //!
 //! The edge list is read as undirected: each edge is usable both ways; self-loops and repeated
 //! edges add nothing (staying put is always allowed). The game is a [`Pursuit`] whose two
-//! move graphs are the same, solved over all `2n²` states by the dense un-move solver.
+//! move graphs are the same, solved over all `2n²` states by the compact engine.
 
-use crate::game::{dense_best_move, dense_value, GameError, Value};
+use crate::game::compact::{CompactError, CompactOptions};
+use crate::game::{dense_best_move, dense_value, CompactSolution, IndexValues, Value};
 use crate::graph::Csr;
-use crate::solve::Solution;
 
 use super::pursuit::{Chase, Pursuit, PursuitError, Side};
 
@@ -24,7 +24,7 @@ pub struct CopRobber {
 }
 
 impl CopRobber {
-    /// Largest graph accepted: `2n²` states of about 10 bytes, 2 GB at the limit.
+    /// Largest graph accepted: `2n²` states of about 2.4 bytes, 0.5 GB at the limit.
     pub const MAX_VERTICES: u32 = 10_000;
 
     /// The game on `graph`, its edges taken in both directions.
@@ -62,8 +62,16 @@ impl CopRobber {
     ///
     /// # Errors
     /// As [`Pursuit::solve`].
-    pub fn solve(&self) -> Result<Solution, GameError> {
+    pub fn solve(&self) -> Result<CompactSolution, CompactError> {
         self.pursuit.solve()
+    }
+
+    /// Solves every state with `options`.
+    ///
+    /// # Errors
+    /// As [`Pursuit::solve_with`].
+    pub fn solve_with(&self, options: &CompactOptions) -> Result<CompactSolution, CompactError> {
+        self.pursuit.solve_with(options)
     }
 
     /// The state with the cop on `cop`, the robber on `robber`, `to_move` to play.
@@ -76,13 +84,13 @@ impl CopRobber {
     }
 
     /// The value of a state in a solution from [`CopRobber::solve`].
-    pub fn value(&self, solution: &Solution, state: &Chase) -> Value {
+    pub fn value<S: IndexValues + ?Sized>(&self, solution: &S, state: &Chase) -> Value {
         dense_value(&self.pursuit, solution, state)
     }
 
     /// The optimal move from a state: the vertex the mover goes to (its own vertex to stay),
     /// `None` after a capture.
-    pub fn best_move(&self, solution: &Solution, state: &Chase) -> Option<u32> {
+    pub fn best_move<S: IndexValues + ?Sized>(&self, solution: &S, state: &Chase) -> Option<u32> {
         let next = dense_best_move(&self.pursuit, solution, state)?;
         Some(match state.to_move {
             Side::Pursuer => next.pursuer,

@@ -10,17 +10,19 @@
 //! the thief wins. Play that goes on forever is a draw. Cells are `(row, column)`, 0-based.
 //!
 //! The game is a [`Pursuit`] on the free cells (policeman = pursuer, thief = evader), solved
-//! over all `2F²` states (`F` free cells) by the dense un-move solver: about 10 bytes per
-//! state, so a 60×60 open board (26 million states) needs about 260 MB.
+//! over all `2F²` states (`F` free cells) by the compact engine: about 2.4 bytes per state,
+//! so a 100×100 open board (2×10⁸ states) needs under 0.5 GB.
 
-use crate::game::{dense_principal_line, dense_value, GameError, LineStop, Value};
+use crate::game::compact::{CompactError, CompactOptions};
+use crate::game::{
+    dense_principal_line, dense_value, CompactSolution, IndexValues, LineStop, Value,
+};
 use crate::io::ParseError;
 use crate::outcome::Outcome;
-use crate::solve::Solution;
 
 use super::pursuit::{Chase, Pursuit, Side};
 
-/// Largest number of free cells accepted (`2F²` states of about 10 bytes: 2 GB).
+/// Largest number of free cells accepted (`2F²` states of about 2.4 bytes: 0.5 GB).
 pub const MAX_FREE_CELLS: usize = 10_000;
 
 /// Largest number of cells (free or not) a board file may declare.
@@ -313,18 +315,26 @@ impl PoliceThief {
     ///
     /// # Errors
     /// As [`Pursuit::solve`].
-    pub fn solve(&self) -> Result<Solution, GameError> {
+    pub fn solve(&self) -> Result<CompactSolution, CompactError> {
         self.pursuit.solve()
     }
 
+    /// Solves every state with `options`.
+    ///
+    /// # Errors
+    /// As [`Pursuit::solve_with`].
+    pub fn solve_with(&self, options: &CompactOptions) -> Result<CompactSolution, CompactError> {
+        self.pursuit.solve_with(options)
+    }
+
     /// The value of the starting position (for the policeman, who moves first).
-    pub fn value(&self, solution: &Solution) -> Value {
+    pub fn value<S: IndexValues + ?Sized>(&self, solution: &S) -> Value {
         dense_value(&self.pursuit, solution, &self.start())
     }
 
     /// The seed's verdict line for the start: `Police catches the thief`, `The thief escapes`
     /// or `Draw`.
-    pub fn verdict_line(&self, solution: &Solution) -> &'static str {
+    pub fn verdict_line<S: IndexValues + ?Sized>(&self, solution: &S) -> &'static str {
         match self.value(solution).outcome() {
             Outcome::Win => "Police catches the thief",
             Outcome::Lose => "The thief escapes",
@@ -333,7 +343,11 @@ impl PoliceThief {
     }
 
     /// The first `plies` moves of optimal play from the start, and how the line stops.
-    pub fn principal_line(&self, solution: &Solution, plies: usize) -> (Vec<Step>, LineStop) {
+    pub fn principal_line<S: IndexValues + ?Sized>(
+        &self,
+        solution: &S,
+        plies: usize,
+    ) -> (Vec<Step>, LineStop) {
         let line = dense_principal_line(&self.pursuit, solution, &self.start(), plies);
         let steps = line
             .positions

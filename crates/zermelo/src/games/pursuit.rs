@@ -13,12 +13,14 @@
 //! The state space is dense: rank `(side · n + pursuer) · n + evader` over `2n²` indices, no
 //! holes. Moves are reversible in the sense the un-moves need: the predecessors of a state are
 //! the other side's moves *into* it, found with the reversed move graphs (the same as the
-//! forward ones for undirected graphs), plus the pass. So [`solve_dense`] solves it with one
-//! counter byte, the [`Solution`] and a queue — about 10 bytes per state and no edges.
+//! forward ones for undirected graphs), plus the pass. The game is an [`IndexedGame`] with
+//! that index arithmetic, so the compact engine ([`compact::solve`]) solves it at two bytes
+//! per state (plus three bitmaps) and no edges; [`solve_dense`](crate::game::solve_dense)
+//! (about 10 bytes per state) remains the reference the tests compare it with.
 
-use crate::game::{solve_dense, Game, GameError, Ranked, Unmoves};
+use crate::game::compact::{self, CompactError, CompactOptions, IndexedGame, Start};
+use crate::game::{CompactSolution, Game, Ranked, Unmoves};
 use crate::outcome::Outcome;
-use crate::solve::Solution;
 
 /// Who is to move in a pursuit state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -165,12 +167,90 @@ impl Pursuit {
         self.n
     }
 
-    /// Solves every state with [`solve_dense`]; the solution is indexed by [`Ranked::rank`].
+    /// Solves every state with the compact engine (default options: all cores, on the heap);
+    /// the solution is indexed by [`Ranked::rank`].
     ///
     /// # Errors
-    /// Never for a game built by [`Pursuit::new`] (the state count fits); kept for the API.
-    pub fn solve(&self) -> Result<Solution, GameError> {
-        solve_dense(self)
+    /// Never for a game built by [`Pursuit::new`] with default options; kept for the API.
+    pub fn solve(&self) -> Result<CompactSolution, CompactError> {
+        self.solve_with(&CompactOptions::default())
+    }
+
+    /// Solves every state with the compact engine and `options` (threads, work folder,
+    /// memory limit, progress).
+    ///
+    /// # Errors
+    /// [`CompactError`] from the engine: the memory limit, the work folder.
+    pub fn solve_with(&self, options: &CompactOptions) -> Result<CompactSolution, CompactError> {
+        compact::solve(self, options)
+    }
+
+    /// `(side, pursuer, evader)` of an index.
+    #[inline]
+    fn split(&self, index: u64) -> (u64, u32, u32) {
+        let n = u64::from(self.n);
+        (index / (n * n), (index / n % n) as u32, (index % n) as u32)
+    }
+}
+
+/// The pursuit game as the compact engine sees it: the rank arithmetic of [`Ranked`] without
+/// building positions.
+impl IndexedGame for Pursuit {
+    fn index_count(&self) -> u64 {
+        Ranked::index_count(self)
+    }
+
+    fn start(&self, index: u64) -> Start {
+        let (side, pursuer, evader) = self.split(index);
+        let pursuer_to_move = side == 0;
+        let pursuer_wins = if pursuer == evader {
+            true
+        } else if self.exits[evader as usize] {
+            false
+        } else {
+            let rows = if pursuer_to_move {
+                self.pursuer.of(pursuer)
+            } else {
+                self.evader.of(evader)
+            };
+            return Start::Open {
+                moves: 1 + rows.len() as u32, // the pass, then the steps
+                exit: None,
+            };
+        };
+        Start::Terminal(if pursuer_wins == pursuer_to_move {
+            Outcome::Win
+        } else {
+            Outcome::Lose
+        })
+    }
+
+    fn predecessors(&self, index: u64, out: &mut Vec<u64>) {
+        // The side not to move here moved last: its pass, and its steps into this state.
+        let (side, pursuer, evader) = self.split(index);
+        let n = u64::from(self.n);
+        let last = 1 - side;
+        let at = |p: u32, e: u32| (last * n + u64::from(p)) * n + u64::from(e);
+        out.push(at(pursuer, evader));
+        if last == 0 {
+            out.extend(self.pursuer_back.of(pursuer).iter().map(|&p| at(p, evader)));
+        } else {
+            out.extend(self.evader_back.of(evader).iter().map(|&e| at(pursuer, e)));
+        }
+    }
+
+    fn successors(&self, index: u64, out: &mut Vec<u64>) -> bool {
+        let (side, pursuer, evader) = self.split(index);
+        let n = u64::from(self.n);
+        let next = 1 - side;
+        let at = |p: u32, e: u32| (next * n + u64::from(p)) * n + u64::from(e);
+        out.push(at(pursuer, evader));
+        if side == 0 {
+            out.extend(self.pursuer.of(pursuer).iter().map(|&p| at(p, evader)));
+        } else {
+            out.extend(self.evader.of(evader).iter().map(|&e| at(pursuer, e)));
+        }
+        true
     }
 }
 

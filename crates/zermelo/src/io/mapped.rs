@@ -3,6 +3,7 @@
 
 use std::fs::File;
 use std::io;
+use std::sync::atomic::AtomicU16;
 
 use memmap2::{Mmap, MmapOptions};
 
@@ -61,5 +62,46 @@ impl Mapping {
             Mapping::Mapped(map) => map,
             Mapping::Read { words, len } => &bytemuck::cast_slice(words)[..*len],
         }
+    }
+}
+
+/// A writable shared mapping of a file of `u16` cells, seen as atomics (the compact engine's
+/// state when it lives on disk: the kernel pages it in and out).
+pub(crate) struct MappedCells {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl MappedCells {
+    /// Maps `file`, which must hold at least `len` cells (`2 * len` bytes), read-write.
+    pub(crate) fn open(file: &File, len: usize) -> io::Result<MappedCells> {
+        let bytes = len
+            .checked_mul(2)
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "too many cells"))?;
+        if (file.metadata()?.len() as usize) < bytes {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the state file is shorter than its cells",
+            ));
+        }
+        // SAFETY: the file is zermelo's own scratch file in its work folder, created and sized
+        // by the engine and not truncated while mapped; every access to it goes through the
+        // atomics of `cells`, so concurrent writes from our threads are not data races. Another
+        // process writing it would corrupt the result (not memory safety of this process,
+        // except SIGBUS on truncation, the documented contract of a work folder).
+        let map = unsafe { MmapOptions::new().len(bytes).map_mut(file)? };
+        Ok(MappedCells { map, len })
+    }
+
+    /// The cells.
+    #[inline]
+    pub(crate) fn cells(&self) -> &[AtomicU16] {
+        let ptr = self.map.as_ptr();
+        debug_assert!(ptr.align_offset(std::mem::align_of::<AtomicU16>()) == 0);
+        // SAFETY: a mapping starts on a page boundary, so `ptr` is aligned for `AtomicU16`
+        // (asserted above); it holds `2 * len` bytes; `AtomicU16` has the size and alignment of
+        // `u16` and every bit pattern is valid. The slice borrows `self`, so the mapping
+        // outlives it, and all mutation goes through the atomics (interior mutability).
+        unsafe { std::slice::from_raw_parts(ptr.cast::<AtomicU16>(), self.len) }
     }
 }

@@ -23,7 +23,9 @@ pub use json::{parse_json_graph, JsonGame};
 pub use open::{
     declared_size, open, LoadOptions, LoadProgress, Loaded, LoadedGraph, Rows, Source, Verdicts,
 };
-pub use parallel::{edge_list_header, read_edge_list, read_edge_list_reverse, Progress, ReadAt};
+pub use parallel::{
+    edge_list_header, read_edge_list, read_edge_list_reverse, EdgeListRanges, Progress, ReadAt,
+};
 pub use solution_csv::{
     parse_solution_csv, write_solution_csv, write_two_player_csv, ClaimedSolution, CSV_HEADER,
     TWO_PLAYER_CSV_HEADER,

@@ -567,3 +567,54 @@ mod tests {
         }
     }
 }
+
+/// An edge list seen as byte ranges, for loaders that each read a part of one shared file (the
+/// cluster solver: every worker of every process reads its own range).
+///
+/// A line belongs to the range holding its first byte, as in [`read_edge_list`]; the ranges of
+/// [`range`](Self::range) for `0..parts` cover the body exactly once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EdgeListRanges {
+    /// `N` of the header.
+    pub nodes: u64,
+    /// `M` of the header.
+    pub edges: u64,
+    body: u64,
+    len: u64,
+}
+
+impl EdgeListRanges {
+    /// Reads the header; `None` when there is no complete, valid `N M` header in the first
+    /// megabyte or `N` exceeds the id range (the sequential parser says what is wrong).
+    ///
+    /// # Errors
+    /// A read error.
+    pub fn open<R: ReadAt + ?Sized>(src: &R) -> io::Result<Option<EdgeListRanges>> {
+        let len = src.size()?;
+        Ok(header(src, len)?
+            .filter(|&(n, _, _)| n <= MAX_NODES)
+            .map(|(nodes, edges, body)| EdgeListRanges {
+                nodes,
+                edges,
+                body,
+                len,
+            }))
+    }
+
+    /// Byte range `part` of `parts` equal ranges of the body.
+    pub fn range(&self, part: usize, parts: usize) -> (u64, u64) {
+        split(self.body, self.len, parts)[part]
+    }
+
+    /// Calls `edges(batch)` for the edges whose line starts in `range`, in input order; returns
+    /// their number, or `None` at a line that is not blank, a comment or `u v` with `u, v < N`.
+    pub fn for_each_edge<R: ReadAt + ?Sized>(
+        &self,
+        src: &R,
+        range: (u64, u64),
+        edges: impl FnMut(&[(u32, u32)]),
+    ) -> Option<u64> {
+        let progress = Progress::new(0);
+        for_each_edge(src, range, self.body, self.nodes, &progress, edges).ok()
+    }
+}

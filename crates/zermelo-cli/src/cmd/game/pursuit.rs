@@ -1,21 +1,60 @@
 //! The pursuit games: cop and robber on a graph, policeman and thief on a board.
 
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
-use zermelo::game::{LineStop, Ranked};
+use zermelo::game::compact::{self, CompactError, CompactOptions, CounterMode, IndexedGame};
+use zermelo::game::{CompactSolution, LineStop};
 use zermelo::games::cop_robber::CopRobber;
 use zermelo::games::police_thief::{Board, PoliceThief, Step};
-use zermelo::games::pursuit::{Chase, Side};
+use zermelo::games::pursuit::{Chase, Pursuit, Side};
 use zermelo::graph::Csr;
 use zermelo::io::{self, InputFormat};
-use zermelo::{Depth, Outcome, Solution};
+use zermelo::{Depth, Outcome};
 
 use super::{count, Report};
 use crate::error::{CliResult, Failure};
-use crate::output::read_input;
+use crate::output::{emit, read_input};
+use crate::progress::Progress;
+
+/// How the pursuit games run the compact engine (shared by both games).
+#[derive(Debug, Args)]
+pub struct EngineArgs {
+    /// Work folder for checkpoints at layer boundaries: killed and started again with the same
+    /// command, the run resumes from its last checkpoint.
+    #[arg(long, value_name = "DIR")]
+    work_dir: Option<PathBuf>,
+    /// Keep the solver's state in a memory-mapped file in --work-dir instead of in memory, so
+    /// that a game larger than the memory available still solves.
+    #[arg(long, requires = "work_dir")]
+    mapped: bool,
+    /// Least seconds between two checkpoints in --work-dir (0: at every layer).
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    checkpoint_every: u64,
+    /// How lost positions are found: a move counter packed in each state, or generating the
+    /// moves again when a successor is won (the default: pursuit moves are cheap to generate,
+    /// and it measured faster, see BENCHMARKS.md).
+    #[arg(long, value_enum, default_value_t = Counting::Recompute)]
+    counting: Counting,
+    /// Also write every state's value to FILE: 2 bytes per state in rank order, little-endian
+    /// (top 2 bits 01 win, 10 lose, 11 draw; low 14 bits the depth in plies).
+    #[arg(long, value_name = "FILE")]
+    values: Option<PathBuf>,
+}
+
+/// `--counting` of the pursuit games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Counting {
+    /// A move counter in each state's two bytes.
+    Counter,
+    /// No counter: regenerate the moves.
+    Recompute,
+}
 
 /// Arguments of `zermelo game cop-robber`.
 #[derive(Debug, Args)]
@@ -28,9 +67,11 @@ pub struct CopRobberArgs {
     /// Who moves at the --from start.
     #[arg(long, value_enum, default_value_t = Mover::Cop, requires = "from")]
     to_move: Mover,
-    /// Print the solve time on standard error.
+    /// Print the solve time, threads and peak memory on standard error.
     #[arg(long)]
     stats: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 /// `--to-move` of cop and robber.
@@ -51,9 +92,11 @@ pub struct PoliceThiefArgs {
     /// How many plies of the principal line to print.
     #[arg(long, default_value_t = 10, value_name = "N")]
     plies: usize,
-    /// Print the solve time and state count on standard error.
+    /// Print the solve time, state count, threads and peak memory on standard error.
     #[arg(long)]
     stats: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 fn side_name(side: Side, cop: &str, robber: &str) -> String {
@@ -67,11 +110,10 @@ fn depth_json(d: Option<Depth>) -> Json {
     d.map_or(Json::Null, |d| json!(d.0))
 }
 
-fn load_graph(path: &Path) -> CliResult<Csr> {
-    let (bytes, name) = read_input(path)?;
-    match InputFormat::detect(&name, &bytes) {
+fn load_graph(bytes: &[u8], name: &str) -> CliResult<Csr> {
+    match InputFormat::detect(name, bytes) {
         InputFormat::Json => {
-            let game = io::parse_json_graph(&bytes, &name)?;
+            let game = io::parse_json_graph(bytes, name)?;
             if game.rules != zermelo::graph::Rules::normal() {
                 return Err(Failure::input(format!(
                     "{name}: cop and robber takes a plain graph; misère and verdicts do not apply"
@@ -79,20 +121,18 @@ fn load_graph(path: &Path) -> CliResult<Csr> {
             }
             Ok(game.graph)
         }
-        _ => Ok(io::parse_edge_list(&bytes, &name)?),
+        _ => Ok(io::parse_edge_list(bytes, name)?),
     }
 }
 
 /// `zermelo game cop-robber`.
 pub fn cop_robber(args: CopRobberArgs) -> CliResult<Report> {
-    let graph = load_graph(&args.graph)?;
+    let (bytes, source) = read_input(&args.graph)?;
+    let graph = load_graph(&bytes, &source)?;
     let name = args.graph.display();
     let game = CopRobber::new(&graph).map_err(|e| Failure::input(format!("{name}: {e}")))?;
-    let t = Instant::now();
-    let s = game.solve().map_err(|e| Failure::Internal(e.into()))?;
-    if args.stats {
-        print_stats(game.pursuit().index_count(), t);
-    }
+    let what = format!("cop-robber {}", name);
+    let s = solve(game.pursuit(), &what, &bytes, &args.engine, args.stats)?;
     match args.from.as_deref() {
         Some(&[cop, robber]) => {
             let n = u64::from(game.vertex_count());
@@ -113,7 +153,7 @@ pub fn cop_robber(args: CopRobberArgs) -> CliResult<Report> {
     }
 }
 
-fn one_start(game: &CopRobber, s: &Solution, cop: u32, robber: u32, side: Side) -> Report {
+fn one_start(game: &CopRobber, s: &CompactSolution, cop: u32, robber: u32, side: Side) -> Report {
     let state = CopRobber::state(cop, robber, side);
     let value = game.value(s, &state);
     let captured = value.outcome() != Outcome::Draw;
@@ -151,7 +191,7 @@ fn one_start(game: &CopRobber, s: &Solution, cop: u32, robber: u32, side: Side) 
     r
 }
 
-fn all_states(game: &CopRobber, s: &Solution) -> Report {
+fn all_states(game: &CopRobber, s: &CompactSolution) -> Report {
     let n = game.vertex_count();
     let mut lines = vec![format!(
         "{:>6}  {:>6}  {:<7}  {:<7}  {:>12}  {:>9}",
@@ -185,7 +225,7 @@ fn all_states(game: &CopRobber, s: &Solution) -> Report {
 }
 
 /// One state of the full listing, as JSON and as a table row.
-fn state_row(game: &CopRobber, s: &Solution, state: &Chase) -> (Json, String) {
+fn state_row(game: &CopRobber, s: &CompactSolution, state: &Chase) -> (Json, String) {
     let value = game.value(s, state);
     let mover = side_name(state.to_move, "cop", "robber");
     let to = game.best_move(s, state);
@@ -214,13 +254,10 @@ fn state_row(game: &CopRobber, s: &Solution, state: &Chase) -> (Json, String) {
 pub fn police_thief(args: PoliceThiefArgs) -> CliResult<Report> {
     let (bytes, name) = read_input(&args.board)?;
     let board = Board::parse(&bytes, &name)?;
-    drop(bytes);
-    let t = Instant::now();
     let game = PoliceThief::new(board);
-    let s = game.solve().map_err(|e| Failure::Internal(e.into()))?;
-    if args.stats {
-        print_stats(game.pursuit().index_count(), t);
-    }
+    let what = format!("police-thief {name}");
+    let s = solve(game.pursuit(), &what, &bytes, &args.engine, args.stats)?;
+    drop(bytes);
     let value = game.value(&s);
     let (steps, end) = game.principal_line(&s, args.plies);
     let end_name = match end {
@@ -236,7 +273,7 @@ pub fn police_thief(args: PoliceThiefArgs) -> CliResult<Report> {
         "move": steps.first().map(|st| step_json(0, st)),
         "line": steps.iter().enumerate().map(|(i, st)| step_json(i, st)).collect::<Vec<_>>(),
         "line_end": end_name,
-        "states": game.pursuit().index_count(),
+        "states": IndexedGame::index_count(game.pursuit()),
     }));
     r.line(game.verdict_line(&s));
     r.line(match value.depth() {
@@ -278,10 +315,105 @@ fn step_line(i: usize, st: &Step) -> String {
     }
 }
 
-/// `--stats`: how many states were solved and how long it took.
+/// Solves a pursuit game with the compact engine: memory checked up front, a progress bar per
+/// layer, checkpoints in `--work-dir`, `--values` written, `--stats` printed.
+fn solve(
+    pursuit: &Pursuit,
+    what: &str,
+    input: &[u8],
+    engine: &EngineArgs,
+    stats: bool,
+) -> CliResult<CompactSolution> {
+    let states = IndexedGame::index_count(pursuit);
+    let counters = match engine.counting {
+        Counting::Counter => CounterMode::Counter,
+        Counting::Recompute => CounterMode::Recompute,
+    };
+    let mut options = CompactOptions {
+        work_dir: engine.work_dir.clone(),
+        mapped: engine.mapped,
+        checkpoint_every: (engine.checkpoint_every > 0)
+            .then(|| Duration::from_secs(engine.checkpoint_every)),
+        fingerprint: fingerprint(&[what.as_bytes(), input]),
+        counters,
+        ..CompactOptions::default()
+    };
+    crate::input::check_memory(
+        what,
+        zermelo::memory::Estimate {
+            graph: 0,
+            loading: 0,
+            solving: compact::estimate_memory(states, &options),
+        },
+    )?;
+    let t = Instant::now();
+    let bar = Progress::global().layers("solve", states);
+    let (decided, layer) = (bar.shared_counter(), bar.shared_layer());
+    options.progress = Some(Arc::new(move |p| {
+        decided.store(p.decided, Relaxed);
+        layer.store(u64::from(p.layer) + 1, Relaxed);
+    }));
+    let solution = pursuit
+        .solve_with(&options)
+        .map_err(|e| engine_failure(what, e))?;
+    bar.finish();
+    if stats {
+        print_stats(states, t);
+        if let Some(layer) = solution.resumed_from() {
+            eprintln!("stats: resumed from the checkpoint at layer {layer}");
+        }
+    }
+    if let Some(path) = &engine.values {
+        emit(Some(path), |out| write_values(&solution, out))?;
+    }
+    Ok(solution)
+}
+
+/// The engine's errors: limits are exit 3, a work folder that holds another game exit 2.
+fn engine_failure(what: &str, e: CompactError) -> Failure {
+    match e {
+        CompactError::TooBig { .. } => Failure::TooBig(format!("{what}: {e}")),
+        CompactError::Checkpoint { .. } | CompactError::MappedNeedsWorkDir => {
+            Failure::input(format!("{what}: {e}"))
+        }
+        e => Failure::Internal(anyhow::anyhow!("{what}: {e}")),
+    }
+}
+
+/// `--values`: 2 bytes per state, little-endian, in rank order.
+fn write_values(solution: &CompactSolution, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut buf = Vec::with_capacity(1 << 17);
+    for i in 0..solution.index_count() {
+        buf.extend_from_slice(&solution.code(i).to_le_bytes());
+        if buf.len() >= 1 << 17 {
+            out.write_all(&buf)?;
+            buf.clear();
+        }
+    }
+    out.write_all(&buf)
+}
+
+/// FNV-1a over the parts: names the game in checkpoints, so a work folder is not reused for
+/// another board or graph.
+fn fingerprint(parts: &[&[u8]]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for part in parts {
+        for &b in part.iter().chain(&[0xff]) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// `--stats`: how many states were solved, how long it took, threads and peak memory.
 fn print_stats(states: impl std::fmt::Display, started: Instant) {
     eprintln!(
-        "stats: solved {states} states in {:.3}s",
-        started.elapsed().as_secs_f64()
+        "stats: solved {states} states in {:.3}s; {} threads; peak memory {}",
+        started.elapsed().as_secs_f64(),
+        rayon::current_num_threads(),
+        crate::cmd::solve::peak_memory().map_or("unknown".into(), |kib| format!(
+            "{:.1} MiB",
+            kib as f64 / 1024.0
+        )),
     );
 }

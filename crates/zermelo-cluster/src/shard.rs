@@ -1,0 +1,299 @@
+//! Who owns which node, and the rows a worker holds for the nodes it owns.
+//!
+//! Memory per worker: an owned node costs 4 bytes of out-degree (while loading), 8 of reverse
+//! row offset, 4 of state word and 4 of best move; an edge costs 4 bytes in its target's reverse
+//! row, plus 8 bytes while loading (the `(target, source)` pair before the counting sort).
+
+use std::fs::File;
+use std::path::Path;
+use std::sync::Arc;
+
+use zermelo::graph::{Predecessors, ReverseCsr};
+use zermelo::io::{EdgeListRanges, InputFormat};
+use zermelo::NodeId;
+
+use crate::ClusterError;
+
+/// Node ownership by id range: worker `w` owns `[w·block, (w+1)·block)` (clipped to the nodes).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ownership {
+    nodes: u64,
+    block: u64,
+    /// `⌊2^64 / block⌋ + 1`: `u / block` as a multiplication, exact for `u, block < 2^32`
+    /// (the error is below `u / 2^64 < 1 / block`). Every message is routed twice, so the
+    /// division showed in profiles of the load.
+    inverse: u128,
+}
+
+impl Ownership {
+    pub(crate) fn new(nodes: u64, peers: usize) -> Ownership {
+        let block = nodes.div_ceil(peers as u64).max(1);
+        Ownership {
+            nodes,
+            block,
+            inverse: (1u128 << 64) / u128::from(block) + 1,
+        }
+    }
+
+    /// The worker that owns `u`.
+    #[inline]
+    pub(crate) fn owner(&self, u: NodeId) -> usize {
+        ((u128::from(u) * self.inverse) >> 64) as usize
+    }
+
+    /// The nodes worker `w` owns.
+    pub(crate) fn range(&self, w: usize) -> (NodeId, NodeId) {
+        let at = |k: u64| (k * self.block).min(self.nodes) as NodeId;
+        (at(w as u64), at(w as u64 + 1))
+    }
+}
+
+/// Which kind of shared input a job reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// A text edge list, read by byte ranges.
+    Edges,
+    /// A `.zg` binary graph, memory-mapped by every process.
+    Binary,
+}
+
+/// The kind, node count and edge count of a cluster input, from its header.
+///
+/// # Errors
+/// [`ClusterError::Input`] for unreadable files and for formats cluster mode does not read.
+pub fn input_size(path: &Path) -> Result<(InputKind, u64, u64), ClusterError> {
+    let name = path.display().to_string();
+    let file = File::open(path).map_err(|e| ClusterError::Input(format!("{name}: {e}")))?;
+    let mut head = vec![0u8; 4096];
+    let got = zermelo::io::ReadAt::read_at(&file, &mut head, 0)
+        .map_err(|e| ClusterError::Input(format!("{name}: {e}")))?;
+    head.truncate(got);
+    match InputFormat::detect(&name, &head) {
+        InputFormat::Binary => {
+            let (n, m) = zermelo::io::binary::graph_counts(&file, &name)
+                .map_err(|e| ClusterError::Input(e.to_string()))?;
+            Ok((InputKind::Binary, n, m))
+        }
+        InputFormat::Edges => match EdgeListRanges::open(&file) {
+            Ok(Some(r)) => Ok((InputKind::Edges, r.nodes, r.edges)),
+            Ok(None) => Err(sequential_error(path)),
+            Err(e) => Err(ClusterError::Io(format!("{name}: {e}"))),
+        },
+        other => Err(ClusterError::Input(format!(
+            "{name}: --cluster reads edge lists and .zg graphs, not {other:?} input \
+             (convert it with `zermelo convert`)"
+        ))),
+    }
+}
+
+/// The error the sequential parser reports for a malformed edge list (file, line, what).
+pub(crate) fn sequential_error(path: &Path) -> ClusterError {
+    let name = path.display().to_string();
+    match std::fs::read(path) {
+        Err(e) => ClusterError::Io(format!("{name}: {e}")),
+        Ok(bytes) => match zermelo::io::parse_edge_list(&bytes, &name) {
+            Err(e) => ClusterError::Input(e.to_string()),
+            Ok(_) => {
+                ClusterError::Input(format!("{name}: the file changed while it was being read"))
+            }
+        },
+    }
+}
+
+/// The shared input, opened by every process.
+pub(crate) enum Input {
+    Edges { file: File, ranges: EdgeListRanges },
+    Binary(Arc<ReverseCsr>),
+}
+
+impl Input {
+    pub(crate) fn open(path: &Path) -> Result<Input, ClusterError> {
+        let name = path.display().to_string();
+        let (kind, _, _) = input_size(path)?;
+        let file = File::open(path).map_err(|e| ClusterError::Input(format!("{name}: {e}")))?;
+        Ok(match kind {
+            InputKind::Edges => {
+                let ranges = EdgeListRanges::open(&file)
+                    .map_err(|e| ClusterError::Io(format!("{name}: {e}")))?
+                    .ok_or_else(|| sequential_error(path))?;
+                Input::Edges { file, ranges }
+            }
+            InputKind::Binary => Input::Binary(Arc::new(
+                zermelo::io::binary::open_reverse(&file, &name)
+                    .map_err(|e| ClusterError::Input(e.to_string()))?,
+            )),
+        })
+    }
+
+    pub(crate) fn nodes(&self) -> u64 {
+        match self {
+            Input::Edges { ranges, .. } => ranges.nodes,
+            Input::Binary(g) => g.node_count() as u64,
+        }
+    }
+
+    pub(crate) fn edges(&self) -> u64 {
+        match self {
+            Input::Edges { ranges, .. } => ranges.edges,
+            Input::Binary(g) => g.edge_count(),
+        }
+    }
+}
+
+/// The rows of the nodes one worker owns.
+pub(crate) enum Shard {
+    Owned {
+        lo: NodeId,
+        out_degree: Vec<u32>,
+        offsets: Vec<u64>,
+        sources: Vec<NodeId>,
+    },
+    Mapped(Arc<ReverseCsr>),
+}
+
+impl Shard {
+    #[inline]
+    pub(crate) fn out_degree(&self, u: NodeId) -> u32 {
+        match self {
+            Shard::Owned { lo, out_degree, .. } => out_degree[(u - lo) as usize],
+            Shard::Mapped(g) => g.out_degree(u),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn predecessors(&self, v: NodeId) -> &[NodeId] {
+        match self {
+            Shard::Owned {
+                lo,
+                offsets,
+                sources,
+                ..
+            } => {
+                let i = (v - lo) as usize;
+                &sources[offsets[i] as usize..offsets[i + 1] as usize]
+            }
+            Shard::Mapped(g) => g.predecessors(v),
+        }
+    }
+
+    /// Frees what only initialisation needs.
+    pub(crate) fn drop_degrees(&mut self) {
+        if let Shard::Owned { out_degree, .. } = self {
+            *out_degree = Vec::new();
+        }
+    }
+}
+
+/// Collects a worker's share of the edges as they arrive, then builds its rows.
+pub(crate) struct ShardBuilder {
+    lo: NodeId,
+    out_degree: Vec<u32>,
+    pairs: Vec<(u32, NodeId)>,
+}
+
+impl ShardBuilder {
+    pub(crate) fn new((lo, hi): (NodeId, NodeId)) -> ShardBuilder {
+        ShardBuilder {
+            lo,
+            out_degree: vec![0; (hi - lo) as usize],
+            pairs: Vec::new(),
+        }
+    }
+
+    /// The move `u -> v` (this worker owns `v`).
+    #[inline]
+    pub(crate) fn predecessor(&mut self, v: NodeId, u: NodeId) {
+        self.pairs.push((v - self.lo, u));
+    }
+
+    /// One more move out of `u` (this worker owns `u`); false past 2^32 - 1 moves.
+    #[inline]
+    pub(crate) fn out_move(&mut self, u: NodeId) -> bool {
+        let d = &mut self.out_degree[(u - self.lo) as usize];
+        match d.checked_add(1) {
+            Some(x) => {
+                *d = x;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Counting sort of the pairs into reverse rows.
+    pub(crate) fn build(self) -> Shard {
+        let len = self.out_degree.len();
+        let mut offsets = vec![0u64; len + 1];
+        for &(v, _) in &self.pairs {
+            offsets[v as usize + 1] += 1;
+        }
+        for i in 0..len {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut cursor: Vec<u64> = offsets[..len].to_vec();
+        let mut sources = vec![0 as NodeId; self.pairs.len()];
+        for &(v, u) in &self.pairs {
+            let c = &mut cursor[v as usize];
+            sources[*c as usize] = u;
+            *c += 1;
+        }
+        Shard::Owned {
+            lo: self.lo,
+            out_degree: self.out_degree,
+            offsets,
+            sources,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_cover_every_node_once() {
+        for nodes in [0u64, 1, 5, 7, 100] {
+            for peers in 1..6 {
+                let own = Ownership::new(nodes, peers);
+                let mut next = 0;
+                for w in 0..peers {
+                    let (lo, hi) = own.range(w);
+                    assert_eq!(u64::from(lo), next.min(nodes));
+                    for u in lo..hi {
+                        assert_eq!(own.owner(u), w);
+                    }
+                    next = u64::from(hi).max(next);
+                }
+                assert_eq!(next, nodes);
+            }
+        }
+    }
+
+    #[test]
+    fn owner_is_exact_at_the_top_of_the_id_range() {
+        let mut rng = zermelo::graph::generate::SplitMix64::new(1);
+        for peers in [1, 2, 3, 7, 64, 1000] {
+            let own = Ownership::new(u64::from(u32::MAX), peers);
+            for _ in 0..10_000 {
+                let u = (u64::from(u32::MAX) - rng.below(1 << 20)) as NodeId;
+                assert_eq!(own.owner(u) as u64, u64::from(u) / own.block);
+                let v = rng.below(u64::from(u32::MAX)) as NodeId;
+                assert_eq!(own.owner(v) as u64, u64::from(v) / own.block);
+            }
+        }
+    }
+
+    #[test]
+    fn builder_makes_reverse_rows() {
+        let mut b = ShardBuilder::new((2, 5));
+        for (u, v) in [(0, 3), (4, 2), (1, 3), (9, 4)] {
+            b.predecessor(v, u);
+        }
+        assert!(b.out_move(2));
+        let s = b.build();
+        assert_eq!(s.predecessors(2), &[4]);
+        assert_eq!(s.predecessors(3), &[0, 1]);
+        assert_eq!(s.predecessors(4), &[9]);
+        assert_eq!(s.out_degree(2), 1);
+        assert_eq!(s.out_degree(3), 0);
+    }
+}

@@ -1,0 +1,255 @@
+//! Checkpoints at layer boundaries, and the state file of a memory-mapped run.
+//!
+//! A checkpoint is one file, `checkpoint.zck` in the work folder: a header (magic, fingerprint,
+//! index count, counter mode, layer, decided count, spill entries, CRC-32 of the body), then the
+//! cells (`u16` little-endian), the frontier and pending bitmaps, and the spilled counters. It
+//! is written to a temporary file, synced and renamed, so a run killed at any moment (even by
+//! SIGKILL) leaves either the previous checkpoint or the new one. Resuming loads it and
+//! replays the layers from there; every layer is deterministic, so the result is the same
+//! bytes as an uninterrupted run.
+
+use std::collections::HashMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+
+use super::store::{Bits, Cells};
+use super::{CompactError, CompactOptions, CounterMode};
+use crate::io::mapped::MappedCells;
+
+const MAGIC: &[u8; 8] = b"ZMCKPT01";
+const HEADER: usize = 8 + 8 + 8 + 4 + 4 + 8 + 8 + 4 + 4;
+const FILE: &str = "checkpoint.zck";
+const TEMP: &str = "checkpoint.zck.tmp";
+const STATE: &str = "state.cells";
+/// Cells per buffered write or read.
+const BLOCK: usize = 1 << 16;
+
+/// What a run starts from: fresh cells, or cells and bitmaps loaded from a checkpoint.
+pub(super) struct Resume {
+    pub(super) cells: Cells,
+    pub(super) snapshot: Option<Restored>,
+}
+
+impl Resume {
+    pub(super) fn fresh(cells: Cells) -> Resume {
+        Resume {
+            cells,
+            snapshot: None,
+        }
+    }
+}
+
+/// A checkpoint read back (its cells are in [`Resume::cells`]).
+pub(super) struct Restored {
+    pub(super) layer: u32,
+    pub(super) decided: u64,
+    pub(super) cur: Vec<u8>,
+    pub(super) pending: Vec<u8>,
+    pub(super) spill: HashMap<u64, u64>,
+}
+
+/// The state at a layer boundary, to be saved.
+pub(super) struct Snapshot<'a> {
+    pub(super) layer: u32,
+    pub(super) decided: u64,
+    pub(super) cells: &'a [AtomicU16],
+    pub(super) cur: &'a Bits,
+    pub(super) pending: &'a Bits,
+    pub(super) spill: HashMap<u64, u64>,
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CompactError + '_ {
+    move |source| CompactError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn mode_code(options: &CompactOptions) -> u32 {
+    match options.counters {
+        CounterMode::Counter => 0,
+        CounterMode::Recompute => 1,
+    }
+}
+
+/// Opens the work folder: the cells (heap or state file), and the last checkpoint if any.
+pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resume, CompactError> {
+    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let temp = dir.join(TEMP);
+    if temp.exists() {
+        fs::remove_file(&temp).map_err(io_error(&temp))?; // a checkpoint cut short
+    }
+    let cells = if options.mapped {
+        let path = dir.join(STATE);
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)
+            .map_err(io_error(&path))?;
+        file.set_len(2 * n).map_err(io_error(&path))?;
+        let cells = MappedCells::open(&file, n as usize).map_err(io_error(&path))?;
+        Cells::Mapped(cells, path)
+    } else {
+        Cells::heap(n as usize)
+    };
+    let path = dir.join(FILE);
+    if !path.exists() {
+        return Ok(Resume::fresh(cells));
+    }
+    let snapshot = load(&path, n, options, cells.slice())?;
+    Ok(Resume {
+        cells,
+        snapshot: Some(snapshot),
+    })
+}
+
+fn bad(path: &Path, reason: impl Into<String>) -> CompactError {
+    CompactError::Checkpoint {
+        path: path.to_path_buf(),
+        reason: reason.into(),
+    }
+}
+
+fn load(
+    path: &Path,
+    n: u64,
+    options: &CompactOptions,
+    cells: &[AtomicU16],
+) -> Result<Restored, CompactError> {
+    let file = File::open(path).map_err(io_error(path))?;
+    let len = file.metadata().map_err(io_error(path))?.len();
+    let mut r = BufReader::with_capacity(1 << 20, file);
+    let mut h = [0u8; HEADER];
+    r.read_exact(&mut h)
+        .map_err(|_| bad(path, "truncated checkpoint header"))?;
+    let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
+    let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().expect("4 bytes"));
+    if &h[..8] != MAGIC {
+        return Err(bad(path, "not a zermelo checkpoint (bad magic)"));
+    }
+    if u64_at(8) != options.fingerprint || u64_at(16) != n || u32_at(28) != mode_code(options) {
+        return Err(bad(
+            path,
+            "the checkpoint belongs to another game or mode; remove it or use another work \
+             folder",
+        ));
+    }
+    let (layer, decided, spilled, crc) = (u32_at(24), u64_at(32), u64_at(40), u32_at(48));
+    let bitmap = n.div_ceil(64) * 8;
+    let expected = (HEADER as u64)
+        .checked_add(2 * n + 2 * bitmap)
+        .and_then(|b| b.checked_add(spilled.checked_mul(16)?));
+    if expected != Some(len) {
+        return Err(bad(
+            path,
+            format!("damaged: {len} bytes where the header declares {expected:?}"),
+        ));
+    }
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 2 * BLOCK];
+    for block in cells.chunks(BLOCK) {
+        let bytes = &mut buf[..2 * block.len()];
+        r.read_exact(bytes).map_err(io_error(path))?;
+        hasher.update(bytes);
+        for (c, b) in block.iter().zip(bytes.chunks_exact(2)) {
+            c.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
+        }
+    }
+    let mut read = |len: u64| -> Result<Vec<u8>, CompactError> {
+        let mut v = vec![0u8; len as usize];
+        r.read_exact(&mut v).map_err(io_error(path))?;
+        hasher.update(&v);
+        Ok(v)
+    };
+    let cur = read(bitmap)?;
+    let pending = read(bitmap)?;
+    let entries = read(16 * spilled)?;
+    if hasher.finalize() != crc {
+        return Err(bad(path, "damaged: checksum mismatch"));
+    }
+    let spill = entries
+        .chunks_exact(16)
+        .map(|e| {
+            let at = |o: usize| u64::from_le_bytes(e[o..o + 8].try_into().expect("8 bytes"));
+            (at(0), at(8))
+        })
+        .collect();
+    Ok(Restored {
+        layer,
+        decided,
+        cur,
+        pending,
+        spill,
+    })
+}
+
+/// Writes a checkpoint atomically (temporary file, sync, rename, sync the folder).
+pub(super) fn save(
+    dir: &Path,
+    options: &CompactOptions,
+    s: &Snapshot<'_>,
+) -> Result<(), CompactError> {
+    let temp = dir.join(TEMP);
+    let file = File::create(&temp).map_err(io_error(&temp))?;
+    let mut w = BufWriter::with_capacity(1 << 20, file);
+    let mut hasher = crc32fast::Hasher::new();
+    let mut header = Vec::with_capacity(HEADER);
+    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(&options.fingerprint.to_le_bytes());
+    header.extend_from_slice(&(s.cells.len() as u64).to_le_bytes());
+    header.extend_from_slice(&s.layer.to_le_bytes());
+    header.extend_from_slice(&mode_code(options).to_le_bytes());
+    header.extend_from_slice(&s.decided.to_le_bytes());
+    header.extend_from_slice(&(s.spill.len() as u64).to_le_bytes());
+    header.extend_from_slice(&[0u8; 8]); // CRC-32 and padding, filled in at the end
+    w.write_all(&header).map_err(io_error(&temp))?;
+    let mut buf = Vec::with_capacity(2 * BLOCK);
+    for block in s.cells.chunks(BLOCK) {
+        buf.clear();
+        buf.extend(block.iter().flat_map(|c| c.load(Relaxed).to_le_bytes()));
+        hasher.update(&buf);
+        w.write_all(&buf).map_err(io_error(&temp))?;
+    }
+    let mut rest = Vec::with_capacity(s.cur.byte_len() * 2 + 16 * s.spill.len());
+    s.cur.snapshot_into(&mut rest);
+    s.pending.snapshot_into(&mut rest);
+    let mut spill: Vec<_> = s.spill.iter().collect();
+    spill.sort_unstable();
+    for (i, c) in spill {
+        rest.extend_from_slice(&i.to_le_bytes());
+        rest.extend_from_slice(&c.to_le_bytes());
+    }
+    hasher.update(&rest);
+    w.write_all(&rest).map_err(io_error(&temp))?;
+    let mut file = w
+        .into_inner()
+        .map_err(|e| io_error(&temp)(e.into_error()))?;
+    file.seek(SeekFrom::Start(48)).map_err(io_error(&temp))?;
+    file.write_all(&hasher.finalize().to_le_bytes())
+        .map_err(io_error(&temp))?;
+    file.sync_all().map_err(io_error(&temp))?;
+    drop(file);
+    let path = dir.join(FILE);
+    fs::rename(&temp, &path).map_err(io_error(&path))?;
+    sync_dir(dir)
+}
+
+/// The run is over: its checkpoint is no longer needed.
+pub(super) fn finished(dir: &Path) -> Result<(), CompactError> {
+    let path = dir.join(FILE);
+    match fs::remove_file(&path) {
+        Ok(()) => sync_dir(dir),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(io_error(&path)(e)),
+    }
+}
+
+fn sync_dir(dir: &Path) -> Result<(), CompactError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io_error(dir))
+}

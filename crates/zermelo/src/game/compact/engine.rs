@@ -1,0 +1,658 @@
+//! The layer loop: seeding, one pass per depth layer over the frontier bitmap, and the cell
+//! updates (compare-and-swap) that make the result independent of the thread count.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::checkpoint::{self, Restored, Resume, Snapshot};
+use super::store::{Bits, Cells};
+use super::{
+    estimate_memory, CompactError, CompactOptions, CounterMode, IndexedGame, LayerProgress, Start,
+    MAX_DEPTH,
+};
+use crate::game::Value;
+use crate::graph::MAX_NODES;
+use crate::outcome::Outcome;
+use crate::solve::Solution;
+
+// The cell: two tag bits, then a depth (WIN, LOSE) or the open state.
+const TAG: u16 = 0b11 << 14;
+const OPEN: u16 = 0;
+const WIN: u16 = 1 << 14;
+const LOSE: u16 = 2 << 14;
+const DRAW: u16 = 3 << 14;
+const DEPTH: u16 = 0x3FFF;
+/// Open: the position has an exit that loses; look it up again when every move is lost.
+const LOSE_EXIT: u16 = 1 << 13;
+/// Open, counter mode: the move counter; `SPILL` means "in the side map".
+const COUNT: u16 = 0x1FFF;
+const SPILL: u16 = COUNT;
+/// Open, recompute mode: the position has a drawing exit, so it is never lost.
+const DRAW_EXIT: u16 = 1 << 12;
+
+/// Bitmap words per parallel work item (65 536 indices).
+const CHUNK_WORDS: usize = 1024;
+
+#[inline]
+fn decided(tag: u16, depth: u32) -> u16 {
+    debug_assert!(depth <= MAX_DEPTH);
+    tag | depth as u16
+}
+
+fn decode(code: u16) -> Value {
+    let depth = u32::from(code & DEPTH);
+    match code & TAG {
+        WIN => Value::Win(depth),
+        LOSE => Value::Lose(depth),
+        _ => Value::Draw,
+    }
+}
+
+/// Solves `game` with the compact engine.
+///
+/// # Errors
+/// [`CompactError`]: a game that breaks the [`IndexedGame`] contract (an open position without
+/// moves or exit, a bad exit value, a predecessor out of range), values deeper than
+/// [`MAX_DEPTH`], a memory estimate above `max_memory`, or a work folder that cannot be used.
+pub fn solve<G: IndexedGame + ?Sized>(
+    game: &G,
+    options: &CompactOptions,
+) -> Result<CompactSolution, CompactError> {
+    let n = game.index_count();
+    let needed = estimate_memory(n, options);
+    if let Some(limit) = options.max_memory {
+        if needed > limit {
+            return Err(CompactError::TooBig { needed, limit });
+        }
+    }
+    if options.mapped && options.work_dir.is_none() {
+        return Err(CompactError::MappedNeedsWorkDir);
+    }
+    if n > usize::MAX as u64 / 2 {
+        return Err(CompactError::TooBig {
+            needed,
+            limit: usize::MAX as u64,
+        });
+    }
+    match options.threads {
+        None => run(game, options),
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| CompactError::Threads {
+                threads,
+                reason: e.to_string(),
+            })?
+            .install(|| run(game, options)),
+    }
+}
+
+fn run<G: IndexedGame + ?Sized>(
+    game: &G,
+    options: &CompactOptions,
+) -> Result<CompactSolution, CompactError> {
+    let n = game.index_count();
+    if options.counters == CounterMode::Recompute && n > 0 && !game.successors(0, &mut Vec::new()) {
+        return Err(CompactError::NoSuccessors);
+    }
+    let resume = match &options.work_dir {
+        Some(dir) => checkpoint::open(dir, n, options)?,
+        None => Resume::fresh(Cells::heap(n as usize)),
+    };
+    let mut engine = Engine {
+        game,
+        n,
+        mode: options.counters,
+        cells: resume.cells,
+        cur: Bits::new(n),
+        next: Bits::new(n),
+        pending: Bits::new(n),
+        spill: Mutex::new(HashMap::new()),
+        pending_count: AtomicU64::new(0),
+        decided: AtomicU64::new(0),
+        next_count: AtomicU64::new(0),
+        error: Mutex::new(None),
+    };
+    let resumed_from = resume.snapshot.as_ref().map(|s| s.layer);
+    let mut layer = match resume.snapshot {
+        Some(s) => engine.restore(s),
+        None => {
+            engine.seed()?;
+            0
+        }
+    };
+    let mut last_checkpoint = Instant::now();
+    loop {
+        let frontier = engine.next_count.swap(0, Relaxed) + engine.absorb_pending(layer);
+        if frontier == 0 && engine.pending_count.load(Relaxed) == 0 {
+            break;
+        }
+        if frontier > 0 {
+            if layer >= MAX_DEPTH {
+                return Err(CompactError::TooDeep);
+            }
+            engine.process(layer);
+            engine.take_error()?;
+        }
+        std::mem::swap(&mut engine.cur, &mut engine.next);
+        engine.next.clear();
+        layer += 1;
+        if let Some(progress) = &options.progress {
+            progress(&LayerProgress {
+                layer: layer - 1,
+                decided: engine.decided.load(Relaxed),
+                index_count: n,
+            });
+        }
+        if let Some(dir) = &options.work_dir {
+            let due = options
+                .checkpoint_every
+                .is_none_or(|every| last_checkpoint.elapsed() >= every);
+            if due {
+                checkpoint::save(dir, options, &engine.snapshot(layer))?;
+                last_checkpoint = Instant::now();
+            }
+        }
+    }
+    engine.finish();
+    if let Some(dir) = &options.work_dir {
+        checkpoint::finished(dir)?;
+    }
+    Ok(CompactSolution {
+        cells: engine.cells,
+        len: n,
+        resumed_from,
+    })
+}
+
+/// The solver's state during a run.
+pub(super) struct Engine<'g, G: ?Sized> {
+    game: &'g G,
+    n: u64,
+    mode: CounterMode,
+    pub(super) cells: Cells,
+    /// The frontier: indices decided at the current layer's depth.
+    pub(super) cur: Bits,
+    /// Indices decided at the next depth, found while processing the current layer.
+    next: Bits,
+    /// Values set ahead of their layer (exits), waiting to join the frontier at their depth.
+    pub(super) pending: Bits,
+    /// Counters of 8191 moves or more.
+    pub(super) spill: Mutex<HashMap<u64, u64>>,
+    pub(super) pending_count: AtomicU64,
+    pub(super) decided: AtomicU64,
+    next_count: AtomicU64,
+    error: Mutex<Option<CompactError>>,
+}
+
+impl<G: IndexedGame + ?Sized> Engine<'_, G> {
+    #[inline]
+    fn cell(&self, i: u64) -> &AtomicU16 {
+        &self.cells.slice()[i as usize]
+    }
+
+    fn fail(&self, e: CompactError) {
+        let mut slot = self.error.lock().expect("no panics while holding the lock");
+        slot.get_or_insert(e);
+    }
+
+    fn take_error(&self) -> Result<(), CompactError> {
+        match self.error.lock().expect("no panics").take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes every index's starting cell; terminals join the frontier of layer 0 (`next`,
+    /// which the loop reads as the first frontier), exits wait in `pending`.
+    fn seed(&mut self) -> Result<(), CompactError> {
+        let words = self.next.words().len();
+        (0..words.div_ceil(CHUNK_WORDS))
+            .into_par_iter()
+            .for_each(|chunk| {
+                let lo = (chunk * CHUNK_WORDS * 64) as u64;
+                let hi = (lo + (CHUNK_WORDS * 64) as u64).min(self.n);
+                for i in lo..hi {
+                    if let Err(e) = self.seed_one(i) {
+                        self.fail(e);
+                        return;
+                    }
+                }
+            });
+        self.take_error()?;
+        // The first frontier was written to `next`; the loop swaps nothing before layer 0.
+        std::mem::swap(&mut self.cur, &mut self.next);
+        self.next_count.store(
+            self.cur
+                .words()
+                .par_iter()
+                .map(|w| u64::from(w.load(Relaxed).count_ones()))
+                .sum(),
+            Relaxed,
+        );
+        Ok(())
+    }
+
+    fn seed_one(&self, i: u64) -> Result<(), CompactError> {
+        let code = match self.game.start(i) {
+            Start::Hole | Start::Terminal(Outcome::Draw) => DRAW,
+            Start::Terminal(o) => {
+                self.next.insert(i);
+                self.decided.fetch_add(1, Relaxed);
+                if o == Outcome::Win {
+                    WIN
+                } else {
+                    LOSE
+                }
+            }
+            Start::Open { moves, exit } => self.seed_open(i, u64::from(moves), exit)?,
+        };
+        self.cell(i).store(code, Relaxed);
+        Ok(())
+    }
+
+    fn seed_open(&self, i: u64, moves: u64, exit: Option<Value>) -> Result<u16, CompactError> {
+        let exit = match exit {
+            None if moves == 0 => return Err(CompactError::NoMoves { index: i }),
+            None => None,
+            Some(v) => Some(checked_exit(i, v)?),
+        };
+        let open = |extra: u64, flags: u16| match self.mode {
+            CounterMode::Counter => self.open_counter(i, moves + extra, flags),
+            CounterMode::Recompute => OPEN | flags | if extra > 0 { DRAW_EXIT } else { 1 },
+        };
+        Ok(match exit {
+            None => open(0, 0),
+            Some((Outcome::Win, e)) => self.pend(i, decided(WIN, e)),
+            Some((Outcome::Lose, e)) if moves == 0 => self.pend(i, decided(LOSE, e)),
+            Some((Outcome::Lose, _)) => open(0, LOSE_EXIT),
+            Some((Outcome::Draw, _)) if moves == 0 => DRAW,
+            // A drawing exit is a move that never counts down: the position is never lost.
+            Some((Outcome::Draw, _)) => open(1, 0),
+        })
+    }
+
+    fn open_counter(&self, i: u64, count: u64, flags: u16) -> u16 {
+        if count < u64::from(SPILL) {
+            return OPEN | flags | count as u16;
+        }
+        self.spill.lock().expect("no panics").insert(i, count);
+        OPEN | flags | SPILL
+    }
+
+    /// Marks a value set ahead of its layer; returns its code.
+    fn pend(&self, i: u64, code: u16) -> u16 {
+        if self.pending.insert(i) {
+            self.pending_count.fetch_add(1, Relaxed);
+        }
+        self.decided.fetch_add(1, Relaxed);
+        code
+    }
+
+    /// Moves the pending values of depth `layer` into the frontier; returns how many joined.
+    fn absorb_pending(&self, layer: u32) -> u64 {
+        if self.pending_count.load(Relaxed) == 0 {
+            return 0;
+        }
+        self.pending
+            .words()
+            .par_chunks(CHUNK_WORDS)
+            .enumerate()
+            .map(|(chunk, words)| {
+                let mut joined = 0;
+                for (k, w) in words.iter().enumerate() {
+                    let mut bits = w.load(Relaxed);
+                    while bits != 0 {
+                        let i = ((chunk * CHUNK_WORDS + k) * 64) as u64
+                            + u64::from(bits.trailing_zeros());
+                        bits &= bits - 1;
+                        let depth = u32::from(self.cell(i).load(Relaxed) & DEPTH);
+                        if depth <= layer {
+                            // Below the layer: an exit overtaken by a faster win, already in.
+                            self.pending.remove(i);
+                            self.pending_count.fetch_sub(1, Relaxed);
+                            joined += u64::from(depth == layer && self.cur.insert(i));
+                        }
+                    }
+                }
+                joined
+            })
+            .sum()
+    }
+
+    /// Processes the frontier of depth `layer`: decides predecessors at `layer + 1`.
+    fn process(&self, layer: u32) {
+        let next_depth = layer + 1;
+        self.cur
+            .words()
+            .par_chunks(CHUNK_WORDS)
+            .enumerate()
+            .for_each_init(
+                || (Vec::new(), Vec::new()),
+                |(preds, scratch), (chunk, words)| {
+                    // Counted locally and added once per range: shared counters bumped for
+                    // every decision would bounce their cache line between the cores.
+                    let mut tally = Tally::default();
+                    for (k, w) in words.iter().enumerate() {
+                        let mut bits = w.load(Relaxed);
+                        while bits != 0 {
+                            let v = ((chunk * CHUNK_WORDS + k) * 64) as u64
+                                + u64::from(bits.trailing_zeros());
+                            bits &= bits - 1;
+                            self.visit(v, next_depth, preds, scratch, &mut tally);
+                        }
+                    }
+                    self.decided.fetch_add(tally.decided, Relaxed);
+                    self.next_count.fetch_add(tally.next, Relaxed);
+                },
+            );
+    }
+
+    fn visit(
+        &self,
+        v: u64,
+        next_depth: u32,
+        preds: &mut Vec<u64>,
+        scratch: &mut Vec<u64>,
+        tally: &mut Tally,
+    ) {
+        let lost = self.cell(v).load(Relaxed) & TAG == LOSE;
+        preds.clear();
+        self.game.predecessors(v, preds);
+        for &u in preds.iter() {
+            if u >= self.n {
+                self.fail(CompactError::OutOfRange {
+                    index: u,
+                    from: v,
+                    count: self.n,
+                });
+                return;
+            }
+            if lost {
+                self.win(u, next_depth, tally);
+            } else {
+                match self.mode {
+                    CounterMode::Counter => self.count_down(u, next_depth, tally),
+                    CounterMode::Recompute => self.recompute(u, next_depth, scratch, tally),
+                }
+            }
+        }
+    }
+
+    /// `u` has a LOSE child of depth `depth - 1`: an open `u`, or one whose exit wins later,
+    /// becomes WIN at `depth`.
+    fn win(&self, u: u64, depth: u32, tally: &mut Tally) {
+        let cell = self.cell(u);
+        let mut code = cell.load(Relaxed);
+        loop {
+            let improves = match code & TAG {
+                OPEN => true,
+                WIN => u32::from(code & DEPTH) > depth,
+                _ => false,
+            };
+            if !improves {
+                return;
+            }
+            match cell.compare_exchange_weak(code, decided(WIN, depth), Relaxed, Relaxed) {
+                Ok(_) => break,
+                Err(now) => code = now,
+            }
+        }
+        if code & TAG == OPEN {
+            tally.decided += 1;
+            if self.mode == CounterMode::Counter && code & COUNT == SPILL {
+                self.spill.lock().expect("no panics").remove(&u);
+            }
+        }
+        if self.next.insert(u) {
+            tally.next += 1;
+        }
+    }
+
+    /// Counter mode: `u` has one more WIN child; when none is left, `u` is lost.
+    fn count_down(&self, u: u64, depth: u32, tally: &mut Tally) {
+        let cell = self.cell(u);
+        let mut code = cell.load(Relaxed);
+        loop {
+            if code & TAG != OPEN {
+                return;
+            }
+            let new = if code & COUNT == SPILL {
+                let mut spill = self.spill.lock().expect("no panics");
+                let Some(count) = spill.get_mut(&u) else {
+                    return; // decided meanwhile
+                };
+                *count -= 1;
+                if *count > 0 {
+                    return;
+                }
+                spill.remove(&u);
+                self.lost(u, code, depth)
+            } else if code & COUNT == 1 {
+                self.lost(u, code, depth)
+            } else {
+                code - 1
+            };
+            match cell.compare_exchange_weak(code, new, Relaxed, Relaxed) {
+                Ok(_) if new & TAG == OPEN => return,
+                Ok(_) => break self.after_lost(u, new, depth, tally),
+                Err(now) => code = now,
+            }
+        }
+    }
+
+    /// Recompute mode: `u` has a WIN child; it is lost if every move leads to a WIN of depth
+    /// below `depth` (decided by now) and it has no drawing exit.
+    fn recompute(&self, u: u64, depth: u32, scratch: &mut Vec<u64>, tally: &mut Tally) {
+        let cell = self.cell(u);
+        let code = cell.load(Relaxed);
+        if code & TAG != OPEN || code & DRAW_EXIT != 0 {
+            return;
+        }
+        scratch.clear();
+        self.game.successors(u, scratch);
+        for &c in scratch.iter() {
+            if c >= self.n {
+                return self.fail(CompactError::OutOfRange {
+                    index: c,
+                    from: u,
+                    count: self.n,
+                });
+            }
+            let child = self.cell(c).load(Relaxed);
+            if child & TAG != WIN || u32::from(child & DEPTH) >= depth {
+                return;
+            }
+        }
+        let new = self.lost(u, code, depth);
+        if cell.compare_exchange(code, new, Relaxed, Relaxed).is_ok() {
+            self.after_lost(u, new, depth, tally);
+        }
+    }
+
+    /// The code of `u` (open as `code`) once every move is lost: LOSE at `depth`, or later if
+    /// its losing exit lasts longer.
+    fn lost(&self, u: u64, code: u16, depth: u32) -> u16 {
+        if code & LOSE_EXIT == 0 {
+            return decided(LOSE, depth);
+        }
+        let exit = match self.game.start(u) {
+            Start::Open {
+                exit: Some(exit), ..
+            } => exit,
+            _ => {
+                self.fail(CompactError::Unstable { index: u });
+                return decided(LOSE, depth);
+            }
+        };
+        decided(LOSE, depth.max(exit.depth().map_or(0, |d| d.0)))
+    }
+
+    fn after_lost(&self, u: u64, code: u16, depth: u32, tally: &mut Tally) {
+        tally.decided += 1;
+        if u32::from(code & DEPTH) > depth {
+            if self.pending.insert(u) {
+                self.pending_count.fetch_add(1, Relaxed);
+            }
+        } else if self.next.insert(u) {
+            tally.next += 1;
+        }
+    }
+
+    /// Open cells left at the end are draws.
+    fn finish(&self) {
+        self.cells.slice().par_iter().for_each(|c| {
+            if c.load(Relaxed) & TAG == OPEN {
+                c.store(DRAW, Relaxed);
+            }
+        });
+    }
+
+    /// The state at a layer boundary, for a checkpoint.
+    fn snapshot(&self, layer: u32) -> Snapshot<'_> {
+        Snapshot {
+            layer,
+            decided: self.decided.load(Relaxed),
+            cells: self.cells.slice(),
+            cur: &self.cur,
+            pending: &self.pending,
+            spill: self.spill.lock().expect("no panics").clone(),
+        }
+    }
+
+    /// Takes back the counters of a checkpoint (its cells and bitmaps are loaded already);
+    /// returns the layer to go on with.
+    fn restore(&mut self, s: Restored) -> u32 {
+        self.cur.restore(&s.cur);
+        self.pending.restore(&s.pending);
+        let ones = |b: &Bits| -> u64 {
+            b.words()
+                .par_iter()
+                .map(|w| u64::from(w.load(Relaxed).count_ones()))
+                .sum()
+        };
+        self.next_count.store(ones(&self.cur), Relaxed);
+        self.pending_count.store(ones(&self.pending), Relaxed);
+        self.decided.store(s.decided, Relaxed);
+        *self.spill.get_mut().expect("no panics") = s.spill;
+        s.layer
+    }
+}
+
+/// Decisions counted by one work item of a layer.
+#[derive(Default)]
+struct Tally {
+    decided: u64,
+    next: u64,
+}
+
+/// An exit value as (outcome, depth), checked.
+fn checked_exit(i: u64, v: Value) -> Result<(Outcome, u32), CompactError> {
+    match (v.outcome(), v.depth()) {
+        (Outcome::Draw, None) => Ok((Outcome::Draw, 0)),
+        (Outcome::Win | Outcome::Lose, Some(d)) if (1..=MAX_DEPTH).contains(&d.0) => {
+            Ok((v.outcome(), d.0))
+        }
+        _ => Err(CompactError::BadExit { index: i, value: v }),
+    }
+}
+
+/// The values of a solved index space, two bytes per index (on the heap, or in the work
+/// folder's memory-mapped state file).
+pub struct CompactSolution {
+    cells: Cells,
+    len: u64,
+    resumed_from: Option<u32>,
+}
+
+impl CompactSolution {
+    /// The layer this run resumed from, when it started from a checkpoint.
+    pub fn resumed_from(&self) -> Option<u32> {
+        self.resumed_from
+    }
+
+    /// The size of the index space.
+    pub fn index_count(&self) -> u64 {
+        self.len
+    }
+
+    /// The value of `index` (holes are draws).
+    ///
+    /// # Panics
+    /// If `index` is not below [`index_count`](CompactSolution::index_count).
+    #[inline]
+    pub fn value(&self, index: u64) -> Value {
+        decode(self.code(index))
+    }
+
+    /// The outcome of `index`.
+    #[inline]
+    pub fn outcome(&self, index: u64) -> Outcome {
+        self.value(index).outcome()
+    }
+
+    /// The raw cell of `index`: the two top bits are the outcome (`01` win, `10` lose, `11`
+    /// draw), the other 14 the depth in plies (0 for a draw). Table writers may repack it.
+    #[inline]
+    pub fn code(&self, index: u64) -> u16 {
+        self.cells.slice()[index as usize].load(Relaxed)
+    }
+
+    /// How many indices have each outcome, and the largest depth.
+    pub fn counts(&self) -> crate::solve::Counts {
+        let cells = self.cells.slice();
+        cells
+            .par_chunks(1 << 16)
+            .map(|chunk| {
+                let mut c = crate::solve::Counts::default();
+                for code in chunk {
+                    let v = decode(code.load(Relaxed));
+                    match v.outcome() {
+                        Outcome::Win => c.win += 1,
+                        Outcome::Lose => c.lose += 1,
+                        Outcome::Draw => c.draw += 1,
+                    }
+                    c.max_depth = c.max_depth.max(v.depth());
+                }
+                c
+            })
+            .reduce(crate::solve::Counts::default, |a, b| crate::solve::Counts {
+                win: a.win + b.win,
+                lose: a.lose + b.lose,
+                draw: a.draw + b.draw,
+                max_depth: a.max_depth.max(b.max_depth),
+            })
+    }
+
+    /// The same values as a [`Solution`] (node `i` = index `i`), for verification and CSV.
+    ///
+    /// # Errors
+    /// [`CompactError::TooManyForSolution`] past [`MAX_NODES`] indices.
+    pub fn to_solution(&self) -> Result<Solution, CompactError> {
+        if self.len > MAX_NODES {
+            return Err(CompactError::TooManyForSolution {
+                count: self.len,
+                limit: MAX_NODES,
+            });
+        }
+        let (outcomes, depths) = (0..self.len)
+            .map(|i| {
+                let v = self.value(i);
+                (v.outcome(), v.depth())
+            })
+            .unzip();
+        Ok(Solution::from_parts(outcomes, depths))
+    }
+}
+
+impl std::fmt::Debug for CompactSolution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompactSolution")
+            .field("index_count", &self.len)
+            .finish_non_exhaustive()
+    }
+}

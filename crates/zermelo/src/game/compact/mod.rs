@@ -1,0 +1,242 @@
+//! The compact retrograde engine: a dense index space solved at two bytes per index, with no
+//! stored edges and no queue of ids.
+//!
+//! A game shows itself to the engine as an [`IndexedGame`]: how each index starts (a hole, a
+//! finished position, or an open one with its number of in-space moves and the best value of
+//! its *exits*, moves that leave the space into positions already solved), and the predecessors
+//! of an index. Every `Ranked + Unmoves` game is one through [`RankedGame`]; chess implements
+//! the trait directly, with exits into smaller tables.
+//!
+//! Semantics: those of [`solve::retrograde`](crate::solve::retrograde) on the explicit graph,
+//! exits included: a position's value is the best, for the mover, of its in-space moves and its
+//! exit (faster win > slower win > draw > longer loss > shorter loss); terminal = depth 0, a WIN
+//! is 1 + the shallowest LOSE child, a LOSE is 1 + the deepest WIN child.
+//!
+//! Memory layout (see ARCHITECTURE.md): one `u16` cell per index that holds either the open
+//! move counter (13 bits, a flag "has a losing exit", the rare count of 8191 moves or more in a
+//! side map) or the decided value (2-bit tag + 14-bit depth); plus two frontier bitmaps
+//! (layer `d` and `d + 1`) and a bitmap of values waiting for their layer (exits), one bit per
+//! index each. Layer `d` is processed in index order, in parallel over ranges of the bitmap,
+//! with compare-and-swap on the cells; every update of a layer commutes with the others, so the
+//! result is the same for every thread count. Cost: O(V + E) predecessor generations, plus one
+//! scan of the frontier bitmap per layer.
+
+mod adapter;
+mod checkpoint;
+mod engine;
+mod store;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use adapter::RankedGame;
+pub use engine::{solve, CompactSolution};
+
+use crate::game::Value;
+use crate::outcome::Outcome;
+
+/// A game over a dense index space, as the compact engine sees it.
+pub trait IndexedGame: Sync {
+    /// The size of the index space (holes included).
+    fn index_count(&self) -> u64;
+
+    /// How `index` starts: a hole, a finished position with its verdict, or an open position
+    /// with the number of its moves that stay inside the index space and the best value, for the
+    /// player to move, among its moves that leave it ("exits": e.g. chess captures and
+    /// promotions into tables already solved).
+    fn start(&self, index: u64) -> Start;
+
+    /// Appends every index with a move to `index` inside the space, once per such move (the
+    /// caller passes an empty buffer). May list holes and finished positions.
+    fn predecessors(&self, index: u64, out: &mut Vec<u64>);
+
+    /// Appends the in-space successors of `index`, once per move (the caller passes an empty
+    /// buffer), and returns `true`; or returns `false` when the game does not generate them
+    /// (the default). Only [`CounterMode::Recompute`] needs them.
+    fn successors(&self, _index: u64, _out: &mut Vec<u64>) -> bool {
+        false
+    }
+}
+
+/// How an index starts (see [`IndexedGame::start`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// Not a position (illegal or unused index): a draw without depth that nothing reaches.
+    Hole,
+    /// A finished position: win / lose at depth 0, or draw (a tie that never propagates).
+    Terminal(Outcome),
+    /// `moves` moves inside the space; `exit` = the best value among the moves that leave it
+    /// (`None` when there are none), as the value of the *mover* after taking the exit: an exit
+    /// into a position the opponent loses in d plies is a win in d+1 for the mover. An open
+    /// position needs at least one move or an exit.
+    Open {
+        /// Moves that stay inside the index space.
+        moves: u32,
+        /// The best exit for the mover, if any (a decided exit has a depth of at least 1).
+        exit: Option<Value>,
+    },
+}
+
+/// How the engine finds out that every move of a position leads to a WIN.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CounterMode {
+    /// A move counter packed into the cell, decremented by each WIN child (the default).
+    #[default]
+    Counter,
+    /// No counter: when a child becomes WIN, the position's moves are generated again
+    /// ([`IndexedGame::successors`]) to see whether all lead to a WIN decided by now.
+    Recompute,
+}
+
+/// Progress at the end of a layer, for a progress bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayerProgress {
+    /// The layer (depth in plies) just processed.
+    pub layer: u32,
+    /// Indices decided (WIN or LOSE) so far, pending exits included.
+    pub decided: u64,
+    /// The size of the index space.
+    pub index_count: u64,
+}
+
+/// A progress callback, called at the end of every layer.
+pub type ProgressFn = Arc<dyn Fn(&LayerProgress) + Send + Sync>;
+
+/// How to run [`solve`].
+#[derive(Clone, Default)]
+pub struct CompactOptions {
+    /// Worker threads; `None` runs on the current rayon pool (all cores by default).
+    pub threads: Option<usize>,
+    /// A work folder for checkpoints (and the state file with `mapped`); a run started again
+    /// with the same game and `fingerprint` resumes from the last checkpoint there.
+    pub work_dir: Option<PathBuf>,
+    /// Keep the state in a memory-mapped file in `work_dir` instead of on the heap, so that a
+    /// state larger than the memory available still solves.
+    pub mapped: bool,
+    /// Least time between two checkpoints (taken at layer boundaries); `None` takes one at
+    /// every layer. Only with `work_dir`.
+    pub checkpoint_every: Option<Duration>,
+    /// Identifies the game in checkpoints: a checkpoint with another fingerprint is refused.
+    pub fingerprint: u64,
+    /// Refuse up front when the estimate ([`estimate_memory`]) exceeds this many bytes.
+    pub max_memory: Option<u64>,
+    /// Counter or recompute.
+    pub counters: CounterMode,
+    /// Called at the end of every layer.
+    pub progress: Option<ProgressFn>,
+}
+
+impl std::fmt::Debug for CompactOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompactOptions")
+            .field("threads", &self.threads)
+            .field("work_dir", &self.work_dir)
+            .field("mapped", &self.mapped)
+            .field("checkpoint_every", &self.checkpoint_every)
+            .field("fingerprint", &self.fingerprint)
+            .field("max_memory", &self.max_memory)
+            .field("counters", &self.counters)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+/// The deepest WIN or LOSE the engine stores (14 bits of the cell); a deeper game is refused
+/// with [`CompactError::TooDeep`].
+pub const MAX_DEPTH: u32 = (1 << 14) - 1;
+
+/// Resident bytes a solve of `index_count` indices needs: the cells (unless mapped) and three
+/// bitmaps. The side map of counters of 8191 moves or more is not included.
+pub fn estimate_memory(index_count: u64, options: &CompactOptions) -> u64 {
+    let cells = if options.mapped { 0 } else { 2 * index_count };
+    let bitmap = index_count.div_ceil(64) * 8;
+    cells + 3 * bitmap
+}
+
+/// Why the compact engine could not solve a game.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompactError {
+    /// An open position without moves and without an exit.
+    #[error("index {index} is open but has no moves and no exit")]
+    NoMoves {
+        /// The index.
+        index: u64,
+    },
+    /// An exit value that is not a draw, a win or a loss in 1 to `MAX_DEPTH` plies.
+    #[error("index {index} has an exit value {value:?} (a win or loss needs 1 to {MAX_DEPTH} plies, a draw none)")]
+    BadExit {
+        /// The index.
+        index: u64,
+        /// The exit value given.
+        value: Value,
+    },
+    /// A predecessor outside the index space.
+    #[error("index {from} lists predecessor {index}, outside the index space of {count}")]
+    OutOfRange {
+        /// The predecessor given.
+        index: u64,
+        /// The index whose predecessors were asked for.
+        from: u64,
+        /// The index count.
+        count: u64,
+    },
+    /// `start` gave a losing exit for an index once and not when asked again.
+    #[error("start({index}) changed between two calls")]
+    Unstable {
+        /// The index.
+        index: u64,
+    },
+    /// [`CounterMode::Recompute`] on a game that does not generate successors.
+    #[error("the recompute mode needs a game that generates its successors")]
+    NoSuccessors,
+    /// A WIN or LOSE deeper than the cells hold.
+    #[error(
+        "the game has values deeper than {MAX_DEPTH} plies, more than the compact engine stores"
+    )]
+    TooDeep,
+    /// The estimate exceeds the memory limit.
+    #[error("this game needs about {needed} bytes of memory, more than the limit of {limit}")]
+    TooBig {
+        /// Estimated bytes.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// More indices than a [`Solution`](crate::Solution) holds.
+    #[error("{count} indices is more than a Solution holds ({limit})")]
+    TooManyForSolution {
+        /// The index count.
+        count: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// `mapped` without a work folder.
+    #[error("a memory-mapped state needs a work folder")]
+    MappedNeedsWorkDir,
+    /// The thread pool could not be built.
+    #[error("cannot start {threads} threads: {reason}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// Why.
+        reason: String,
+    },
+    /// Reading or writing the work folder failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A checkpoint that does not belong to this game or is damaged.
+    #[error("{path}: {reason}")]
+    Checkpoint {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+}

@@ -1,0 +1,92 @@
+//! Where the engine keeps its state: the `u16` cells (on the heap or in a memory-mapped file)
+//! and bitmaps of one bit per index.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use crate::io::mapped::MappedCells;
+
+/// One `u16` cell per index, on the heap or in a file (removed when the cells are dropped:
+/// a finished or failed run leaves only its checkpoint behind).
+pub(super) enum Cells {
+    Heap(Vec<AtomicU16>),
+    Mapped(MappedCells, PathBuf),
+}
+
+impl Drop for Cells {
+    fn drop(&mut self) {
+        if let Cells::Mapped(_, path) = self {
+            let _ = std::fs::remove_file(path); // scratch; nothing to do if it is gone
+        }
+    }
+}
+
+impl Cells {
+    /// `n` zeroed cells on the heap.
+    pub(super) fn heap(n: usize) -> Cells {
+        let mut v = Vec::with_capacity(n);
+        v.resize_with(n, || AtomicU16::new(0));
+        Cells::Heap(v)
+    }
+
+    #[inline]
+    pub(super) fn slice(&self) -> &[AtomicU16] {
+        match self {
+            Cells::Heap(v) => v,
+            Cells::Mapped(m, _) => m.cells(),
+        }
+    }
+}
+
+/// A set of indices, one bit each, updated atomically.
+pub(super) struct Bits {
+    words: Vec<AtomicU64>,
+}
+
+impl Bits {
+    pub(super) fn new(n: u64) -> Bits {
+        let mut words = Vec::with_capacity(n.div_ceil(64) as usize);
+        words.resize_with(n.div_ceil(64) as usize, || AtomicU64::new(0));
+        Bits { words }
+    }
+
+    /// Adds `i`; true if it was not there.
+    #[inline]
+    pub(super) fn insert(&self, i: u64) -> bool {
+        let bit = 1u64 << (i % 64);
+        self.words[(i / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
+    }
+
+    #[inline]
+    pub(super) fn remove(&self, i: u64) {
+        self.words[(i / 64) as usize].fetch_and(!(1u64 << (i % 64)), Relaxed);
+    }
+
+    pub(super) fn words(&self) -> &[AtomicU64] {
+        &self.words
+    }
+
+    pub(super) fn clear(&self) {
+        self.words.par_iter().for_each(|w| w.store(0, Relaxed));
+    }
+
+    /// The words as plain integers (for checkpoints).
+    pub(super) fn snapshot_into(&self, out: &mut Vec<u8>) {
+        for w in &self.words {
+            out.extend_from_slice(&w.load(Relaxed).to_le_bytes());
+        }
+    }
+
+    /// Loads words written by [`Bits::snapshot_into`]; `bytes` has exactly 8 per word.
+    pub(super) fn restore(&self, bytes: &[u8]) {
+        for (w, b) in self.words.iter().zip(bytes.chunks_exact(8)) {
+            w.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed);
+        }
+    }
+
+    pub(super) fn byte_len(&self) -> usize {
+        self.words.len() * 8
+    }
+}
