@@ -10,8 +10,7 @@
 use std::sync::Mutex;
 
 use zermelo::game::compact::{self, CompactOptions, IndexedGame, Start};
-use zermelo::game::Value as GameValue;
-use zermelo::{Depth, Outcome};
+use zermelo::Outcome;
 
 use crate::generate::GenError;
 use crate::material::Material;
@@ -26,23 +25,6 @@ struct PawnlessGame<'a> {
     /// The first failed probe of a smaller table (the trait has no error path; the solve is
     /// discarded when this is set).
     failure: Mutex<Option<ProbeError>>,
-}
-
-fn to_game(v: Value) -> GameValue {
-    match v {
-        Value::Win(d) => GameValue {
-            outcome: Outcome::Win,
-            depth: Some(Depth(d)),
-        },
-        Value::Loss(d) => GameValue {
-            outcome: Outcome::Lose,
-            depth: Some(Depth(d)),
-        },
-        Value::Draw => GameValue {
-            outcome: Outcome::Draw,
-            depth: None,
-        },
-    }
 }
 
 impl IndexedGame for PawnlessGame<'_> {
@@ -91,7 +73,7 @@ impl IndexedGame for PawnlessGame<'_> {
         children.dedup();
         Start::Open {
             moves: children.len() as u32,
-            exit: exit.map(to_game),
+            exit,
         }
     }
 
@@ -144,15 +126,7 @@ pub fn generate_compact(
         let byte = if game.legal_board(i).is_none() {
             ILLEGAL
         } else {
-            let v = solution.value(i);
-            let d = v.depth.map_or(0, |d| d.0);
-            let value = match v.outcome {
-                Outcome::Win => Value::Win(d),
-                Outcome::Lose => Value::Loss(d),
-                Outcome::Draw => Value::Draw,
-            };
-            value
-                .encode()
+            crate::value::encode(solution.value(i))
                 .ok_or_else(|| GenError::TooDeep(material.clone()))?
         };
         entries.push(byte);

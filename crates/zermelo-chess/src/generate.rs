@@ -192,7 +192,7 @@ fn encode_exit(v: Option<Value>) -> Option<u8> {
     match v {
         None => Some(0),
         Some(Value::Draw) => Some(1),
-        Some(Value::Win(d) | Value::Loss(d)) => (d + 2 <= 255).then(|| d as u8 + 2),
+        Some(Value::Win(d) | Value::Lose(d)) => (d + 2 <= 255).then(|| d as u8 + 2),
     }
 }
 
@@ -252,7 +252,7 @@ impl Run<'_> {
                     })?;
                     self.exits[idx].store(byte, Relaxed);
                     let pending =
-                        children.len() + usize::from(matches!(exit, Some(Value::Loss(_))));
+                        children.len() + usize::from(matches!(exit, Some(Value::Lose(_))));
                     let pending = u8::try_from(pending).map_err(|_| {
                         ProbeError::Illegal(format!(
                             "{}: more than 255 moves",
@@ -337,7 +337,9 @@ impl Run<'_> {
 
     fn own_value(&self, idx: u64) -> Result<Value, ProbeError> {
         // `idx` ranks a legal position, so 255 here is a loss in 254 plies, not the filler.
-        Ok(Value::decode(self.values[idx as usize].load(Relaxed)))
+        Ok(crate::value::decode(
+            self.values[idx as usize].load(Relaxed),
+        ))
     }
 
     /// The value of any position whose table or stage is solved, en passant rights included
@@ -350,7 +352,7 @@ impl Run<'_> {
                 best = Some(best.map_or(v, |b| b.max(v)));
             }
             return Ok(best.unwrap_or(if pos.is_check() {
-                Value::Loss(0)
+                Value::Lose(0)
             } else {
                 Value::Draw
             }));

@@ -176,7 +176,7 @@ impl Tablebase {
         let moves = self.probe_moves(pos)?;
         Ok(match moves.first() {
             Some(&(_, v)) => v,
-            None if pos.is_check() => Value::Loss(0),
+            None if pos.is_check() => Value::Lose(0),
             None => Value::Draw,
         })
     }

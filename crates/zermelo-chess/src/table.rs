@@ -243,7 +243,7 @@ impl Stats {
                 self.counts[side][0] += 1;
                 Longest::record(&mut self.longest_win[side], d);
             }
-            Some(Value::Loss(d)) => {
+            Some(Value::Lose(d)) => {
                 self.counts[side][1] += 1;
                 Longest::record(&mut self.longest_loss[side], d);
             }
@@ -314,12 +314,12 @@ impl Table {
         if byte == ILLEGAL && self.indexer.legal(idx).is_none() {
             return Ok(None);
         }
-        Ok(Some(Value::decode(byte)))
+        Ok(Some(crate::value::decode(byte)))
     }
 
     /// The value of index `idx`, known to be the canonical index of a legal position.
     pub(crate) fn value_of_legal(&self, idx: u64) -> Result<Value, TableError> {
-        self.entry(idx).map(Value::decode)
+        self.entry(idx).map(crate::value::decode)
     }
 
     /// Calls `f(first index, entries)` for each block of entries in parallel, in no order.
@@ -354,7 +354,10 @@ impl Table {
             for (k, &byte) in entries.iter().enumerate() {
                 let idx = first + k as u64;
                 let legal = byte != ILLEGAL || self.indexer.legal(idx).is_some();
-                s.add(usize::from(idx >= half), legal.then(|| Value::decode(byte)));
+                s.add(
+                    usize::from(idx >= half),
+                    legal.then(|| crate::value::decode(byte)),
+                );
             }
             s
         })?;

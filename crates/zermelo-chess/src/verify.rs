@@ -66,7 +66,7 @@ fn best(pos: &crate::Position, tb: &Tablebase) -> Result<Value, ProbeError> {
         best = Some(best.map_or(v, |b| b.max(v)));
     }
     Ok(best.unwrap_or(if pos.is_check() {
-        Value::Loss(0)
+        Value::Lose(0)
     } else {
         Value::Draw
     }))

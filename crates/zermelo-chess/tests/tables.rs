@@ -70,7 +70,7 @@ fn counts_by_enumeration(tb: &Tablebase, m: &Material) -> [[u64; 3]; 2] {
             };
             let k = match tb.probe(&pos).unwrap() {
                 Value::Win(_) => 0,
-                Value::Loss(_) => 1,
+                Value::Lose(_) => 1,
                 Value::Draw => 2,
             };
             counts[side][k] += 1;
@@ -286,7 +286,7 @@ fn counts_match_brute_force(name: &str) {
         let side = usize::from(pos.turn() == Color::Black);
         let k = match table.value(i).unwrap().unwrap() {
             Value::Win(_) => 0,
-            Value::Loss(_) => 1,
+            Value::Lose(_) => 1,
             Value::Draw => 2,
         };
         weighted[side][k] += images.len() as u64;
@@ -326,7 +326,7 @@ fn counts_match_brute_force(name: &str) {
                     };
                     let k = match tb.probe(&pos).unwrap() {
                         Value::Win(_) => 0,
-                        Value::Loss(_) => 1,
+                        Value::Lose(_) => 1,
                         Value::Draw => 2,
                     };
                     brute[turn as usize][k] += 1;

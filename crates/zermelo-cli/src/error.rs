@@ -11,6 +11,9 @@ pub enum Failure {
     /// The job needs more memory than is available or allowed: exit 3.
     #[error("{0}")]
     TooBig(String),
+    /// An input could not be read (missing file, permissions, a read error): exit 5.
+    #[error("{0}")]
+    Unreadable(String),
     /// A claimed solution is not valid: exit 1.
     #[error("{0}")]
     Rejected(String),
@@ -28,20 +31,28 @@ impl Failure {
         Failure::BadInput(message.to_string())
     }
 
-    /// The process exit code.
+    /// The process exit code (the table is in `--help` and docs/formats.md).
     pub fn exit_code(&self) -> ExitCode {
         match self {
             Failure::BadInput(_) => ExitCode::from(2),
             Failure::TooBig(_) => ExitCode::from(3),
             Failure::Cluster(_) => ExitCode::from(4),
+            Failure::Unreadable(_) => ExitCode::from(5),
             Failure::Rejected(_) | Failure::Internal(_) => ExitCode::from(1),
         }
     }
 }
 
+/// The one place where the kind of an input error picks the failure, hence the exit code.
 impl From<zermelo::io::ParseError> for Failure {
     fn from(e: zermelo::io::ParseError) -> Self {
-        Failure::input(e)
+        use zermelo::io::ErrorKind;
+        match e.kind() {
+            ErrorKind::Io => Failure::Unreadable(e.to_string()),
+            ErrorKind::TooBig => Failure::TooBig(e.to_string()),
+            // Syntax, out of range, truncated, corrupt, and kinds added later.
+            _ => Failure::input(e),
+        }
     }
 }
 

@@ -3,9 +3,9 @@
 //! This binary is glue: argument parsing, rendering and exit codes. All game logic lives in the
 //! `zermelo` library.
 //!
-//! Exit codes: 0 success; 1 a claimed solution is invalid (`verify`) or an internal failure;
-//! 2 bad input (unreadable or malformed file, out-of-range id, bad flag); 3 too big; 4 a cluster
-//! peer lost or silent (`solve --cluster`).
+//! Exit codes ([`EXIT_CODES`], also in `--help`): 0 success; 1 a claimed solution is invalid
+//! (`verify`) or an internal failure; 2 bad input; 3 too big; 4 a cluster peer lost or silent
+//! (`solve --cluster`); 5 unreadable input; 130 interrupted.
 
 mod cmd;
 mod error;
@@ -18,14 +18,32 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// The exit codes, shown at the end of `--help`.
+const EXIT_CODES: &str = "\
+Exit codes:
+  0    success
+  1    verify: the solution is invalid; or an internal error (e.g. the output cannot be written)
+  2    bad input: malformed, truncated or corrupt file, id out of range, bad flag
+  3    too big: over --max-memory, the memory available, or a size limit
+  4    solve --cluster: a peer process was lost or stopped answering
+  5    an input cannot be read (missing file, permissions, a read error)
+  130  interrupted (Ctrl-C, SIGTERM); no partial output file is left";
+
 /// Solve two-player games on graphs: WIN / LOSE / DRAW for the player to move, depth to the end
 /// (fast win, slow loss), best moves, and certificates.
 #[derive(Debug, Parser)]
-#[command(name = "zermelo", version, about, propagate_version = true)]
+#[command(
+    name = "zermelo",
+    version,
+    about,
+    propagate_version = true,
+    after_help = EXIT_CODES
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    /// Worker threads for loading and solving (default: one per core).
+    /// Worker threads for loading and solving (default: one per core; at most 4 per core,
+    /// larger values are capped with a note).
     #[arg(long, global = true, value_name = "N")]
     threads: Option<usize>,
     /// No progress bars.
@@ -35,6 +53,24 @@ struct Cli {
     /// memory the machine has available.
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<u64>,
+}
+
+/// More threads than this per core only add scratch memory and start-up time (the loader keeps
+/// counters per node and thread): 1,500 threads took a minute to load a 17-byte graph.
+const THREADS_PER_CORE: usize = 4;
+
+/// `--threads`, capped at [`THREADS_PER_CORE`] per core with a note on standard error.
+fn capped_threads(asked: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cap = cores * THREADS_PER_CORE;
+    if asked > cap {
+        eprintln!(
+            "zermelo: note: --threads {asked} capped at {cap} ({THREADS_PER_CORE} per core, \
+             {cores} cores)"
+        );
+        return cap;
+    }
+    asked
 }
 
 fn parse_size(text: &str) -> Result<u64, String> {
@@ -79,6 +115,7 @@ fn main() -> ExitCode {
             eprintln!("zermelo: error: --threads must be at least 1");
             return ExitCode::from(2);
         }
+        let threads = capped_threads(threads);
         // Fails only if a pool exists already, which cannot happen this early.
         let _ = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -104,7 +141,8 @@ fn main() -> ExitCode {
                 error::Failure::Rejected(m) => println!("{m}"),
                 error::Failure::BadInput(m)
                 | error::Failure::TooBig(m)
-                | error::Failure::Cluster(m) => {
+                | error::Failure::Cluster(m)
+                | error::Failure::Unreadable(m) => {
                     eprintln!("zermelo: error: {m}")
                 }
             }

@@ -11,9 +11,11 @@ use crate::error::{CliResult, Failure};
 
 /// Runs `write` against the destination: `path`, or standard output when `None`.
 ///
-/// A file is first written to a temporary file in the same directory and renamed into place
-/// only when everything succeeded, so an interrupted or failed run never leaves a half-written
-/// file. A closed standard output (`zermelo ... | head`) ends the command quietly.
+/// A regular file (or a new one) is first written to a temporary file in the same directory and
+/// renamed into place only when everything succeeded, so an interrupted or failed run never
+/// leaves a half-written file; a symbolic link is followed and its target replaced. Anything
+/// else — `/dev/null`, `/dev/stdout`, a FIFO, a terminal — is written straight through. A
+/// closed standard output (`zermelo ... | head`) ends the command quietly.
 pub fn emit(
     path: Option<&Path>,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -27,7 +29,46 @@ pub fn emit(
                 other => Ok(other.context("cannot write to standard output")?),
             }
         }
-        Some(path) => write_atomically(path, write),
+        Some(path) if is_special(path) => write_through(path, write),
+        Some(path) => write_atomically(&link_target(path), write),
+    }
+}
+
+/// Whether `path` names something that is not a regular file or a directory (a device, a FIFO,
+/// a socket), or lives in /dev or /proc (`/dev/stdout` may point at anything).
+fn is_special(path: &Path) -> bool {
+    if path.starts_with("/dev") || path.starts_with("/proc") {
+        return true;
+    }
+    fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// Where a symbolic link points (following chains); `path` itself if it is not a link.
+fn link_target(path: &Path) -> PathBuf {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::read_link(&current) {
+            Ok(target) => {
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            Err(_) => return current,
+        }
+    }
+    current
+}
+
+fn write_through(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> CliResult {
+    let file = fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot open {} for writing", path.display()))?;
+    let mut out = BufWriter::with_capacity(1 << 16, file);
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other.with_context(|| format!("cannot write {}", path.display()))?),
     }
 }
 
@@ -52,6 +93,12 @@ fn write_atomically(
             dir.display()
         )));
     }
+    #[cfg(target_os = "linux")]
+    if let Some(file) = unnamed::create(&dir) {
+        let file = fill(file, path, write)?;
+        return unnamed::link(&file, &dir, path);
+    }
+    remove_stale_temporaries(&dir);
     let tmp = tempfile::Builder::new()
         .prefix(".zermelo-")
         .suffix(".tmp")
@@ -72,6 +119,91 @@ fn write_atomically(
     tmp.persist(path)
         .map_err(|e| anyhow::anyhow!("cannot rename into {}: {}", path.display(), e.error))?;
     Ok(())
+}
+
+/// Writes everything to `file`, gives it the permissions of the file it replaces and syncs it.
+fn fill(
+    file: fs::File,
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> CliResult<fs::File> {
+    let mut out = BufWriter::with_capacity(1 << 16, file);
+    write(&mut out)
+        .and_then(|()| out.flush())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let file = out
+        .into_inner()
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error()))?;
+    keep_permissions(&file, path);
+    file.sync_all()
+        .with_context(|| format!("cannot sync {}", path.display()))?;
+    Ok(file)
+}
+
+/// Where unnamed temporary files are not available, a `kill -9` can leave a named one behind:
+/// remove ours (`.zermelo-*.tmp`) that nobody has touched for a day.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let day = std::time::Duration::from_secs(24 * 3600);
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with(".zermelo-") && name.ends_with(".tmp")) {
+            continue;
+        }
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > day));
+        if stale {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Linux: the output is written to an unnamed file (`O_TMPFILE`) in the target's directory and
+/// linked into place only when complete, so even `kill -9` leaves nothing behind.
+#[cfg(target_os = "linux")]
+mod unnamed {
+    use std::fs::File;
+    use std::os::fd::AsRawFd;
+    use std::path::Path;
+
+    use anyhow::Context;
+    use rustix::fs::{linkat, openat, AtFlags, Mode, OFlags, CWD};
+
+    use crate::error::CliResult;
+
+    /// An unnamed file in `dir`; `None` when the file system has none (the caller falls back).
+    pub(super) fn create(dir: &Path) -> Option<File> {
+        let flags = OFlags::TMPFILE | OFlags::WRONLY | OFlags::CLOEXEC;
+        let fd = openat(CWD, dir, flags, Mode::from_raw_mode(0o600)).ok()?;
+        Some(File::from(fd))
+    }
+
+    /// Gives the complete `file` the name `path`, replacing what was there.
+    pub(super) fn link(file: &File, dir: &Path, path: &Path) -> CliResult {
+        // linkat cannot replace a file: link under a fresh name, then rename over the target.
+        let name = dir.join(format!(".zermelo-{}-{}.tmp", std::process::id(), unique()));
+        let _guard = super::Registered::new(&name);
+        let proc_path = format!("/proc/self/fd/{}", file.as_raw_fd());
+        linkat(CWD, proc_path.as_str(), CWD, &name, AtFlags::SYMLINK_FOLLOW)
+            .with_context(|| format!("cannot link the output into {}", dir.display()))?;
+        std::fs::rename(&name, path).map_err(|e| {
+            let _ = std::fs::remove_file(&name);
+            anyhow::anyhow!("cannot rename into {}: {e}", path.display())
+        })?;
+        Ok(())
+    }
+
+    fn unique() -> u64 {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(0);
+        h.finish()
+    }
 }
 
 /// Temporary files being written, removed by the interrupt handler.
@@ -129,15 +261,16 @@ pub fn read_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
     if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         io::Read::read_to_end(&mut io::stdin(), &mut bytes)
-            .map_err(|e| Failure::input(format!("<stdin>: cannot read: {e}")))?;
+            .map_err(|e| Failure::Unreadable(format!("<stdin>: cannot read: {e}")))?;
         return Ok((bytes, "<stdin>".to_string()));
     }
     let name = path.display().to_string();
     if path.is_dir() {
-        return Err(Failure::input(format!(
+        return Err(Failure::Unreadable(format!(
             "{name}: is a directory, expected a file"
         )));
     }
-    let bytes = fs::read(path).map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
+    let bytes =
+        fs::read(path).map_err(|e| Failure::Unreadable(format!("{name}: cannot read: {e}")))?;
     Ok((bytes, name))
 }

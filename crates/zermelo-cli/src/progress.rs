@@ -34,13 +34,13 @@ impl Progress {
         }
     }
 
-    /// A bar over `total` bytes, fed through [`Bar::counter`].
-    pub fn bytes(&self, label: &str, total: u64) -> Bar {
+    /// A bar over `total` bytes, fed through `counter`.
+    pub fn bytes_with(&self, label: &str, total: u64, counter: Arc<AtomicU64>) -> Bar {
         let style = ProgressStyle::with_template(
             "{prefix:>6} [{bar:40}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
         )
         .map(|s| s.progress_chars("=> "));
-        self.start(label, Some(total), style)
+        self.start_with(label, Some(total), style, counter)
     }
 
     /// A bar over `total` items (positions, nodes), fed through [`Bar::counter`].
@@ -74,7 +74,16 @@ impl Progress {
         total: Option<u64>,
         style: Result<ProgressStyle, indicatif::style::TemplateError>,
     ) -> Bar {
-        let counter = Arc::new(AtomicU64::new(0));
+        self.start_with(label, total, style, Arc::new(AtomicU64::new(0)))
+    }
+
+    fn start_with(
+        &self,
+        label: &str,
+        total: Option<u64>,
+        style: Result<ProgressStyle, indicatif::style::TemplateError>,
+        counter: Arc<AtomicU64>,
+    ) -> Bar {
         let layer = Arc::new(AtomicU64::new(0));
         if !self.enabled {
             return Bar {

@@ -102,6 +102,9 @@ fn write_table(out: &mut dyn Write, game: &Game, solution: &Solution) -> io::Res
     Ok(())
 }
 
+/// The JSON of [`zermelo::report::SolveReport`] (what `POST /api/solve` answers), streamed by
+/// hand: a solution can have 10^7 rows, and building them all as serde values first would double
+/// the memory. `tests/report_json.rs` checks it equals the serde rendering.
 fn write_json(out: &mut dyn Write, game: &Game, solution: &Solution) -> io::Result<()> {
     out.write_all(b"{")?;
     let g = game.graph();
@@ -148,9 +151,9 @@ pub fn write_summary(
 ) -> io::Result<()> {
     match format {
         Format::Json => {
-            out.write_all(b"{")?;
-            write_summary_fields(out, nodes, edges, counts)?;
-            out.write_all(b"}\n")
+            let summary = zermelo::report::Summary::new(nodes, edges, counts);
+            serde_json::to_writer(&mut *out, &summary)?;
+            out.write_all(b"\n")
         }
         Format::Csv => writeln!(
             out,

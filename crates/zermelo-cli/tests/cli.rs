@@ -108,7 +108,21 @@ impl Run {
     /// Asserts a bad-input failure: exit 2, nothing on standard output, exactly one line
     /// `zermelo: error: MESSAGE` on standard error. Returns MESSAGE.
     fn bad_input(self) -> String {
-        assert_eq!(self.code, Some(2), "{}", self.describe());
+        self.error_with_code(2)
+    }
+
+    /// As [`Run::bad_input`] for an input that cannot be read: exit 5.
+    fn unreadable(self) -> String {
+        self.error_with_code(5)
+    }
+
+    /// As [`Run::bad_input`] for a job over a size or memory limit: exit 3.
+    fn too_big(self) -> String {
+        self.error_with_code(3)
+    }
+
+    fn error_with_code(self, code: i32) -> String {
+        assert_eq!(self.code, Some(code), "{}", self.describe());
         assert_eq!(self.stdout, "", "{}", self.describe());
         let message = self
             .stderr
@@ -2176,13 +2190,17 @@ fn verify_rejects_malformed_solutions_as_bad_input() {
         bad(&s, "node,outcome,depth\n0,win,3\n0,win,3\n"),
         "s.csv:3: a second row for node 0"
     );
+    // Rows that read but claim the impossible are the solution's fault: invalid, exit 1,
+    // naming the row (issue 12).
+    s.write("s.csv", "node,outcome,depth\n0,draw,3\n");
     assert_eq!(
-        bad(&s, "node,outcome,depth\n0,draw,3\n"),
-        "s.csv:2: a draw has no depth: leave it empty"
+        s.run(&["verify", "chain.txt", "s.csv"]).rejected(),
+        "invalid: s.csv:2: node 0: a draw has no depth: leave it empty"
     );
+    s.write("s.csv", "node,outcome,depth\n0,win,\n");
     assert_eq!(
-        bad(&s, "node,outcome,depth\n0,win,\n"),
-        "s.csv:2: a win needs a depth"
+        s.run(&["verify", "chain.txt", "s.csv"]).rejected(),
+        "invalid: s.csv:2: node 0: a win needs a depth"
     );
     assert_starts(
         &bad(&s, "node,outcome,depth\n0,won,1\n"),
@@ -2197,7 +2215,7 @@ fn verify_rejects_malformed_solutions_as_bad_input() {
         "s.csv:2: expected 3 comma-separated fields",
     );
     // A missing solution file.
-    let msg = s.run(&["verify", "chain.txt", "none.csv"]).bad_input();
+    let msg = s.run(&["verify", "chain.txt", "none.csv"]).unreadable();
     assert_starts(&msg, "none.csv: cannot read");
     // A two-player solution for a one-player game.
     s.write("six.txt", "6 0\n");
@@ -2334,19 +2352,19 @@ fn solve_error(text: &str) -> String {
 #[test]
 fn missing_or_unreadable_game_file() {
     let s = Scratch::new();
-    let msg = s.run(&["solve", "nope.txt"]).bad_input();
+    let msg = s.run(&["solve", "nope.txt"]).unreadable();
     assert_starts(&msg, "nope.txt: cannot read");
     for sub in [
         &["line", "nope.txt", "--from", "0"][..],
         &["grundy", "nope.txt"],
         &["verify", "nope.txt", "nope.csv"],
     ] {
-        let msg = s.run(sub).bad_input();
+        let msg = s.run(sub).unreadable();
         assert_starts(&msg, "nope");
         assert_contains(&msg, "cannot read");
     }
     std::fs::create_dir(s.path("d")).unwrap();
-    let msg = s.run(&["solve", "d"]).bad_input();
+    let msg = s.run(&["solve", "d"]).unreadable();
     assert_starts(&msg, "d: is a directory");
 }
 
@@ -2396,7 +2414,9 @@ fn non_numeric_tokens() {
     s.write("b.txt", b"2 1\n0 \xff\n");
     let msg = s.run(&["solve", "b.txt"]).bad_input();
     assert_starts(&msg, "b.txt:2: expected an edge `u v`, found ");
-    assert_contains(&solve_error("5000000000 0\n"), "supported maximum");
+    let s = Scratch::new();
+    s.write("g.txt", "5000000000 0\n");
+    assert_contains(&s.run(&["solve", "g.txt"]).too_big(), "supported maximum");
 }
 
 #[test]
@@ -2467,7 +2487,7 @@ fn malformed_verdicts() {
     // A missing verdicts file.
     let msg = s
         .run(&["solve", "chain.txt", "--verdicts", "none.txt"])
-        .bad_input();
+        .unreadable();
     assert_starts(&msg, "none.txt: cannot read");
 }
 

@@ -47,8 +47,17 @@ fn json(args: &[&str]) -> Value {
 
 /// Expects exit 2 with `needle` in the error message.
 fn bad(args: &[&str], needle: &str) {
+    fails_with(2, args, needle);
+}
+
+/// Expects exit `code` with `needle` in the error message.
+fn fails_with(code: i32, args: &[&str], needle: &str) {
     let r = run(args);
-    assert_eq!(r.code, 2, "{args:?} should fail with exit 2: {}", r.stdout);
+    assert_eq!(
+        r.code, code,
+        "{args:?} should fail with exit {code}: {}",
+        r.stdout
+    );
     assert!(r.stderr.contains(needle), "{args:?}: {:?}", r.stderr);
     assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
 }
@@ -444,11 +453,14 @@ fn bad_parameters_exit_2() {
         &["game", "cop-robber", "examples/cop-path.txt", "--from", "0"],
         "2 values",
     );
-    bad(
+    // An input that cannot be read is exit 5.
+    fails_with(
+        5,
         &["game", "cop-robber", "missing.txt"],
         "missing.txt: cannot read",
     );
-    bad(
+    fails_with(
+        5,
         &["game", "police-thief", "missing.txt"],
         "missing.txt: cannot read",
     );

@@ -60,6 +60,24 @@ fn serves_and_shuts_down_gracefully() {
             ok.contains(r#"{"node":0,"outcome":"win","depth":1,"best_move":1}"#),
             "{ok}"
         );
+        // The CLI prints the same JSON for the same graph (issue 12: one vocabulary).
+        let graph = "4 4\n0 1\n1 2\n2 1\n0 3\n";
+        let served: serde_json::Value = serde_json::from_str(
+            post(&addr, "/api/solve", graph)
+                .split("\r\n\r\n")
+                .nth(1)
+                .unwrap(),
+        )
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("g.txt"), graph).unwrap();
+        let cli = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+            .args(["solve", "--format", "json"])
+            .arg(dir.path().join("g.txt"))
+            .output()
+            .unwrap();
+        let printed: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+        assert_eq!(printed, served);
         let big = post(&addr, "/api/solve", "11 0\n");
         assert!(big.starts_with("HTTP/1.1 413"), "{big}");
         assert!(big.contains("--max-nodes"));
@@ -107,9 +125,27 @@ fn serves_chess_tables() {
     let body: serde_json::Value =
         serde_json::from_str(probe.split("\r\n\r\n").nth(1).unwrap()).unwrap();
     assert_eq!(body["outcome"], "win");
-    assert_eq!(body["dtm"], 1);
+    assert_eq!(body["dtm_plies"], 1);
+    assert_eq!(body["dtm_moves"], 1);
     assert_eq!(body["moves"][0]["outcome"], "lose");
-    assert_eq!(body["moves"][0]["dtm"], 0);
+    assert_eq!(body["moves"][0]["dtm_plies"], 0);
+    // The CLI prints the same JSON for the same FEN (issue 12: one vocabulary).
+    let mut cli = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(["tb", "probe", "--stdin", "--tables"])
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    cli.stdin
+        .take()
+        .unwrap()
+        .write_all(b"4k3/8/4K3/4Q3/8/8/8/8 w - - 0 1\n")
+        .unwrap();
+    let out = cli.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(printed, body);
     let line = get(&addr, &format!("/api/tb/mainline?fen={fen}"));
     let line: serde_json::Value =
         serde_json::from_str(line.split("\r\n\r\n").nth(1).unwrap()).unwrap();

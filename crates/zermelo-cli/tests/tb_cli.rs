@@ -33,7 +33,7 @@ fn tb_commands_on_krk() {
         .assert()
         .success()
         .stdout(contains("outcome   win"))
-        .stdout(contains("dtm       1 plies, 1 moves"))
+        .stdout(contains("dtm       1 ply, 1 move"))
         .stdout(contains("h1h8   win, mate in 1"));
     let out = zermelo()
         .args(["tb", "probe", "--stdin", "--tables", t])

@@ -70,9 +70,8 @@ pub fn input_size(path: &Path) -> Result<(InputKind, u64, u64), ClusterError> {
     head.truncate(got);
     match InputFormat::detect(&name, &head) {
         InputFormat::Binary => {
-            let (n, m) = zermelo::io::binary::graph_counts(&file).ok_or_else(|| {
-                ClusterError::Input(format!("{name}: not a valid .zg graph header"))
-            })?;
+            let (n, m) = zermelo::io::binary::graph_counts(&file, &name)
+                .map_err(|e| ClusterError::Input(e.to_string()))?;
             Ok((InputKind::Binary, n, m))
         }
         InputFormat::Edges => match EdgeListRanges::open(&file) {

@@ -166,7 +166,7 @@ try {
     const answer = await probe.json();
     eq(await page.locator("#moves tr").count(), answer.moves.length, "moves listed");
     const dtms = await page.$$eval("#moves tr td:nth-child(3)", (tds) => tds.map((t) => t.textContent));
-    eq(dtms, answer.moves.map((m) => (m.dtm === null ? "–" : String(m.dtm))), "DTM per move");
+    eq(dtms, answer.moves.map((m) => (m.dtm_plies === null ? "–" : String(m.dtm_plies))), "DTM per move");
     await page.screenshot({ path: path.join(SHOTS, "tablebase.png") });
     // Play the best move by clicking its from- and to-squares on the board.
     const best = answer.moves[0];

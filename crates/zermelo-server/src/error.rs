@@ -45,6 +45,20 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The one place where the kind of an input error picks the HTTP status.
+impl From<zermelo::io::ParseError> for ApiError {
+    fn from(e: zermelo::io::ParseError) -> ApiError {
+        use zermelo::io::ErrorKind;
+        let status = match e.kind() {
+            ErrorKind::TooBig => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorKind::Io => StatusCode::INTERNAL_SERVER_ERROR,
+            // Syntax, out of range, truncated, corrupt, and kinds added later.
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError::new(status, e.to_string())
+    }
+}
+
 impl From<axum::extract::rejection::BytesRejection> for ApiError {
     fn from(r: axum::extract::rejection::BytesRejection) -> ApiError {
         let status = r.status();

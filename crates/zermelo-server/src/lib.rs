@@ -34,6 +34,7 @@
 #![deny(missing_docs)]
 
 mod assets;
+mod conn;
 mod error;
 mod limits;
 mod routes;
@@ -44,6 +45,7 @@ mod trace;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+pub use conn::Connections;
 pub use error::ApiError;
 pub use limits::Limits;
 pub use routes::router;
@@ -67,8 +69,9 @@ impl AppState {
     }
 }
 
-/// Serves `state` on `bind` until SIGINT or SIGTERM, then finishes the requests in flight.
-/// `ready` is called with the bound address (useful with port 0).
+/// Serves `state` on `bind` until SIGINT or SIGTERM, then finishes the requests in flight
+/// (within [`Connections::shutdown_grace`]). `ready` is called with the bound address (useful
+/// with port 0).
 ///
 /// # Errors
 /// The address cannot be bound, or the server fails.
@@ -77,11 +80,48 @@ pub async fn serve(
     state: AppState,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
+    serve_until(
+        bind,
+        state,
+        Connections::default(),
+        shutdown_signal(),
+        ready,
+    )
+    .await
+}
+
+/// As [`serve`], with explicit connection limits and a shutdown trigger of the caller's.
+///
+/// # Errors
+/// The address cannot be bound, or the server fails.
+pub async fn serve_until(
+    bind: SocketAddr,
+    state: AppState,
+    connections: Connections,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(bind).await?;
     ready(listener.local_addr()?);
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown_signal())
-        .await
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let graceful = async move {
+        shutdown.await;
+        let _ = stop_tx.send(());
+    };
+    let server = axum::serve(conn::Capped::new(listener, connections), router(state))
+        .with_graceful_shutdown(graceful);
+    // In-flight requests get a deadline: a client stalled mid-body must not hold the exit.
+    let deadline = async move {
+        if stop_rx.await.is_ok() {
+            tokio::time::sleep(connections.shutdown_grace).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        result = server => result,
+        () = deadline => Ok(()),
+    }
 }
 
 /// Resolves on the first SIGINT or SIGTERM.

@@ -35,7 +35,34 @@ pub fn router(state: AppState) -> Router {
     app.fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            refuse_long_bodies,
+        ))
         .with_state(state)
+}
+
+/// Refuses a body announced longer than `--max-body` from its `Content-Length` header, before
+/// reading any of it.
+async fn refuse_long_bodies(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let declared = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    match declared {
+        Some(len) if len > state.limits.max_body as u64 => ApiError::too_large(format!(
+            "request body of {len} bytes is over the limit of {} (--max-body; send a smaller \
+             graph)",
+            state.limits.max_body
+        ))
+        .into_response(),
+        _ => next.run(request).await,
+    }
 }
 
 async fn asset(uri: Uri) -> Response {
@@ -124,12 +151,16 @@ async fn tb_mainline(
     Ok(Json(serde_json::json!({ "fen": fen, "mainline": line })).into_response())
 }
 
-/// Each FEN is answered in place: a probe, or `{"fen", "error"}` for that one FEN.
+/// Each FEN is answered in place: a probe, or `{"fen", "error"}` for that one FEN. Probing is
+/// blocking work (table reads): it runs on the blocking pool, not on the async workers.
 async fn tb_batch(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let tb = tables(&state)?;
+    let tb = state
+        .tables
+        .clone()
+        .ok_or_else(|| ApiError::not_found(NO_TABLES))?;
     // Any content type: curl's default form type must not turn a good request into a 400.
     let batch: Batch = serde_json::from_slice(&body?)
         .map_err(|e| ApiError::bad_request(format!("expected {{\"fens\": [...]}}: {e}")))?;
@@ -140,13 +171,17 @@ async fn tb_batch(
             state.limits.max_batch
         )));
     }
-    let answers: Vec<serde_json::Value> = batch
-        .fens
-        .iter()
-        .map(|fen| match tb.probe(fen) {
-            Ok(p) => serde_json::to_value(p).unwrap_or_default(),
-            Err(e) => serde_json::json!({ "fen": fen, "error": e.to_string() }),
-        })
-        .collect();
+    let answers = tokio::task::spawn_blocking(move || {
+        batch
+            .fens
+            .iter()
+            .map(|fen| match tb.probe(fen) {
+                Ok(p) => serde_json::to_value(p).unwrap_or_default(),
+                Err(e) => serde_json::json!({ "fen": fen, "error": e.to_string() }),
+            })
+            .collect::<Vec<serde_json::Value>>()
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     Ok(Json(serde_json::json!({ "results": answers })).into_response())
 }

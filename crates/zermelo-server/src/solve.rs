@@ -2,12 +2,12 @@
 //! solve by retrograde analysis and answer outcomes, depths, best moves and, on request, the
 //! trace of the wave.
 
-use serde::de::{IgnoredAny, SeqAccess, Visitor};
-use serde::{Deserialize, Deserializer, Serialize};
-use zermelo::graph::{Convention, Csr, Rules};
-use zermelo::io::{edge_list_header, parse_edge_list, parse_json_graph};
+use serde::{Deserialize, Serialize};
+use zermelo::graph::{Csr, Rules};
+use zermelo::io::{self, InputFormat, LoadOptions, LoadedGraph, Source};
+use zermelo::report::SolveReport;
 use zermelo::solve::{self, solve_observed};
-use zermelo::{NodeId, Solution};
+use zermelo::Solution;
 
 use crate::error::ApiError;
 use crate::limits::Limits;
@@ -28,32 +28,14 @@ pub struct SolveOptions {
     pub misere: bool,
 }
 
-/// The answer of `/api/solve`: sizes, counts, one row per node (outcome, depth, best move) and,
-/// on request, the trace.
+/// The answer of `/api/solve`: the counts and one row per node (outcome, depth, best move) —
+/// the same [`SolveReport`] `zermelo solve --format json` prints — and, on request, the trace.
 #[derive(Debug, Serialize)]
 pub struct SolveResponse {
-    nodes: usize,
-    edges: u64,
-    counts: CountsJson,
-    solution: Vec<NodeRow>,
+    #[serde(flatten)]
+    report: SolveReport,
     #[serde(skip_serializing_if = "Option::is_none")]
     trace: Option<Vec<TraceEvent>>,
-}
-
-#[derive(Debug, Serialize)]
-struct CountsJson {
-    win: u64,
-    lose: u64,
-    draw: u64,
-    max_depth: Option<u32>,
-}
-
-#[derive(Debug, Serialize)]
-struct NodeRow {
-    node: NodeId,
-    outcome: &'static str,
-    depth: Option<u32>,
-    best_move: Option<NodeId>,
 }
 
 /// Solves one request body: the whole of `/api/solve` without HTTP, for tests and embedders.
@@ -78,7 +60,7 @@ pub fn solve_request(
         }
         (s, Some(observer.events))
     } else {
-        (solve::retrograde(&graph, &rules), None)
+        (solve::retrograde_auto(&graph, &rules), None)
     };
     Ok(respond(&graph, &rules, &solution, trace))
 }
@@ -89,67 +71,45 @@ fn respond(
     solution: &Solution,
     trace: Option<Vec<TraceEvent>>,
 ) -> SolveResponse {
-    let c = solution.counts();
     let best = solve::best_moves(graph, rules, solution);
-    let rows = graph
-        .nodes()
-        .map(|u| NodeRow {
-            node: u,
-            outcome: solution.outcome(u).as_str(),
-            depth: solution.depth(u).map(|d| d.plies()),
-            best_move: best[u as usize],
-        })
-        .collect();
     SolveResponse {
-        nodes: graph.node_count(),
-        edges: graph.edge_count(),
-        counts: CountsJson {
-            win: c.win,
-            lose: c.lose,
-            draw: c.draw,
-            max_depth: c.max_depth.map(|d| d.plies()),
-        },
-        solution: rows,
+        report: SolveReport::new(graph.edge_count(), solution, &best),
         trace,
     }
 }
 
-/// Reads a JSON graph (the body starts with `{`) or an edge list, refusing oversized graphs
-/// before they are built.
+/// Reads a JSON graph (the body starts with `{`) or an edge list through [`io::open`], refusing
+/// oversized graphs from their declared size (wherever an edge list's header is) before
+/// anything is built.
 fn parse(body: &[u8], misere: bool, limits: &Limits) -> Result<(Csr, Rules), ApiError> {
     let first = body.iter().find(|b| !b.is_ascii_whitespace());
-    if first == Some(&b'{') {
-        // Malformed JSON fails here too; the library parser below then names the problem.
-        if let Ok(size) = serde_json::from_slice::<DeclaredSize>(body) {
-            check_size(size.nodes, size.edges.0, limits)?;
-        }
-        let game =
-            parse_json_graph(body, SOURCE).map_err(|e| ApiError::bad_request(e.to_string()))?;
-        let rules = if misere && game.rules.convention() == Convention::Normal {
-            Rules::misere()
-                .with_verdicts(
-                    game.graph.node_count(),
-                    game.rules
-                        .verdicts()
-                        .iter()
-                        .map(|&(u, o)| (u64::from(u), o)),
-                )
-                .map_err(|e| ApiError::bad_request(e.to_string()))?
-        } else {
-            game.rules
-        };
-        return Ok((game.graph, rules));
-    }
-    if let Ok(Some((n, m))) = edge_list_header(body) {
-        check_size(n, m, limits)?;
-    }
-    let graph = parse_edge_list(body, SOURCE).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let rules = if misere {
-        Rules::misere()
+    let format = if first == Some(&b'{') {
+        InputFormat::Json
     } else {
-        Rules::normal()
+        InputFormat::Edges
     };
-    Ok((graph, rules))
+    if let Some((nodes, edges)) = io::declared_size(body, format)? {
+        check_size(nodes, edges, limits)?;
+    }
+    let options = LoadOptions {
+        format: Some(format),
+        misere,
+        ..LoadOptions::default()
+    };
+    let loaded = io::open(
+        Source::Bytes {
+            name: SOURCE,
+            bytes: body,
+        },
+        &options,
+    )?;
+    match loaded.graph {
+        LoadedGraph::Full(graph) => Ok((graph, loaded.rules)),
+        _ => Err(ApiError::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            "the loader returned no forward rows",
+        )),
+    }
 }
 
 fn check_size(nodes: u64, edges: u64, limits: &Limits) -> Result<(), ApiError> {
@@ -166,34 +126,4 @@ fn check_size(nodes: u64, edges: u64, limits: &Limits) -> Result<(), ApiError> {
         )));
     }
     Ok(())
-}
-
-/// The size a JSON graph declares, read without building anything.
-#[derive(Deserialize)]
-struct DeclaredSize {
-    nodes: u64,
-    edges: Count,
-}
-
-/// The length of a JSON array, counted without storing its elements.
-struct Count(u64);
-
-impl<'de> Deserialize<'de> for Count {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
-        struct Counter;
-        impl<'de> Visitor<'de> for Counter {
-            type Value = Count;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an array")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Count, A::Error> {
-                let mut n = 0;
-                while seq.next_element::<IgnoredAny>()?.is_some() {
-                    n += 1;
-                }
-                Ok(Count(n))
-            }
-        }
-        d.deserialize_seq(Counter)
-    }
 }

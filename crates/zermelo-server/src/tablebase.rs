@@ -6,8 +6,6 @@
 //! command opens it and passes it to [`AppState`](crate::AppState). Without one, every `/api/tb`
 //! endpoint answers 404 `{"error": "no tablebases are served (start with --tables DIR)"}`.
 
-use serde::Serialize;
-
 /// A tablebase the server can probe.
 pub trait Tablebase: Send + Sync + 'static {
     /// The position named by `fen`: its outcome and DTM for the side to move, and every legal
@@ -30,31 +28,7 @@ pub enum TablebaseError {
     NoTable(String),
 }
 
-/// One probed position.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PositionProbe {
-    /// The position, normalised.
-    pub fen: String,
-    /// `win`, `lose` or `draw` for the side to move.
-    pub outcome: &'static str,
-    /// Plies to mate under optimal play (fast win, slow loss); `None` for a draw.
-    pub dtm: Option<u32>,
-    /// Every legal move, best first.
-    pub moves: Vec<MoveProbe>,
-}
-
-/// One legal move and where it leads.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct MoveProbe {
-    /// The move in UCI notation (`e2e4`, `a7a8q`).
-    pub uci: String,
-    /// The position after the move.
-    pub fen: String,
-    /// The outcome for the side to move *after* the move (so `lose` is a winning move).
-    pub outcome: &'static str,
-    /// Plies to mate after the move; `None` for a draw.
-    pub dtm: Option<u32>,
-}
+pub use zermelo::report::{MoveProbe, PositionProbe};
 
 /// The longest main line `/api/tb/mainline` follows, a guard against a table with a cycle bug.
 pub const MAX_MAINLINE: usize = 1_000;
@@ -67,7 +41,7 @@ pub const MAX_MAINLINE: usize = 1_000;
 pub fn mainline(tb: &dyn Tablebase, fen: &str) -> Result<Vec<MoveProbe>, TablebaseError> {
     let mut line = Vec::new();
     let mut here = tb.probe(fen)?;
-    while here.outcome != "draw" && line.len() < MAX_MAINLINE {
+    while here.outcome != zermelo::Outcome::Draw && line.len() < MAX_MAINLINE {
         let Some(best) = here.moves.first().cloned() else {
             break;
         };

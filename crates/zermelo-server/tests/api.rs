@@ -100,8 +100,8 @@ async fn forced_chain_trace_is_the_backward_wave_in_order() {
         json!({"node": 0, "outcome": "win", "depth": 3, "best_move": 1})
     );
     assert_eq!(
-        v["counts"],
-        json!({"win": 2, "lose": 2, "draw": 0, "max_depth": 3})
+        (&v["win"], &v["lose"], &v["draw"], &v["max_depth"]),
+        (&json!(2), &json!(2), &json!(0), &json!(3))
     );
 }
 
@@ -301,22 +301,18 @@ impl Tablebase for Countdown {
         if n > 100 {
             return Err(TablebaseError::NoTable(format!("{n} is past the table")));
         }
-        let outcome = |k: u32| if k % 2 == 1 { "win" } else { "lose" };
+        let value = |k: u32| {
+            if k % 2 == 1 {
+                zermelo::Value::Win(k)
+            } else {
+                zermelo::Value::Lose(k)
+            }
+        };
         let moves = (n > 0)
-            .then(|| MoveProbe {
-                uci: format!("{n}-{}", n - 1),
-                fen: (n - 1).to_string(),
-                outcome: outcome(n - 1),
-                dtm: Some(n - 1),
-            })
+            .then(|| MoveProbe::new(format!("{n}-{}", n - 1), (n - 1).to_string(), value(n - 1)))
             .into_iter()
             .collect();
-        Ok(PositionProbe {
-            fen: n.to_string(),
-            outcome: outcome(n),
-            dtm: Some(n),
-            moves,
-        })
+        Ok(PositionProbe::new(n.to_string(), value(n), moves))
     }
 }
 
@@ -336,7 +332,7 @@ async fn tablebase_endpoints_through_the_seam() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         v,
-        json!({"fen": "3", "outcome": "win", "dtm": 3, "moves": [{"uci": "3-2", "fen": "2", "outcome": "lose", "dtm": 2}]})
+        json!({"fen": "3", "outcome": "win", "dtm_plies": 3, "dtm_moves": 2, "moves": [{"uci": "3-2", "fen": "2", "outcome": "lose", "dtm_plies": 2, "dtm_moves": 1}]})
     );
     let (status, v) = call(
         with_tables(),
@@ -454,4 +450,157 @@ async fn serves_on_a_real_port_and_keeps_answering_after_bad_requests() {
     assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
     assert!(ok.contains(r#""outcome":"win""#));
     server.abort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile requests (issue 12, part 5)
+// ---------------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn the_size_check_holds_wherever_the_header_is() {
+    let mut body = String::new();
+    while body.len() < (1 << 20) + 1000 {
+        body.push_str("# a comment that pushes the header past the first mebibyte\n");
+    }
+    for header in ["4294967295 0\n", "1000000 0\n"] {
+        let state = AppState::new(
+            Limits {
+                max_body: 4 << 20,
+                ..Limits::default()
+            },
+            None,
+        );
+        let text = format!("{body}{header}");
+        let (status, v) = call(state, Method::POST, "/api/solve", text).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{header}: {v}");
+        assert!(error_of(&v).contains("--max-nodes"), "{v}");
+    }
+}
+
+#[tokio::test]
+async fn json_with_four_billion_nodes_is_413_not_an_abort() {
+    let (status, v) = post_solve("/api/solve", r#"{"nodes": 4294967295, "edges": []}"#).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
+    // Truncated and out-of-range inputs are the client's fault: 400.
+    let (status, _) = post_solve("/api/solve", "3 2\n0 1\n").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = post_solve("/api/solve", "3 1\n0 7\n").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+/// Starts a server on port 0 with `connections`; returns its address, the shutdown trigger
+/// and the server task.
+async fn start(
+    connections: zermelo_server::Connections,
+) -> (
+    std::net::SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(zermelo_server::serve_until(
+        "127.0.0.1:0".parse().unwrap(),
+        small_limits(),
+        connections,
+        async move {
+            let _ = stopped.await;
+        },
+        move |a| {
+            let _ = tx.send(a);
+        },
+    ));
+    (rx.await.unwrap(), stop, server)
+}
+
+async fn health(addr: std::net::SocketAddr) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut out = String::new();
+    let _ = s.read_to_string(&mut out).await;
+    out
+}
+
+/// Opens a connection and sends half a request (headers promising a body that never comes).
+async fn stalled(addr: std::net::SocketAddr) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n2 1\n")
+        .await
+        .unwrap();
+    s
+}
+
+#[tokio::test]
+async fn content_length_over_max_body_is_refused_from_the_header() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (addr, stop, server) = start(zermelo_server::Connections::default()).await;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    // small_limits() allows 1000 bytes; announce a gigabyte and send none of it.
+    s.write_all(b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buf = vec![0u8; 4096];
+    let got = tokio::time::timeout(std::time::Duration::from_secs(5), s.read(&mut buf))
+        .await
+        .expect("answered without waiting for the body")
+        .unwrap();
+    let head = String::from_utf8_lossy(&buf[..got]);
+    assert!(head.starts_with("HTTP/1.1 413"), "{head}");
+    assert!(head.contains("--max-body"), "{head}");
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn stalled_clients_are_cut_off_and_cannot_take_every_connection() {
+    let limits = zermelo_server::Connections {
+        max: 2,
+        idle_timeout: std::time::Duration::from_millis(500),
+        shutdown_grace: std::time::Duration::from_secs(5),
+    };
+    let (addr, stop, server) = start(limits).await;
+    let mut a = stalled(addr).await;
+    let _b = stalled(addr).await;
+    // Both slots are taken by stalled clients; a third client is answered once the idle
+    // timeout frees a slot.
+    let t = std::time::Instant::now();
+    let answer = tokio::time::timeout(std::time::Duration::from_secs(10), health(addr))
+        .await
+        .expect("answered after the idle timeout");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
+    // The stalled client was disconnected (end of stream, or a reset).
+    let mut rest = Vec::new();
+    let closed = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        tokio::io::AsyncReadExt::read_to_end(&mut a, &mut rest),
+    )
+    .await;
+    assert!(closed.is_ok(), "the stalled connection is still open");
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn shutdown_does_not_wait_forever_for_a_stalled_request() {
+    let limits = zermelo_server::Connections {
+        max: 16,
+        idle_timeout: std::time::Duration::from_secs(3600),
+        shutdown_grace: std::time::Duration::from_millis(300),
+    };
+    let (addr, stop, server) = start(limits).await;
+    let _stalled = stalled(addr).await;
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let t = std::time::Instant::now();
+    let _ = stop.send(());
+    tokio::time::timeout(std::time::Duration::from_secs(10), server)
+        .await
+        .expect("the server stops within its grace period")
+        .unwrap()
+        .unwrap();
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
 }

@@ -72,13 +72,13 @@ async function load(fen) {
   }
   probe = answer;
   show("");
-  $("verdict").textContent = `Side to move: ${answer.outcome.toUpperCase()}` + (answer.dtm === null ? "" : `, mate in ${answer.dtm} plies`);
+  $("verdict").textContent = `Side to move: ${answer.outcome.toUpperCase()}` + (answer.dtm_plies === null ? "" : `, mate in ${answer.dtm_plies} ${answer.dtm_plies === 1 ? "ply" : "plies"}`);
   answer.moves.forEach((m) => {
     const tr = document.createElement("tr");
     // The outcome after the move is the opponent's: LOSE there is a win for the mover.
     const mine = { win: "lose", lose: "win", draw: "draw" }[m.outcome];
     tr.className = mine;
-    tr.innerHTML = `<td><a href="#">${m.uci}</a></td><td class="o">${mine.toUpperCase()}</td><td>${m.dtm === null ? "–" : m.dtm}</td>`;
+    tr.innerHTML = `<td><a href="#">${m.uci}</a></td><td class="o">${mine.toUpperCase()}</td><td>${m.dtm_plies === null ? "–" : m.dtm_plies}</td>`;
     tr.querySelector("a").addEventListener("click", (e) => { e.preventDefault(); play(m); });
     $("moves").appendChild(tr);
   });

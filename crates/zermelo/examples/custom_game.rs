@@ -57,16 +57,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for c in 0..=TOP {
         let v = solved.value(&c).expect("every counter is reachable from 0");
         assert_eq!(
-            (v.outcome, v.depth),
+            (v.outcome(), v.depth()),
             (dense.outcome(c.into()), dense.depth(c.into()))
         );
-        let depth = v.depth.map_or("-".to_string(), |d| d.to_string());
+        let depth = v.depth().map_or("-".to_string(), |d| d.to_string());
         let best = solved
             .best_move(&c)
             .map_or("-".to_string(), |m| m.to_string());
         println!(
             "counter {c:>2}: {:<4}  depth {depth:>2}  best move -> {best}",
-            v.outcome
+            v.outcome()
         );
     }
     // The same certificate check as for any explicit graph.

@@ -65,7 +65,10 @@ pub mod memory;
 mod outcome;
 pub mod parity;
 mod prefetch;
+pub mod report;
 pub mod solve;
+mod value;
 
 pub use outcome::{Depth, NodeId, Outcome, ParseOutcomeError, Player};
 pub use solve::Solution;
+pub use value::{plural, Value};

@@ -29,24 +29,109 @@ pub struct Estimate {
 impl Estimate {
     /// Peak bytes: the graph plus whichever phase needs more.
     pub fn peak(&self) -> u64 {
-        self.graph + self.loading.max(self.solving)
+        self.graph.saturating_add(self.loading.max(self.solving))
     }
 }
 
 /// Estimates the memory of loading an edge list and solving it.
 pub fn estimate(job: Job) -> Estimate {
+    // Saturating: a header may declare absurd counts, and the estimate must then be huge rather
+    // than wrap around to something small.
     let (n, m) = (job.nodes, job.edges);
-    let half = 8 * (n + 1) + 4 * m; // offsets + ids of one direction
-    let graph = if job.forward { 2 * half } else { half + 4 * n };
+    let threads = job.threads.max(1);
+    let half = n
+        .saturating_add(1)
+        .saturating_mul(8)
+        .saturating_add(m.saturating_mul(4));
+    let graph = if job.forward {
+        half.saturating_mul(2)
+    } else {
+        half.saturating_add(n.saturating_mul(4))
+    };
     Estimate {
         graph,
-        loading: 8 * n * job.threads.max(1) + (4 << 20) * job.threads.max(1),
+        loading: n
+            .saturating_mul(8)
+            .saturating_add(4 << 20)
+            .saturating_mul(threads),
         // state word + frontier/queue + solution (outcome byte + depth word)
-        solving: 4 * n + 4 * n + 5 * n,
+        solving: n.saturating_mul(13),
     }
 }
 
-/// Parses a size such as `800M`, `2G`, `1.5GiB`, `123456` (bytes); binary multiples.
+/// Estimates the memory of parsing an input held in memory (`input` bytes, already read) with
+/// the sequential parsers and solving it: the builder keeps 16 bytes per move (a JSON document
+/// as many) before the rows are packed.
+pub fn estimate_in_memory(nodes: u64, edges: u64, input: u64) -> Estimate {
+    let full = estimate(Job {
+        nodes,
+        edges,
+        forward: true,
+        threads: 1,
+    });
+    Estimate {
+        graph: full.graph,
+        loading: input.saturating_add(edges.saturating_mul(16)),
+        solving: full.solving,
+    }
+}
+
+/// How much memory a job may use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Limit {
+    /// What the machine has available now (`MemAvailable`), if known; no limit otherwise.
+    #[default]
+    Available,
+    /// At most this many bytes.
+    Bytes(u64),
+    /// At most this many bytes, set by the named option (messages name it: `--max-memory`).
+    Option(u64, &'static str),
+    /// No limit.
+    Unlimited,
+}
+
+impl Limit {
+    /// Refuses an estimate over the limit, with a message giving the numbers (for `name`).
+    ///
+    /// # Errors
+    /// The message, when `estimate.peak()` is over the limit.
+    pub fn check(self, estimate: Estimate) -> Result<(), String> {
+        let (limit, what) = match self {
+            Limit::Bytes(b) => (b, "allowed by the memory limit".to_string()),
+            Limit::Option(b, name) => (b, format!("allowed by {name}")),
+            Limit::Available => match available() {
+                Some(a) => (a, "available on this machine".to_string()),
+                None => return Ok(()),
+            },
+            Limit::Unlimited => return Ok(()),
+        };
+        if estimate.peak() <= limit {
+            return Ok(());
+        }
+        let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+        Err(format!(
+            "this job needs about {:.2} GiB (graph {:.2}, loading {:.2}, solving {:.2}) but only \
+             {:.2} GiB is {what}",
+            gib(estimate.peak()),
+            gib(estimate.graph),
+            gib(estimate.loading),
+            gib(estimate.solving),
+            gib(limit),
+        ))
+    }
+
+    /// The most bytes of input worth reading into memory under this limit.
+    pub fn input_cap(self) -> u64 {
+        match self {
+            Limit::Bytes(b) | Limit::Option(b, _) => b,
+            Limit::Available => available().unwrap_or(u64::MAX),
+            Limit::Unlimited => u64::MAX,
+        }
+    }
+}
+
+/// Parses a size such as `800M`, `2G`, `1.5GiB`, `12 kb`, `123456` (bytes); binary multiples.
+/// `None` for anything else, and for sizes of 2^64 bytes or more (which no machine has).
 pub fn parse_size(text: &str) -> Option<u64> {
     let t = text.trim();
     let split = t
@@ -62,7 +147,9 @@ pub fn parse_size(text: &str) -> Option<u64> {
         "t" | "tb" | "tib" => 1 << 40,
         _ => return None,
     };
-    (value >= 0.0 && value.is_finite()).then_some((value * scale as f64) as u64)
+    let bytes = value * scale as f64;
+    // 2^64 as f64 is exact; `as u64` would saturate silently above it.
+    (bytes.is_finite() && bytes < 18_446_744_073_709_551_616.0).then_some(bytes as u64)
 }
 
 /// `MemAvailable` of this machine in bytes (Linux), if known.
@@ -78,6 +165,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn absurd_counts_saturate_instead_of_wrapping() {
+        let e = estimate(Job {
+            nodes: u64::MAX,
+            edges: u64::MAX,
+            forward: true,
+            threads: 100_000,
+        });
+        assert_eq!(e.peak(), u64::MAX);
+        assert!(Limit::Bytes(1 << 40).check(e).is_err());
+        assert!(Limit::Unlimited.check(e).is_ok());
+        let small = estimate_in_memory(10, 10, 100);
+        assert!(Limit::Bytes(1 << 20).check(small).is_ok());
+        let msg = Limit::Bytes(100).check(small).unwrap_err();
+        assert!(msg.contains("allowed by the memory limit"), "{msg}");
+    }
+
+    #[test]
     fn sizes_parse() {
         assert_eq!(parse_size("800M"), Some(800 << 20));
         assert_eq!(parse_size("2G"), Some(2 << 30));
@@ -86,6 +190,15 @@ mod tests {
         assert_eq!(parse_size("12 kb"), Some(12 << 10));
         assert_eq!(parse_size("lots"), None);
         assert_eq!(parse_size("5X"), None);
+        assert_eq!(parse_size("1 G"), Some(1 << 30));
+        assert_eq!(parse_size("100000000000000000000G"), None);
+        assert_eq!(parse_size("18446744073709551616"), None);
+        assert_eq!(
+            parse_size("18446744073709549568"),
+            Some(18_446_744_073_709_549_568)
+        );
+        assert_eq!(parse_size("1e3"), None);
+        assert_eq!(parse_size(""), None);
     }
 
     #[test]

@@ -10,7 +10,9 @@ pub type NodeId = u32;
 
 /// The game-theoretic value of a position for the player to move. Serialises as `"win"`,
 /// `"lose"` or `"draw"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 #[repr(u8)]
 pub enum Outcome {

@@ -24,10 +24,7 @@ struct Synthetic {
 }
 
 fn value(outcome: Outcome, depth: u32) -> Value {
-    Value {
-        outcome,
-        depth: (outcome != Outcome::Draw).then_some(Depth(depth)),
-    }
+    Value::new(outcome, (outcome != Outcome::Draw).then_some(Depth(depth)))
 }
 
 impl Synthetic {
@@ -99,7 +96,7 @@ impl Synthetic {
             if let Some(e) = self.exit[i] {
                 // The mover's value e after the exit: the exit leads to the opposite value one
                 // ply shorter.
-                let target = match (e.outcome, e.depth) {
+                let target = match (e.outcome(), e.depth()) {
                     (Outcome::Draw, _) => draw,
                     (o, Some(d)) => {
                         let k = u64::from(d.0 - 1);
@@ -123,10 +120,7 @@ impl Synthetic {
             .unwrap();
         let s = solve::retrograde(&graph, &rules);
         (0..self.n as u32)
-            .map(|u| Value {
-                outcome: s.outcome(u),
-                depth: s.depth(u),
-            })
+            .map(|u| Value::new(s.outcome(u), s.depth(u)))
             .collect()
     }
 }

@@ -57,10 +57,7 @@ fn assert_solvers_agree<G: Ranked>(game: &G, dense: &[&Solution]) {
         let want = solved.value(p).unwrap();
         for s in dense {
             let r = game.rank(p) as NodeId;
-            let got = Value {
-                outcome: s.outcome(r),
-                depth: s.depth(r),
-            };
+            let got = Value::new(s.outcome(r), s.depth(r));
             assert_eq!(got, want, "{p:?}");
         }
     }
@@ -244,7 +241,7 @@ fn verifier_accepts_explored_solutions_with_best_moves() {
     solve::verify(e.graph(), e.rules(), solved.solution(), Some(&moves)).unwrap();
     let line = solved.principal_line(&vec![3, 3, 2]).unwrap();
     let start = solved.value(&vec![3, 3, 2]).unwrap();
-    assert_eq!(Some(Depth(line.positions.len() as u32 - 1)), start.depth);
+    assert_eq!(Some(Depth(line.positions.len() as u32 - 1)), start.depth());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -260,10 +257,10 @@ fn nim_closed_forms_on_all_small_positions() {
             .solve();
         for p in solved.explored().positions() {
             let a = nim::analyse(p, convention);
-            assert_eq!(a.outcome, solved.value(p).unwrap().outcome, "{p:?}");
+            assert_eq!(a.outcome, solved.value(p).unwrap().outcome(), "{p:?}");
             if let Some(m) = a.winning_move {
                 let next = solved.value(&m.apply(p)).unwrap();
-                assert_eq!(next.outcome, Outcome::Lose, "{p:?} {m:?}");
+                assert_eq!(next.outcome(), Outcome::Lose, "{p:?} {m:?}");
             }
             let stuck = p.iter().all(|&h| h == 0);
             assert_eq!(
@@ -290,12 +287,16 @@ fn xor_rule_for_sums_of_subtraction_games() {
         let parts: Vec<u64> = (0..1 + rng.below(3)).map(|_| rng.below(12)).collect();
         let a = analyse_sum(&game, &parts).unwrap();
         let brute = explore(&sum, [parts.clone()]).unwrap().solve();
-        assert_eq!(a.outcome, brute.value(&parts).unwrap().outcome, "{parts:?}");
+        assert_eq!(
+            a.outcome,
+            brute.value(&parts).unwrap().outcome(),
+            "{parts:?}"
+        );
         if let Some(m) = a.winning_move {
             let mut next = parts.clone();
             next[m.component] = m.to;
             assert_eq!(
-                brute.value(&next).unwrap().outcome,
+                brute.value(&next).unwrap().outcome(),
                 Outcome::Lose,
                 "{parts:?}"
             );
@@ -416,7 +417,7 @@ fn wythoff_closed_form_on_all_piles_up_to_60() {
             let x = wythoff::analyse(a, b);
             assert_eq!(
                 x.outcome,
-                solved.value(&(a, b)).unwrap().outcome,
+                solved.value(&(a, b)).unwrap().outcome(),
                 "({a}, {b})"
             );
             let Some(m) = x.winning_move else {
@@ -428,10 +429,10 @@ fn wythoff_closed_form_on_all_piles_up_to_60() {
             Wythoff.moves(&(a, b), &mut buffer);
             let to = m.apply((a, b));
             assert!(buffer.contains(&to), "({a}, {b}) {m:?}");
-            assert_eq!(solved.value(&to).unwrap().outcome, Outcome::Lose);
+            assert_eq!(solved.value(&to).unwrap().outcome(), Outcome::Lose);
             let fewest = buffer
                 .iter()
-                .filter(|q| solved.value(q).unwrap().outcome == Outcome::Lose)
+                .filter(|q| solved.value(q).unwrap().outcome() == Outcome::Lose)
                 .map(|&(c, d)| (a - c) + (b - d))
                 .min();
             assert_eq!(Some(m.from_first + m.from_second), fewest, "({a}, {b})");
@@ -528,11 +529,11 @@ fn hackenbush_colon_principle_on_random_forests() {
 fn tictactoe_is_a_draw_with_5478_positions() {
     let solved = explore(&TicTacToe, [Ttt::EMPTY]).unwrap().solve();
     assert_eq!(solved.explored().len(), 5478);
-    assert_eq!(solved.value(&Ttt::EMPTY).unwrap().outcome, Outcome::Draw);
+    assert_eq!(solved.value(&Ttt::EMPTY).unwrap().outcome(), Outcome::Draw);
     // O to move completes the middle row: won in one ply.
     let b = Ttt::parse("xx./oo./x..").unwrap();
     let v = solved.value(&b).unwrap();
-    assert_eq!((v.outcome, v.depth), (Outcome::Win, Some(Depth(1))));
+    assert_eq!((v.outcome(), v.depth()), (Outcome::Win, Some(Depth(1))));
 }
 
 #[test]
@@ -555,7 +556,7 @@ fn seed_cop_and_robber_case() {
         q["robber"].as_u64().unwrap() as u32,
         to_move,
     );
-    let captured = game.value(&s, &state).outcome == Outcome::Win;
+    let captured = game.value(&s, &state).outcome() == Outcome::Win;
     assert_eq!(serde_json::Value::Bool(captured), case["cop_captures"]);
 }
 
@@ -570,7 +571,11 @@ fn one_cop_catches_the_robber_on_any_tree() {
         for c in 0..n as u32 {
             for r in 0..n as u32 {
                 let v = game.value(&s, &CopRobber::state(c, r, Side::Pursuer));
-                assert_eq!(v.outcome, Outcome::Win, "tree of {n}, cop {c}, robber {r}");
+                assert_eq!(
+                    v.outcome(),
+                    Outcome::Win,
+                    "tree of {n}, cop {c}, robber {r}"
+                );
             }
         }
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use zermelo::io::binary;
 
-use crate::error::CliResult;
+use crate::error::{CliResult, Failure};
 use crate::input::{load, GameArgs};
 use crate::output::emit;
 
@@ -14,8 +14,13 @@ use crate::output::emit;
 pub struct ConvertArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// Where to write: a name ending in `.zg` gets the binary format, anything else an edge list.
-    output: PathBuf,
+    /// Where to write: a name ending in `.zg` gets the binary format, anything else an edge list
+    /// (also accepted as `-o FILE`, like the other subcommands).
+    #[arg(value_name = "OUT", required_unless_present = "output")]
+    out: Option<PathBuf>,
+    /// Same as OUT.
+    #[arg(long, short, value_name = "FILE", conflicts_with = "out")]
+    output: Option<PathBuf>,
 }
 
 /// Runs `zermelo convert`. The binary format stores the graph only: a JSON file's `misere` and
@@ -37,19 +42,19 @@ pub fn run(args: ConvertArgs) -> CliResult {
         );
     }
     let graph = game.graph();
-    let binary_out = args
-        .output
+    let Some(path) = args.out.or(args.output) else {
+        return Err(Failure::input(
+            "convert needs an output file: OUT or -o FILE",
+        ));
+    };
+    let binary_out = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("zg"));
-    emit(Some(&args.output), |out| {
+    emit(Some(&path), |out| {
         if binary_out {
             binary::write_graph(out, graph)
         } else {
-            writeln!(out, "{} {}", graph.node_count(), graph.edge_count())?;
-            for (u, v) in graph.edges() {
-                writeln!(out, "{u} {v}")?;
-            }
-            Ok(())
+            zermelo::io::write_graph_edge_list(out, graph)
         }
     })
 }

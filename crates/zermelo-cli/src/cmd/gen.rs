@@ -1,6 +1,5 @@
 //! `zermelo gen`: deterministic graphs for tests and benchmarks, as edge lists.
 
-use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
@@ -102,7 +101,7 @@ pub fn run(args: GenArgs) -> CliResult {
             }
             let m = edges;
             emit(args.output.as_deref(), |out| {
-                write_edge_list(out, nodes, m, generate::random_edges(spec))
+                zermelo::io::write_edge_list(out, nodes, m, generate::random_edges(spec))
             })
         }
         Kind::Grid {
@@ -133,14 +132,14 @@ pub fn run(args: GenArgs) -> CliResult {
             let m = generate::grid_pursuit(spec).1.count() as u64;
             emit(args.output.as_deref(), |out| {
                 let (n, edges) = generate::grid_pursuit(spec);
-                write_edge_list(out, n, m, edges)
+                zermelo::io::write_edge_list(out, n, m, edges)
             })
         }
         Kind::Chain { nodes } => {
             check_nodes(nodes)?;
             let m = nodes.saturating_sub(1);
             emit(args.output.as_deref(), |out| {
-                write_edge_list(out, nodes, m, generate::chain_edges(nodes))
+                zermelo::io::write_edge_list(out, nodes, m, generate::chain_edges(nodes))
             })
         }
     }
@@ -154,41 +153,4 @@ fn check_nodes(nodes: u64) -> CliResult {
         )));
     }
     Ok(())
-}
-
-/// Writes the edge-list format, formatting numbers by hand (this is the hot loop when making
-/// benchmark inputs of 10^8 edges).
-fn write_edge_list(
-    out: &mut dyn Write,
-    n: u64,
-    m: u64,
-    edges: impl Iterator<Item = (u64, u64)>,
-) -> io::Result<()> {
-    writeln!(out, "{n} {m}")?;
-    let mut buf = Vec::with_capacity(1 << 16);
-    for (u, v) in edges {
-        push_u64(&mut buf, u);
-        buf.push(b' ');
-        push_u64(&mut buf, v);
-        buf.push(b'\n');
-        if buf.len() > (1 << 16) - 48 {
-            out.write_all(&buf)?;
-            buf.clear();
-        }
-    }
-    out.write_all(&buf)
-}
-
-fn push_u64(buf: &mut Vec<u8>, mut v: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    buf.extend_from_slice(&digits[i..]);
 }

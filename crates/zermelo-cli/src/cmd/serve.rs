@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
-use zermelo_chess::{Position, Value};
-use zermelo_server::{AppState, Limits, MoveProbe, PositionProbe, TablebaseError};
+use zermelo_chess::Position;
+use zermelo_server::{AppState, Limits, PositionProbe, TablebaseError};
 
 use crate::error::{CliResult, Failure};
 
@@ -67,37 +67,10 @@ pub fn run(args: ServeArgs) -> CliResult {
 /// The chess tables behind the server's `Tablebase` seam (tables open lazily, memory-mapped).
 struct ChessTables(zermelo_chess::Tablebase);
 
-/// `win` / `lose` / `draw`, as everywhere else in the API.
-fn outcome(v: Value) -> &'static str {
-    match v {
-        Value::Win(_) => "win",
-        Value::Loss(_) => "lose",
-        Value::Draw => "draw",
-    }
-}
-
 impl zermelo_server::Tablebase for ChessTables {
     fn probe(&self, fen: &str) -> Result<PositionProbe, TablebaseError> {
         let pos = Position::from_fen(fen).map_err(|e| TablebaseError::BadFen(e.to_string()))?;
-        let missing = |e: zermelo_chess::ProbeError| TablebaseError::NoTable(e.to_string());
-        let value = self.0.probe(&pos).map_err(missing)?;
-        let mut moves = Vec::new();
-        // Best first, as the chess crate orders them; each with the value after the move.
-        for (m, _) in self.0.probe_moves(&pos).map_err(missing)? {
-            let after = pos.play(m);
-            let v = self.0.probe(&after).map_err(missing)?;
-            moves.push(MoveProbe {
-                uci: m.to_string(),
-                fen: after.fen(),
-                outcome: outcome(v),
-                dtm: v.plies(),
-            });
-        }
-        Ok(PositionProbe {
-            fen: pos.fen(),
-            outcome: outcome(value),
-            dtm: value.plies(),
-            moves,
-        })
+        crate::cmd::tb::position_probe(&self.0, &pos)
+            .map_err(|e| TablebaseError::NoTable(e.to_string()))
     }
 }

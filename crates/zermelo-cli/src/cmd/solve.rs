@@ -72,21 +72,20 @@ pub fn run(args: SolveArgs) -> CliResult {
         .is_some_and(|e| e.eq_ignore_ascii_case("zs"));
     if args.summary && !to_binary && args.algorithm == Algorithm::Retrograde {
         // Counts need no forward moves: load and solve the reverse half only.
-        if let Some((graph, rules, _)) = load_reverse(&args.game)? {
-            let t1 = Instant::now();
-            let solution = solve_any(&graph, &rules);
-            let t2 = Instant::now();
-            let counts = solution.counts();
-            let (nodes, edges) = (graph.node_count(), graph.edge_count());
-            drop((solution, graph));
-            emit(args.output.as_deref(), |out| {
-                write_summary(out, nodes, edges, &counts, args.format)
-            })?;
-            if args.stats {
-                print_stats([t0, t1, t2, Instant::now()], nodes, edges);
-            }
-            return Ok(());
+        let game = load_reverse(&args.game)?;
+        let t1 = Instant::now();
+        let solution = solve_any(game.predecessors(), &game.rules);
+        let t2 = Instant::now();
+        let counts = solution.counts();
+        let (nodes, edges) = (game.node_count(), game.edge_count());
+        drop((solution, game));
+        emit(args.output.as_deref(), |out| {
+            write_summary(out, nodes, edges, &counts, args.format)
+        })?;
+        if args.stats {
+            print_stats([t0, t1, t2, Instant::now()], nodes, edges);
         }
+        return Ok(());
     }
     let game = load(&args.game)?;
     let t1 = Instant::now();
@@ -122,20 +121,10 @@ pub fn run(args: SolveArgs) -> CliResult {
     Ok(())
 }
 
-/// Graphs smaller than this are solved sequentially: their state fits in cache and the
-/// layer-synchronous solver's synchronisation costs more than it saves (see BENCHMARKS.md).
-const PARALLEL_FROM_NODES: usize = 1 << 22;
-
-/// Retrograde analysis on the rayon pool: the parallel solver for big graphs when there is more
-/// than one thread (same result), the sequential one otherwise.
+/// Retrograde analysis (the library picks sequential or parallel), under a spinner.
 fn solve_any<G: Predecessors + ?Sized>(graph: &G, rules: &Rules) -> Solution {
     let bar = Progress::global().spinner("solve");
-    let solution = if rayon::current_num_threads() > 1 && graph.node_count() >= PARALLEL_FROM_NODES
-    {
-        solve::retrograde_parallel(graph, rules)
-    } else {
-        solve::retrograde(graph, rules)
-    };
+    let solution = solve::retrograde_auto(graph, rules);
     bar.finish();
     solution
 }

@@ -10,6 +10,8 @@ use zermelo_chess::{
     ProbeError, Table, Tablebase, Value, MAX_PIECES,
 };
 
+use zermelo::report::{MoveProbe, PositionProbe};
+
 use crate::error::{CliResult, Failure};
 use crate::output::emit;
 use crate::progress::Progress;
@@ -195,37 +197,31 @@ fn gen(args: GenArgs) -> CliResult {
     Ok(())
 }
 
-fn value_json(v: Value) -> serde_json::Value {
-    serde_json::json!({
-        "outcome": v.outcome(),
-        "dtm_plies": v.plies(),
-        "dtm_moves": v.moves(),
-    })
+/// The probe of `pos` as `tb probe --stdin` and `GET /api/tb` both print it: one serde row type
+/// ([`PositionProbe`]), each move with the value of the position it leads to.
+pub fn position_probe(tb: &Tablebase, pos: &Position) -> Result<PositionProbe, ProbeError> {
+    let value = tb.probe(pos)?;
+    let mut moves = Vec::new();
+    for (m, _) in tb.probe_moves(pos)? {
+        let after = pos.play(m);
+        let v = tb.probe(&after)?;
+        moves.push(MoveProbe::new(m.to_string(), after.fen(), v));
+    }
+    Ok(PositionProbe::new(pos.fen(), value, moves))
 }
 
 fn probe_json(tb: &Tablebase, fen: &str) -> Result<serde_json::Value, Failure> {
     let pos = parse_fen(fen)?;
-    let value = tb.probe(&pos).map_err(probe_failure)?;
-    let moves = tb.probe_moves(&pos).map_err(probe_failure)?;
-    let mut obj = value_json(value);
-    obj["fen"] = serde_json::Value::String(fen.to_string());
-    obj["moves"] = moves
-        .iter()
-        .map(|(m, v)| {
-            let mut o = value_json(*v);
-            o["uci"] = serde_json::Value::String(m.to_string());
-            o
-        })
-        .collect();
-    Ok(obj)
+    let probe = position_probe(tb, &pos).map_err(probe_failure)?;
+    serde_json::to_value(probe).map_err(|e| Failure::Internal(e.into()))
 }
 
 fn describe(v: Value) -> String {
     match v {
         Value::Draw => "draw".to_string(),
         Value::Win(p) => format!("win, mate in {} ({p} plies)", v.moves().unwrap_or(0)),
-        Value::Loss(0) => "loss, checkmated".to_string(),
-        Value::Loss(p) => format!("loss, mated in {} ({p} plies)", v.moves().unwrap_or(0)),
+        Value::Lose(0) => "lose, checkmated".to_string(),
+        Value::Lose(p) => format!("lose, mated in {} ({p} plies)", v.moves().unwrap_or(0)),
     }
 }
 
@@ -242,7 +238,12 @@ fn probe(args: ProbeArgs) -> CliResult {
         writeln!(w, "fen       {}", pos.fen())?;
         writeln!(w, "outcome   {}", value.outcome())?;
         match (value.plies(), value.moves()) {
-            (Some(p), Some(m)) => writeln!(w, "dtm       {p} plies, {m} moves")?,
+            (Some(p), Some(m)) => writeln!(
+                w,
+                "dtm       {}, {}",
+                zermelo::plural(p, "ply", "plies"),
+                zermelo::plural(m, "move", "moves")
+            )?,
             _ => writeln!(w, "dtm       -")?,
         }
         writeln!(w, "moves (value for the side to move, best first):")?;
@@ -316,14 +317,14 @@ fn stats(args: StatsArgs) -> CliResult {
     emit(None, |w| {
         writeln!(w, "material  {m} (symmetry-reduced index positions)")?;
         for (side, name) in [(0, "white"), (1, "black")] {
-            let [win, loss, draw] = s.counts[side];
-            writeln!(w, "{name} to move: win {win}, loss {loss}, draw {draw}")?;
+            let [win, lose, draw] = s.counts[side];
+            writeln!(w, "{name} to move: win {win}, lose {lose}, draw {draw}")?;
         }
         writeln!(w, "illegal or redundant indices: {}", s.illegal)?;
         for (side, name) in [(0, "white"), (1, "black")] {
             let win = longest_line(s.longest_win[side], Value::Win);
             writeln!(w, "longest win, {name} to move: {win}")?;
-            let loss = longest_line(s.longest_loss[side], Value::Loss);
+            let loss = longest_line(s.longest_loss[side], Value::Lose);
             writeln!(w, "longest loss, {name} to move: {loss}")?;
         }
         Ok(())

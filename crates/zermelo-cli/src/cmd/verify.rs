@@ -43,7 +43,14 @@ pub fn run(mut args: VerifyArgs) -> CliResult {
             two_player: game.two_player().is_some(),
         }
     } else {
-        parse_solution_csv(&csv, &csv_name, graph.node_count())?
+        parse_solution_csv(&csv, &csv_name, graph.node_count()).map_err(|e| {
+            // A row that reads but claims the impossible is the solution's fault: invalid.
+            if e.kind() == zermelo::io::ErrorKind::Inconsistent {
+                Failure::Rejected(format!("invalid: {e}"))
+            } else {
+                e.into()
+            }
+        })?
     };
     if claimed.two_player != game.two_player().is_some() {
         return Err(Failure::input(format!(

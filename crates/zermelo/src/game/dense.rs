@@ -168,13 +168,13 @@ pub fn dense_best_move<G: Ranked, S: IndexValues + ?Sized>(
         let r = game.rank(&c);
         (r, solution.index_value(r), c)
     });
-    let best = match dense_value(game, solution, position).outcome {
+    let best = match dense_value(game, solution, position).outcome() {
         Outcome::Win => valued
-            .filter(|(_, v, _)| v.outcome == Outcome::Lose)
-            .min_by_key(|(r, v, _)| (v.depth, *r)),
-        Outcome::Lose => valued.min_by_key(|(r, v, _)| (std::cmp::Reverse(v.depth), *r)),
+            .filter(|(_, v, _)| v.outcome() == Outcome::Lose)
+            .min_by_key(|(r, v, _)| (v.depth(), *r)),
+        Outcome::Lose => valued.min_by_key(|(r, v, _)| (std::cmp::Reverse(v.depth()), *r)),
         Outcome::Draw => valued
-            .filter(|(_, v, _)| v.outcome == Outcome::Draw)
+            .filter(|(_, v, _)| v.outcome() == Outcome::Draw)
             .min_by_key(|(r, _, _)| *r),
     };
     best.map(|(_, _, c)| c)

@@ -12,8 +12,9 @@ use std::collections::HashMap;
 
 use crate::game::{Game, GameError};
 use crate::graph::{Csr, GraphBuilder, Rules, MAX_NODES};
-use crate::outcome::{Depth, NodeId, Outcome};
+use crate::outcome::{NodeId, Outcome};
 use crate::solve::{self, LineEnd, Solution};
+pub use crate::value::Value;
 
 /// The explicit graph of the positions reachable from some starts.
 ///
@@ -178,7 +179,7 @@ impl<P: Clone + Eq + std::hash::Hash> Interner<P> {
 ///     }
 /// }
 /// let solved = solve_reachable(&TakeOneOrTwo, [9])?;
-/// assert_eq!(solved.value(&9).unwrap().outcome, Outcome::Lose); // 9 is a multiple of 3
+/// assert_eq!(solved.value(&9).unwrap().outcome(), Outcome::Lose); // 9 is a multiple of 3
 /// assert_eq!(solved.best_move(&8), Some(&6));
 /// # Ok::<(), zermelo::game::GameError>(())
 /// ```
@@ -190,26 +191,6 @@ pub fn solve_reachable<G: Game>(
     starts: impl IntoIterator<Item = G::Position>,
 ) -> Result<Solved<G::Position>, GameError> {
     Ok(explore(game, starts)?.solve())
-}
-
-/// The value of one position: its outcome for the player to move, and its depth (`None` for a
-/// draw).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Value {
-    /// WIN, LOSE or DRAW for the player to move.
-    pub outcome: Outcome,
-    /// Plies to the end under fast win / slow loss; `None` for a draw.
-    pub depth: Option<Depth>,
-}
-
-impl Value {
-    /// The value of node `u` of `solution`.
-    pub fn of(solution: &Solution, u: NodeId) -> Value {
-        Value {
-            outcome: solution.outcome(u),
-            depth: solution.depth(u),
-        }
-    }
 }
 
 /// Optimal play from a start, as positions.

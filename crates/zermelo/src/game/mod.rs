@@ -43,9 +43,9 @@
 //! }
 //! let solved = solve_reachable(&Race, [0])?;
 //! let start = solved.value(&0).unwrap();
-//! assert_eq!(start.outcome, Outcome::Win); // 0 -> 1, then keep the distance a multiple of 3
+//! assert_eq!(start.outcome(), Outcome::Win); // 0 -> 1, then keep the distance a multiple of 3
 //! assert_eq!(solved.best_move(&0), Some(&1));
-//! assert_eq!(start.depth, Some(Depth(7)));
+//! assert_eq!(start.depth(), Some(Depth(7)));
 //! # Ok::<(), zermelo::game::GameError>(())
 //! ```
 

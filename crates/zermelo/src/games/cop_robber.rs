@@ -112,9 +112,9 @@ mod tests {
         let s = game.solve().unwrap();
         let start = CopRobber::state(0, 2, Side::Pursuer);
         let v = game.value(&s, &start);
-        assert_eq!(v.outcome, Outcome::Win);
+        assert_eq!(v.outcome(), Outcome::Win);
         // Cop to 1 (robber cornered at 2 must stay or step onto the cop), then capture.
-        assert_eq!(v.depth, Some(Depth(3)));
+        assert_eq!(v.depth(), Some(Depth(3)));
         assert_eq!(game.best_move(&s, &start), Some(1));
     }
 
@@ -124,9 +124,9 @@ mod tests {
         let game = CopRobber::new(&g).unwrap();
         let s = game.solve().unwrap();
         let start = CopRobber::state(0, 2, Side::Pursuer);
-        assert_eq!(game.value(&s, &start).outcome, Outcome::Draw);
+        assert_eq!(game.value(&s, &start).outcome(), Outcome::Draw);
         // Adjacent, cop to move: immediate capture.
         let v = game.value(&s, &CopRobber::state(0, 1, Side::Pursuer));
-        assert_eq!((v.outcome, v.depth), (Outcome::Win, Some(Depth(1))));
+        assert_eq!((v.outcome(), v.depth()), (Outcome::Win, Some(Depth(1))));
     }
 }

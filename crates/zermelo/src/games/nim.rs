@@ -150,11 +150,11 @@ mod tests {
             for p in solved.explored().positions() {
                 let a = analyse(p, convention);
                 let value = solved.value(p).unwrap();
-                assert_eq!(a.outcome, value.outcome, "{p:?} {convention:?}");
+                assert_eq!(a.outcome, value.outcome(), "{p:?} {convention:?}");
                 match a.winning_move {
                     Some(m) => {
                         let next = solved.value(&m.apply(p)).unwrap();
-                        assert_eq!(next.outcome, Outcome::Lose, "{p:?} {m:?}");
+                        assert_eq!(next.outcome(), Outcome::Lose, "{p:?} {m:?}");
                     }
                     // Lost, or a misère terminal: won without a move to make.
                     None => assert!(

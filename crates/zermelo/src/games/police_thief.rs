@@ -335,7 +335,7 @@ impl PoliceThief {
     /// The seed's verdict line for the start: `Police catches the thief`, `The thief escapes`
     /// or `Draw`.
     pub fn verdict_line<S: IndexValues + ?Sized>(&self, solution: &S) -> &'static str {
-        match self.value(solution).outcome {
+        match self.value(solution).outcome() {
             Outcome::Win => "Police catches the thief",
             Outcome::Lose => "The thief escapes",
             Outcome::Draw => "Draw",
@@ -384,7 +384,7 @@ mod tests {
         let s = g.solve().unwrap();
         assert_eq!(g.verdict_line(&s), "Police catches the thief");
         // Police to the middle, thief skips (cornered), police takes it.
-        assert_eq!(g.value(&s).depth, Some(Depth(3)));
+        assert_eq!(g.value(&s).depth(), Some(Depth(3)));
         let (steps, end) = g.principal_line(&s, 10);
         assert_eq!(steps[0].to, (0, 1));
         assert_eq!(end, LineStop::Terminal);
@@ -395,7 +395,7 @@ mod tests {
         let g = game("1 4\nP.TE\n");
         let s = g.solve().unwrap();
         assert_eq!(g.verdict_line(&s), "The thief escapes");
-        assert_eq!(g.value(&s).depth, Some(Depth(2)));
+        assert_eq!(g.value(&s).depth(), Some(Depth(2)));
     }
 
     #[test]
@@ -404,7 +404,7 @@ mod tests {
         let g = game("3 3\nP*.\n**.\n..T\n");
         let s = g.solve().unwrap();
         assert_eq!(g.verdict_line(&s), "Draw");
-        assert_eq!(g.value(&s).depth, None);
+        assert_eq!(g.value(&s).depth(), None);
     }
 
     #[test]

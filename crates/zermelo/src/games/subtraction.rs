@@ -374,8 +374,8 @@ mod tests {
         let seq = outcomes(&s, Convention::Misere, 81);
         for n in 0..=80u64 {
             assert_eq!(dense.outcome(n as u32), seq[n as usize], "pile {n}");
-            assert_eq!(solved.value(&n).unwrap().outcome, seq[n as usize]);
-            assert_eq!(solved.value(&n).unwrap().depth, dense.depth(n as u32));
+            assert_eq!(solved.value(&n).unwrap().outcome(), seq[n as usize]);
+            assert_eq!(solved.value(&n).unwrap().depth(), dense.depth(n as u32));
         }
     }
 

@@ -256,7 +256,10 @@ mod tests {
     fn known_counts_and_value() {
         let solved = explore(&TicTacToe, [Board::EMPTY]).unwrap().solve();
         assert_eq!(solved.explored().len(), 5478);
-        assert_eq!(solved.value(&Board::EMPTY).unwrap().outcome, Outcome::Draw);
+        assert_eq!(
+            solved.value(&Board::EMPTY).unwrap().outcome(),
+            Outcome::Draw
+        );
         let reduced = explore(&Reduced(TicTacToe), [Board::EMPTY]).unwrap();
         assert_eq!(reduced.len(), 765);
     }

@@ -112,6 +112,26 @@ impl Rules {
         Ok(self)
     }
 
+    /// These rules merged with a caller's options: misère if either says so, and the extra
+    /// verdicts added to these (checked against a graph of `nodes` nodes).
+    ///
+    /// # Errors
+    /// As [`Rules::with_verdicts`].
+    pub fn combined(
+        &self,
+        misere: bool,
+        nodes: usize,
+        extra: impl IntoIterator<Item = (u64, Outcome)>,
+    ) -> Result<Rules, RulesError> {
+        let convention = if misere {
+            Convention::Misere
+        } else {
+            self.convention
+        };
+        let own = self.verdicts.iter().map(|&(n, o)| (u64::from(n), o));
+        Rules::with_convention(convention).with_verdicts(nodes, own.chain(extra))
+    }
+
     /// The convention for positions without moves.
     pub fn convention(&self) -> Convention {
         self.convention
@@ -173,6 +193,19 @@ mod tests {
             r.terminal_table(&g),
             vec![Some(Outcome::Draw), Some(Outcome::Win), Some(Outcome::Win)]
         );
+    }
+
+    #[test]
+    fn combined_keeps_the_inputs_rules_and_adds_the_options() {
+        let base = Rules::misere()
+            .with_verdicts(3, [(0, Outcome::Draw)])
+            .unwrap();
+        let r = base.combined(false, 3, [(1, Outcome::Win)]).unwrap();
+        assert_eq!(r.convention(), Convention::Misere);
+        assert_eq!(r.verdicts(), &[(0, Outcome::Draw), (1, Outcome::Win)]);
+        let r = Rules::normal().combined(true, 3, []).unwrap();
+        assert_eq!(r, Rules::misere());
+        assert!(base.combined(false, 3, [(0, Outcome::Win)]).is_err());
     }
 
     #[test]

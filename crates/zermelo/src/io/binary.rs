@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::Mapping;
-use super::ParseError;
+use super::mapped::Mapping;
+use super::{ErrorKind, ParseError};
 use crate::graph::column::Column;
 use crate::graph::{Csr, ReverseCsr, MAX_NODES};
 use crate::outcome::{Depth, NodeId, Outcome};
@@ -86,7 +86,50 @@ pub fn write_graph(out: &mut (impl Write + ?Sized), graph: &Csr) -> io::Result<(
 /// # Errors
 /// A [`ParseError`] for a file that is not a valid zermelo graph (see the module docs).
 pub fn open_graph(file: &File, name: &str) -> Result<Csr, ParseError> {
-    let (map, cols) = open_checked(file, name)?;
+    let map =
+        Mapping::open(file).map_err(|e| binary_error(name, format!("cannot map the file: {e}")))?;
+    graph_from(map, name)
+}
+
+/// Reads a `.zg` file into memory (no mapping), with the same checks as [`open_graph`].
+///
+/// # Errors
+/// As [`open_graph`], and a read error.
+pub fn read_graph(file: &File, name: &str) -> Result<Csr, ParseError> {
+    let map = Mapping::read(file).map_err(|e| ParseError::io(name, &e))?;
+    graph_from(map, name)
+}
+
+/// Reads a `.zg` graph held in memory (copied into aligned storage), with the same checks as
+/// [`open_graph`].
+///
+/// # Errors
+/// As [`open_graph`].
+pub fn graph_from_bytes(bytes: &[u8], name: &str) -> Result<Csr, ParseError> {
+    graph_from(Mapping::copied(bytes), name)
+}
+
+/// The node and edge counts of a `.zg` graph held in memory (its header checked), as
+/// [`graph_counts`].
+///
+/// # Errors
+/// As [`graph_counts`].
+pub fn counts_from_bytes(bytes: &[u8], name: &str) -> Result<(u64, u64), ParseError> {
+    let head = &bytes[..bytes.len().min(GRAPH_HEADER)];
+    check_header(head, GRAPH_MAGIC, GRAPH_HEADER, 100, "graph")
+        .map_err(|m| binary_error(name, m))?;
+    let (n, m) = (get_u64(head, 16), get_u64(head, 24));
+    if n > MAX_NODES {
+        return Err(binary_error(
+            name,
+            format!("corrupted header: {n} nodes, more than {MAX_NODES}"),
+        ));
+    }
+    Ok((n, m))
+}
+
+fn graph_from(map: Mapping, name: &str) -> Result<Csr, ParseError> {
+    let (map, cols) = open_checked(map, name)?;
     let [fo, ft, ro, rs] = cols;
     Ok(Csr {
         fwd_offsets: mapped(&map, fo),
@@ -102,26 +145,36 @@ pub fn open_graph(file: &File, name: &str) -> Result<Csr, ParseError> {
 /// # Errors
 /// As [`open_graph`].
 pub fn open_reverse(file: &File, name: &str) -> Result<ReverseCsr, ParseError> {
-    let g = open_graph(file, name)?;
+    Ok(reverse_half(open_graph(file, name)?))
+}
+
+/// The reverse half of a graph: out-degrees and reverse rows (kept mapped if they are).
+pub(crate) fn reverse_half(g: Csr) -> ReverseCsr {
     let out_degree = g
         .fwd_offsets
         .par_windows(2)
         .map(|w| (w[1] - w[0]) as u32)
         .collect();
-    Ok(ReverseCsr {
+    ReverseCsr {
         out_degree,
         rev_offsets: g.rev_offsets,
         rev_sources: g.rev_sources,
-    })
+    }
 }
 
-/// The node and edge counts a `.zg` header claims (unchecked), for sizing a job before opening
-/// it; `None` if the file does not start with a graph header.
-pub fn graph_counts(file: &File) -> Option<(u64, u64)> {
+/// The node and edge counts of a `.zg` file, for sizing a job before opening it. Only the header
+/// is read, but it is checked (magic, version, header checksum, node limit), so a damaged header
+/// is reported as corrupt rather than believed.
+///
+/// # Errors
+/// A [`ParseError`] for a file that does not start with a valid graph header.
+pub fn graph_counts(file: &File, name: &str) -> Result<(u64, u64), ParseError> {
     use super::ReadAt;
-    let mut head = [0u8; 32];
-    let got = file.read_at(&mut head, 0).ok()?;
-    (got == 32 && is_binary_graph(&head)).then(|| (get_u64(&head, 16), get_u64(&head, 24)))
+    let mut head = [0u8; GRAPH_HEADER];
+    let got = file
+        .read_at(&mut head, 0)
+        .map_err(|e| ParseError::io(name, &e))?;
+    counts_from_bytes(&head[..got], name)
 }
 
 /// A checked section: byte offset and number of values.
@@ -139,14 +192,13 @@ fn mapped<T: bytemuck::Pod>(map: &Arc<Mapping>, s: Section) -> Column<T> {
     }
 }
 
-fn open_checked(file: &File, name: &str) -> Result<(Arc<Mapping>, [Section; 4]), ParseError> {
-    let err = |m: String| ParseError::whole(name, m);
+fn open_checked(map: Mapping, name: &str) -> Result<(Arc<Mapping>, [Section; 4]), ParseError> {
+    let err = |m: String| binary_error(name, m);
     if cfg!(target_endian = "big") {
         return Err(err(
             "binary graphs are little-endian; this machine is not".into()
         ));
     }
-    let map = Mapping::open(file).map_err(|e| err(format!("cannot map the file: {e}")))?;
     let bytes = map.bytes();
     let len = bytes.len();
     check_header(bytes, GRAPH_MAGIC, GRAPH_HEADER, 100, "graph").map_err(err)?;
@@ -154,7 +206,7 @@ fn open_checked(file: &File, name: &str) -> Result<(Arc<Mapping>, [Section; 4]),
     let m = get_u64(bytes, 24);
     if n > MAX_NODES {
         return Err(err(format!(
-            "header claims {n} nodes, more than {MAX_NODES}"
+            "corrupted header: it claims {n} nodes, more than {MAX_NODES}"
         )));
     }
     let names = [
@@ -214,6 +266,11 @@ fn open_checked(file: &File, name: &str) -> Result<(Arc<Mapping>, [Section; 4]),
     let rs: &[u32] = bytemuck::cast_slice(slices[3]);
     check_rows(fo, ft, n, m, true).map_err(|m| err(format!("inconsistent forward rows: {m}")))?;
     check_rows(ro, rs, n, m, false).map_err(|m| err(format!("inconsistent reverse rows: {m}")))?;
+    if !is_transpose(fo, ft, ro, rs) {
+        return Err(err(
+            "corrupted data: the reverse rows are not the transpose of the forward rows".into(),
+        ));
+    }
     let map = Arc::new(map);
     Ok((map, sections))
 }
@@ -237,6 +294,60 @@ fn check_rows(offsets: &[u64], ids: &[u32], n: u64, m: u64, out_rows: bool) -> R
         ));
     }
     Ok(())
+}
+
+/// Whether the reverse rows hold exactly the moves of the forward rows (as a multiset of
+/// `(source, target)` pairs), in O(E) parallel work and no extra memory.
+///
+/// Both sides are summed (mod 2^64) under two hash functions keyed at random for this call, and
+/// the sums compared: two different multisets agree with probability about 2^-128, and a file
+/// cannot be crafted to collide because the keys are not known when it is written. Rows already
+/// passed [`check_rows`], so every id is in range.
+fn is_transpose(fo: &[u64], ft: &[u32], ro: &[u64], rs: &[u32]) -> bool {
+    use std::hash::{BuildHasher, Hasher};
+    let key = |i: u64| {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(i);
+        h.finish()
+    };
+    let keys = [key(1), key(2)];
+    let forward = pair_sums(fo, ft, keys, |row, id| (row, id));
+    let reverse = pair_sums(ro, rs, keys, |row, id| (id, row));
+    forward == reverse
+}
+
+fn pair_sums(
+    offsets: &[u64],
+    ids: &[u32],
+    keys: [u64; 2],
+    pair: impl Fn(u64, u64) -> (u64, u64) + Sync,
+) -> [u64; 2] {
+    let rows = offsets.len().saturating_sub(1);
+    (0..rows)
+        .into_par_iter()
+        .with_min_len(1 << 12)
+        .map(|row| {
+            let (a, b) = (offsets[row] as usize, offsets[row + 1] as usize);
+            let mut sums = [0u64; 2];
+            for &id in &ids[a..b] {
+                let (u, v) = pair(row as u64, u64::from(id));
+                let x = (u << 32) | v;
+                sums[0] = sums[0].wrapping_add(mix(x ^ keys[0]));
+                sums[1] = sums[1].wrapping_add(mix(x.wrapping_add(keys[1])));
+            }
+            sums
+        })
+        .reduce(
+            || [0, 0],
+            |a, b| [a[0].wrapping_add(b[0]), a[1].wrapping_add(b[1])],
+        )
+}
+
+/// SplitMix64's finaliser: a bijective mix of 64 bits.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,7 +381,7 @@ pub fn write_solution(out: &mut (impl Write + ?Sized), solution: &Solution) -> i
 /// # Errors
 /// A [`ParseError`] for a truncated, corrupted or inconsistent file, or one of another size.
 pub fn read_solution(bytes: &[u8], name: &str, nodes: usize) -> Result<Solution, ParseError> {
-    let err = |m: String| ParseError::whole(name, m);
+    let err = |m: String| binary_error(name, m);
     check_header(bytes, SOLUTION_MAGIC, SOLUTION_HEADER, 28, "solution").map_err(err)?;
     let width = get_u32(bytes, 12) as usize;
     let n = get_u64(bytes, 16);
@@ -349,6 +460,22 @@ fn encode_depths(s: &Solution, width: usize) -> Vec<u8> {
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
 // ---------------------------------------------------------------------------------------------
+
+/// A `.zg`/`.zs` reading error with its kind. Every message of this module starts with what
+/// happened, so the kind follows from that word; a file that passed its header checksum but
+/// claims an impossible size is corrupt, not too big.
+fn binary_error(name: &str, message: String) -> ParseError {
+    let kind = if message.starts_with("truncated") {
+        ErrorKind::Truncated
+    } else if message.starts_with("cannot map") {
+        ErrorKind::Io
+    } else if message.starts_with("not a zermelo binary") {
+        ErrorKind::Syntax
+    } else {
+        ErrorKind::Corrupt
+    };
+    ParseError::whole(name, message).with_kind(kind)
+}
 
 fn check_header(
     bytes: &[u8],
@@ -497,6 +624,60 @@ mod tests {
         let mut b = bytes.clone();
         b[GRAPH_HEADER + 3] ^= 1;
         assert!(open(&b).contains("checksum"));
+    }
+
+    /// A file with valid checksums whose sections disagree (issue 12): rows written by hand.
+    fn forged(fo: &[u64], ft: &[u32], ro: &[u64], rs: &[u32]) -> Vec<u8> {
+        let g = Csr {
+            fwd_offsets: Column::Owned(fo.to_vec()),
+            fwd_targets: Column::Owned(ft.to_vec()),
+            rev_offsets: Column::Owned(ro.to_vec()),
+            rev_sources: Column::Owned(rs.to_vec()),
+        };
+        encoded(&g)
+    }
+
+    #[test]
+    fn reverse_rows_must_be_the_transpose_of_forward_rows() {
+        let open = |b: &[u8]| {
+            let (_d, f) = write_tmp(b);
+            open_graph(&f, "g.zg").map(|_| ())
+        };
+        // 0 -> 1, 1 -> 2; reverse rows as written: 1 <- 0, 2 <- 1.
+        assert!(open(&forged(&[0, 1, 2, 2], &[1, 2], &[0, 0, 1, 2], &[0, 1])).is_ok());
+        // The reverse rows say 2 <- 0 instead of 2 <- 1.
+        let e = open(&forged(&[0, 1, 2, 2], &[1, 2], &[0, 0, 1, 2], &[0, 0])).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Corrupt);
+        assert!(e.message.contains("not the transpose"), "{e}");
+        // Forward targets all 0 with the original reverse rows.
+        assert!(open(&forged(&[0, 1, 2, 2], &[0, 0], &[0, 0, 1, 2], &[0, 1])).is_err());
+        // Same multiset per row sizes, swapped between rows.
+        assert!(open(&forged(&[0, 1, 2, 2], &[1, 2], &[0, 0, 1, 2], &[1, 0])).is_err());
+    }
+
+    #[test]
+    fn transpose_check_accepts_every_real_graph() {
+        for seed in 0..50 {
+            let mut rng = crate::graph::generate::SplitMix64::new(seed);
+            let edges: Vec<(u64, u64)> = (0..1000)
+                .map(|_| (rng.below(200), rng.below(200)))
+                .collect();
+            let g = Csr::from_edges(200, edges).unwrap();
+            let (_d, f) = write_tmp(&encoded(&g));
+            assert_eq!(open_graph(&f, "g.zg").unwrap(), g);
+            assert_eq!(read_graph(&f, "g.zg").unwrap(), g);
+        }
+    }
+
+    #[test]
+    fn a_damaged_header_is_corrupt_not_huge() {
+        let mut b = encoded(&sample());
+        b[20] ^= 0x40; // node count: header checksum no longer matches
+        let (_d, f) = write_tmp(&b);
+        let e = graph_counts(&f, "g.zg").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Corrupt, "{e}");
+        let (_d, f) = write_tmp(&encoded(&sample()));
+        assert_eq!(graph_counts(&f, "g.zg").unwrap(), (5, 7));
     }
 
     #[test]

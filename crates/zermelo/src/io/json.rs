@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::ParseError;
+use super::{graph_error, ErrorKind, ParseError};
 use crate::graph::{Convention, Csr, GraphBuilder, Rules};
 use crate::outcome::Outcome;
 
@@ -42,16 +42,18 @@ struct Document {
 /// an unknown outcome or conflicting verdicts.
 pub fn parse_json_graph(bytes: &[u8], source: &str) -> Result<JsonGame, ParseError> {
     let doc: Document = serde_json::from_slice(bytes).map_err(|e| syntax_error(source, &e))?;
-    let mut b =
-        GraphBuilder::new(doc.nodes).map_err(|e| ParseError::whole(source, e.to_string()))?;
+    let mut b = GraphBuilder::new(doc.nodes)
+        .map_err(|e| graph_error(ParseError::whole(source, e.to_string()), &e))?;
     b.reserve(doc.edges.len());
     for (i, &(u, v)) in doc.edges.iter().enumerate() {
-        b.add_edge(u, v)
-            .map_err(|e| ParseError::whole(source, format!("edges[{i}] = [{u}, {v}]: {e}")))?;
+        b.add_edge(u, v).map_err(|e| {
+            ParseError::whole(source, format!("edges[{i}] = [{u}, {v}]: {e}"))
+                .with_kind(ErrorKind::OutOfRange)
+        })?;
     }
     let graph = b
         .build()
-        .map_err(|e| ParseError::whole(source, e.to_string()))?;
+        .map_err(|e| graph_error(ParseError::whole(source, e.to_string()), &e))?;
     let mut verdicts = Vec::with_capacity(doc.verdicts.len());
     for (i, (node, text)) in doc.verdicts.iter().enumerate() {
         let outcome: Outcome = text
@@ -66,8 +68,48 @@ pub fn parse_json_graph(bytes: &[u8], source: &str) -> Result<JsonGame, ParseErr
     };
     let rules = Rules::with_convention(convention)
         .with_verdicts(graph.node_count(), verdicts)
-        .map_err(|e| ParseError::whole(source, format!("verdicts: {e}")))?;
+        .map_err(|e| {
+            ParseError::whole(source, format!("verdicts: {e}")).with_kind(ErrorKind::OutOfRange)
+        })?;
     Ok(JsonGame { graph, rules })
+}
+
+/// The node count and the number of edges a JSON graph declares, read without storing the edges
+/// (`None` if the document is malformed; the parser then says how).
+pub(crate) fn declared_size(bytes: &[u8]) -> Option<(u64, u64)> {
+    #[derive(Deserialize)]
+    struct Declared {
+        nodes: u64,
+        edges: Count,
+    }
+    let d: Declared = serde_json::from_slice(bytes).ok()?;
+    Some((d.nodes, d.edges.0))
+}
+
+/// The length of a JSON array, counted without storing its elements.
+struct Count(u64);
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
+        struct Counter;
+        impl<'de> serde::de::Visitor<'de> for Counter {
+            type Value = Count;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an array")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Count, A::Error> {
+                let mut n = 0;
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                Ok(Count(n))
+            }
+        }
+        d.deserialize_seq(Counter)
+    }
 }
 
 /// Turns a serde_json error into a [`ParseError`] with its line, and its column in the message.

@@ -4,7 +4,7 @@
 //! of the line; blank and comment-only lines are skipped. Numbers are parsed straight from the
 //! bytes, without allocating.
 
-use super::ParseError;
+use super::{ErrorKind, ParseError};
 
 /// Splits a buffer into lines of tokens, tracking line numbers.
 pub(crate) struct Lexer<'a> {
@@ -107,7 +107,10 @@ impl<'a> Lexer<'a> {
             value = value
                 .checked_mul(10)
                 .and_then(|v| v.checked_add(u64::from(digit)))
-                .ok_or_else(|| self.error(format!("number {:?} is too large", lossy(token))))?;
+                .ok_or_else(|| {
+                    self.error(format!("number {:?} is too large", lossy(token)))
+                        .with_kind(ErrorKind::OutOfRange)
+                })?;
         }
         Ok(value)
     }

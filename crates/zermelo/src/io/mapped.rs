@@ -1,4 +1,5 @@
-//! [`Mapping`]: a read-only memory-mapped file — the only `unsafe` code in zermelo.
+//! [`Mapping`]: a read-only memory-mapped file (or the file read into aligned memory), and the
+//! compact engine's writable cells — with `prefetch.rs`, the only `unsafe` code in zermelo.
 //!
 //! Mapping is an opt-in of the caller: [`Mapping::new`] is an `unsafe fn` whose contract (the
 //! file does not change while mapped) only the caller can keep, as with ripgrep's
@@ -11,9 +12,18 @@ use std::sync::atomic::AtomicU16;
 
 use memmap2::{Mmap, MmapOptions};
 
-/// A read-only memory mapping of a whole file.
-pub struct Mapping {
-    map: Mmap,
+/// A whole file, read-only: memory-mapped, or read into an 8-byte-aligned heap buffer (so the
+/// same typed columns can borrow from either).
+pub enum Mapping {
+    /// Mapped (page-aligned).
+    Mapped(Mmap),
+    /// Read into memory: `len` bytes at the start of `words`.
+    Read {
+        /// The bytes, in `u64` words for alignment.
+        words: Vec<u64>,
+        /// The file's length in bytes.
+        len: usize,
+    },
 }
 
 impl Mapping {
@@ -34,7 +44,29 @@ impl Mapping {
         // SAFETY: forwarded to the caller (see above). Every value read from the mapping is
         // still bounds-checked before use.
         let map = unsafe { options.map(file)? };
-        Ok(Mapping { map })
+        Ok(Mapping::Mapped(map))
+    }
+
+    /// Reads `file` whole into memory (no mapping: the file may change afterwards).
+    pub(crate) fn read(file: &File) -> io::Result<Mapping> {
+        use std::io::Read;
+        let len = usize::try_from(file.metadata()?.len())
+            .map_err(|_| io::Error::other("file too large for this machine"))?;
+        let mut words = vec![0u64; len.div_ceil(8)];
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
+        let mut reader = file;
+        reader.read_exact(&mut bytes[..len])?;
+        Ok(Mapping::Read { words, len })
+    }
+
+    /// A copy of `bytes` in aligned storage.
+    pub(crate) fn copied(bytes: &[u8]) -> Mapping {
+        let mut words = vec![0u64; bytes.len().div_ceil(8)];
+        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
+        Mapping::Read {
+            words,
+            len: bytes.len(),
+        }
     }
 
     /// Maps `file` read-only and populated, for zermelo's own input files.
@@ -48,7 +80,10 @@ impl Mapping {
     /// The file's bytes.
     #[inline]
     pub fn bytes(&self) -> &[u8] {
-        &self.map
+        match self {
+            Mapping::Mapped(map) => map,
+            Mapping::Read { words, len } => &bytemuck::cast_slice(words)[..*len],
+        }
     }
 }
 

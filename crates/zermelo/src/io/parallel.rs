@@ -124,7 +124,7 @@ fn load<R: ReadAt + ?Sized>(
     forward: bool,
     progress: &Progress,
 ) -> Result<Loaded, ParseError> {
-    let io_error = |e: io::Error| ParseError::whole(name, format!("cannot read: {e}"));
+    let io_error = |e: io::Error| ParseError::io(name, &e);
     let len = src.size().map_err(io_error)?;
     let Some((n, m, body)) = header(src, len).map_err(io_error)? else {
         return sequential(src, name, forward);
@@ -497,7 +497,7 @@ fn sequential<R: ReadAt + ?Sized>(
     name: &str,
     forward: bool,
 ) -> Result<Loaded, ParseError> {
-    let io_error = |e: io::Error| ParseError::whole(name, format!("cannot read: {e}"));
+    let io_error = |e: io::Error| ParseError::io(name, &e);
     let len = src.size().map_err(io_error)?;
     let mut bytes = vec![0u8; len as usize];
     let got = read_full(src, &mut bytes, 0).map_err(io_error)?;

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use super::lexer::lossy;
-use super::ParseError;
+use super::{ErrorKind, ParseError};
 use crate::graph::{Csr, Rules, TwoPlayerGraph};
 use crate::outcome::{Depth, NodeId, Outcome, Player};
 use crate::solve::{best_move, Solution};
@@ -123,8 +123,12 @@ pub fn parse_solution_csv(
         if row.trim().is_empty() {
             continue;
         }
-        let err = |m: String| ParseError::at(source, line, m);
-        rows.add(&layout, row, nodes).map_err(err)?;
+        rows.add(&layout, row, nodes).map_err(|e| match e {
+            RowError::Malformed(m) => ParseError::at(source, line, m),
+            RowError::Inconsistent(m) => {
+                ParseError::at(source, line, m).with_kind(ErrorKind::Inconsistent)
+            }
+        })?;
     }
     rows.finish(layout)
         .map_err(|m| ParseError::whole(source, m))
@@ -159,6 +163,18 @@ impl Layout {
     }
 }
 
+/// Why a row was refused: it cannot be read, or it reads but claims the impossible.
+enum RowError {
+    Malformed(String),
+    Inconsistent(String),
+}
+
+impl From<String> for RowError {
+    fn from(m: String) -> RowError {
+        RowError::Malformed(m)
+    }
+}
+
 struct Rows {
     outcomes: Vec<Outcome>,
     depths: Vec<Option<Depth>>,
@@ -180,14 +196,14 @@ impl Rows {
         }
     }
 
-    fn add(&mut self, layout: &Layout, row: &str, nodes: usize) -> Result<(), String> {
+    fn add(&mut self, layout: &Layout, row: &str, nodes: usize) -> Result<(), RowError> {
         let fields: Vec<&str> = row.split(',').map(str::trim).collect();
         if fields.len() != layout.width() {
-            return Err(format!(
+            return Err(RowError::Malformed(format!(
                 "expected {} comma-separated fields, found {}",
                 layout.width(),
                 fields.len()
-            ));
+            )));
         }
         let (node, rest) = if layout.two_player {
             let positions = nodes as u64 / 2;
@@ -199,7 +215,7 @@ impl Rows {
         };
         let i = node as usize;
         if std::mem::replace(&mut self.seen[i], true) {
-            return Err(format!("a second row for {}", describe(layout, node)));
+            return Err(format!("a second row for {}", describe(layout, node)).into());
         }
         let outcome: Outcome = rest[0].parse().map_err(|e| format!("{e}"))?;
         let depth = match rest[1] {
@@ -207,9 +223,17 @@ impl Rows {
             d => Some(Depth(number(d, "depth", Some(u64::from(u32::MAX)))? as u32)),
         };
         match (outcome, depth) {
-            (Outcome::Draw, Some(_)) => return Err("a draw has no depth: leave it empty".into()),
+            (Outcome::Draw, Some(_)) => {
+                return Err(RowError::Inconsistent(format!(
+                    "{}: a draw has no depth: leave it empty",
+                    describe(layout, node)
+                )))
+            }
             (Outcome::Win | Outcome::Lose, None) => {
-                return Err(format!("a {outcome} needs a depth"))
+                return Err(RowError::Inconsistent(format!(
+                    "{}: a {outcome} needs a depth",
+                    describe(layout, node)
+                )))
             }
             _ => {}
         }
@@ -316,11 +340,11 @@ mod tests {
         assert!(err("id,outcome\n").starts_with("s:1: expected the header"));
         assert_eq!(
             err("node,outcome,depth\n0,win,\n"),
-            "s:2: a win needs a depth"
+            "s:2: node 0: a win needs a depth"
         );
         assert_eq!(
             err("node,outcome,depth\n0,draw,1\n"),
-            "s:2: a draw has no depth: leave it empty"
+            "s:2: node 0: a draw has no depth: leave it empty"
         );
         assert_eq!(
             err("node,outcome,depth\n0,lose,0\n0,lose,0\n"),

@@ -3,7 +3,7 @@
 
 use super::edgelist::{expect_end, read_edges, reservation};
 use super::lexer::Lexer;
-use super::ParseError;
+use super::{ErrorKind, ParseError};
 use crate::graph::TwoPlayerGraph;
 use crate::outcome::Player;
 
@@ -27,7 +27,8 @@ pub fn parse_two_player(bytes: &[u8], source: &str) -> Result<TwoPlayerGraph, Pa
         "a header line `n m0 m1` (positions, moves of each player)",
     )?;
     let header_line = lx.line();
-    let mut b = TwoPlayerGraph::builder(n).map_err(|e| lx.error(e.to_string()))?;
+    let mut b = TwoPlayerGraph::builder(n)
+        .map_err(|e| lx.error(e.to_string()).with_kind(ErrorKind::TooBig))?;
     b.reserve(reservation(m0.saturating_add(m1), bytes.len()));
     for (player, m) in [(Player::Zero, m0), (Player::One, m1)] {
         let what = format!("a move `u v` of player {player}");
@@ -37,7 +38,8 @@ pub fn parse_two_player(bytes: &[u8], source: &str) -> Result<TwoPlayerGraph, Pa
         })?;
     }
     expect_end(&mut lx, m0.saturating_add(m1), header_line)?;
-    TwoPlayerGraph::from_state_builder(n, b).map_err(|e| ParseError::whole(source, e.to_string()))
+    TwoPlayerGraph::from_state_builder(n, b)
+        .map_err(|e| ParseError::whole(source, e.to_string()).with_kind(ErrorKind::OutOfRange))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! |---|---|---|---|
 //! | [`retrograde`] | any (cycles, self-loops, multi-edges) | O(V + E) | outcome + depth |
 //! | [`retrograde_parallel`] | any; same result for every thread count | O(V + E) work | outcome + depth |
+//! | [`retrograde_auto`] | any: picks one of the two above by size and threads | O(V + E) | outcome + depth |
 //! | [`acyclic`] | acyclic | O(V + E) | outcome + depth |
 //! | [`grundy`] | impartial, acyclic, normal play | O(V + E) | Grundy values |
 //! | [`verify`] | any | O(V + E) | proof that a [`Solution`] is the least fixpoint |
@@ -23,6 +24,7 @@ mod verify;
 pub(crate) mod wave;
 
 pub use acyclic::acyclic;
+
 pub use cycle::{find_cycle, postorder, Cycle};
 pub use grundy::{analyse_sum, grundy, Nimber, SumAnalysis, SumMove};
 pub use parallel::retrograde_parallel;
@@ -31,7 +33,23 @@ pub use solution::{Counts, Solution};
 pub use strategy::{best_move, principal_line, Line, LineEnd};
 pub use verify::{verify, Violation, ViolationKind};
 
-use crate::graph::{Csr, Rules};
+/// Graphs smaller than this are solved sequentially by [`retrograde_auto`]: their state fits in
+/// cache and the layer-synchronous solver's synchronisation costs more than it saves (see
+/// BENCHMARKS.md).
+pub const PARALLEL_FROM_NODES: usize = 1 << 22;
+
+/// Retrograde analysis on the current rayon pool, sequential or parallel as fits: the parallel
+/// solver for graphs of [`PARALLEL_FROM_NODES`] nodes or more when the pool has more than one
+/// thread, [`retrograde`] otherwise. Both give the same [`Solution`].
+pub fn retrograde_auto<G: Predecessors + ?Sized>(graph: &G, rules: &Rules) -> Solution {
+    if rayon::current_num_threads() > 1 && graph.node_count() >= PARALLEL_FROM_NODES {
+        retrograde_parallel(graph, rules)
+    } else {
+        retrograde(graph, rules)
+    }
+}
+
+use crate::graph::{Csr, Predecessors, Rules};
 use crate::outcome::NodeId;
 
 /// The best move of every node (see [`best_move`]).

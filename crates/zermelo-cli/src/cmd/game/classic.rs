@@ -378,16 +378,16 @@ pub fn tictactoe(args: TicTacToeArgs) -> CliResult<Report> {
         "game": "tictactoe",
         "board": board.to_string(),
         "to_move": mover,
-        "outcome": value.outcome.as_str(),
-        "depth": depth_json(value.depth),
+        "outcome": value.outcome().as_str(),
+        "depth": depth_json(value.depth()),
         "move": cell.map(|c| json!({"cell": c, "row": c / 3, "col": c % 3})),
         "positions": solved.explored().len(),
     }));
     r.line(format!("tic-tac-toe {board}, {mover} to move"));
     let depth = value
-        .depth
+        .depth()
         .map_or(String::new(), |d| format!(", depth {d} plies"));
-    r.line(format!("outcome: {} for {mover}{depth}", value.outcome));
+    r.line(format!("outcome: {} for {mover}{depth}", value.outcome()));
     if let Some(c) = cell {
         r.line(format!(
             "move: {mover} at row {}, column {} (cell {c})",

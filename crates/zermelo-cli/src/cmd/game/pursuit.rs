@@ -156,7 +156,7 @@ pub fn cop_robber(args: CopRobberArgs) -> CliResult<Report> {
 fn one_start(game: &CopRobber, s: &CompactSolution, cop: u32, robber: u32, side: Side) -> Report {
     let state = CopRobber::state(cop, robber, side);
     let value = game.value(s, &state);
-    let captured = value.outcome != Outcome::Draw;
+    let captured = value.outcome() != Outcome::Draw;
     let mover = side_name(side, "cop", "robber");
     let to = game.best_move(s, &state);
     let from = if side == Side::Pursuer { cop } else { robber };
@@ -165,17 +165,17 @@ fn one_start(game: &CopRobber, s: &CompactSolution, cop: u32, robber: u32, side:
         "cop": cop,
         "robber": robber,
         "to_move": mover,
-        "outcome": value.outcome.as_str(),
-        "depth": depth_json(value.depth),
+        "outcome": value.outcome().as_str(),
+        "depth": depth_json(value.depth()),
         "captured": captured,
-        "capture_time": depth_json(value.depth),
+        "capture_time": depth_json(value.depth()),
         "move": to.map(|v| json!({"mover": mover, "from": from, "to": v})),
     }));
     r.line(format!("cop {cop}, robber {robber}, {mover} to move"));
-    r.line(match value.depth {
+    r.line(match value.depth() {
         Some(d) => format!(
             "outcome: {} for the {mover}: the cop captures the robber in {}",
-            value.outcome,
+            value.outcome(),
             count(d.0, "ply", "plies")
         ),
         None => "outcome: draw: the robber evades capture forever".to_string(),
@@ -211,7 +211,7 @@ fn all_states(game: &CopRobber, s: &CompactSolution) -> Report {
     let cop_wins_everywhere = (0..n).all(|c| {
         (0..n).all(|r| {
             let v = game.value(s, &CopRobber::state(c, r, Side::Pursuer));
-            v.outcome == Outcome::Win
+            v.outcome() == Outcome::Win
         })
     });
     let mut r = Report::new(json!({
@@ -233,9 +233,9 @@ fn state_row(game: &CopRobber, s: &CompactSolution, state: &Chase) -> (Json, Str
         "cop": state.pursuer,
         "robber": state.evader,
         "to_move": mover,
-        "outcome": value.outcome.as_str(),
-        "depth": depth_json(value.depth),
-        "capture_time": depth_json(value.depth),
+        "outcome": value.outcome().as_str(),
+        "depth": depth_json(value.depth()),
+        "capture_time": depth_json(value.depth()),
         "move": to,
     });
     let dash = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
@@ -243,8 +243,8 @@ fn state_row(game: &CopRobber, s: &CompactSolution, state: &Chase) -> (Json, Str
         "{:>6}  {:>6}  {mover:<7}  {:<7}  {:>12}  {:>9}",
         state.pursuer,
         state.evader,
-        value.outcome.as_str(),
-        dash(value.depth.map(|d| d.to_string())),
+        value.outcome().as_str(),
+        dash(value.depth().map(|d| d.to_string())),
         dash(to.map(|v| v.to_string())),
     );
     (json, line)
@@ -268,15 +268,15 @@ pub fn police_thief(args: PoliceThiefArgs) -> CliResult<Report> {
     let mut r = Report::new(json!({
         "game": "police-thief",
         "result": game.verdict_line(&s),
-        "outcome": value.outcome.as_str(),
-        "depth": depth_json(value.depth),
+        "outcome": value.outcome().as_str(),
+        "depth": depth_json(value.depth()),
         "move": steps.first().map(|st| step_json(0, st)),
         "line": steps.iter().enumerate().map(|(i, st)| step_json(i, st)).collect::<Vec<_>>(),
         "line_end": end_name,
         "states": IndexedGame::index_count(game.pursuit()),
     }));
     r.line(game.verdict_line(&s));
-    r.line(match value.depth {
+    r.line(match value.depth() {
         Some(d) => format!("depth: {}", count(d.0, "ply", "plies")),
         None => "depth: none (a draw: play goes on forever)".to_string(),
     });
@@ -284,7 +284,7 @@ pub fn police_thief(args: PoliceThiefArgs) -> CliResult<Report> {
         r.line(step_line(i, st));
     }
     r.line(match end {
-        LineStop::Terminal if value.outcome == Outcome::Win => {
+        LineStop::Terminal if value.outcome() == Outcome::Win => {
             "the policeman catches the thief".to_string()
         }
         LineStop::Terminal => "the thief reaches an exit".to_string(),

@@ -16,7 +16,7 @@ use super::{
 };
 use crate::game::Value;
 use crate::graph::MAX_NODES;
-use crate::outcome::{Depth, Outcome};
+use crate::outcome::Outcome;
 use crate::solve::Solution;
 
 // The cell: two tag bits, then a depth (WIN, LOSE) or the open state.
@@ -44,20 +44,11 @@ fn decided(tag: u16, depth: u32) -> u16 {
 }
 
 fn decode(code: u16) -> Value {
-    let depth = Some(Depth(u32::from(code & DEPTH)));
+    let depth = u32::from(code & DEPTH);
     match code & TAG {
-        WIN => Value {
-            outcome: Outcome::Win,
-            depth,
-        },
-        LOSE => Value {
-            outcome: Outcome::Lose,
-            depth,
-        },
-        _ => Value {
-            outcome: Outcome::Draw,
-            depth: None,
-        },
+        WIN => Value::Win(depth),
+        LOSE => Value::Lose(depth),
+        _ => Value::Draw,
     }
 }
 
@@ -498,7 +489,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                 return decided(LOSE, depth);
             }
         };
-        decided(LOSE, depth.max(exit.depth.map_or(0, |d| d.0)))
+        decided(LOSE, depth.max(exit.depth().map_or(0, |d| d.0)))
     }
 
     fn after_lost(&self, u: u64, code: u16, depth: u32, tally: &mut Tally) {
@@ -561,10 +552,10 @@ struct Tally {
 
 /// An exit value as (outcome, depth), checked.
 fn checked_exit(i: u64, v: Value) -> Result<(Outcome, u32), CompactError> {
-    match (v.outcome, v.depth) {
+    match (v.outcome(), v.depth()) {
         (Outcome::Draw, None) => Ok((Outcome::Draw, 0)),
         (Outcome::Win | Outcome::Lose, Some(d)) if (1..=MAX_DEPTH).contains(&d.0) => {
-            Ok((v.outcome, d.0))
+            Ok((v.outcome(), d.0))
         }
         _ => Err(CompactError::BadExit { index: i, value: v }),
     }
@@ -601,7 +592,7 @@ impl CompactSolution {
     /// The outcome of `index`.
     #[inline]
     pub fn outcome(&self, index: u64) -> Outcome {
-        self.value(index).outcome
+        self.value(index).outcome()
     }
 
     /// The raw cell of `index`: the two top bits are the outcome (`01` win, `10` lose, `11`
@@ -620,12 +611,12 @@ impl CompactSolution {
                 let mut c = crate::solve::Counts::default();
                 for code in chunk {
                     let v = decode(code.load(Relaxed));
-                    match v.outcome {
+                    match v.outcome() {
                         Outcome::Win => c.win += 1,
                         Outcome::Lose => c.lose += 1,
                         Outcome::Draw => c.draw += 1,
                     }
-                    c.max_depth = c.max_depth.max(v.depth);
+                    c.max_depth = c.max_depth.max(v.depth());
                 }
                 c
             })
@@ -651,7 +642,7 @@ impl CompactSolution {
         let (outcomes, depths) = (0..self.len)
             .map(|i| {
                 let v = self.value(i);
-                (v.outcome, v.depth)
+                (v.outcome(), v.depth())
             })
             .unzip();
         Ok(Solution::from_parts(outcomes, depths))

@@ -1,0 +1,326 @@
+//! The hostile inputs of issue 12 (part 5), end to end: sizes that would abort the process,
+//! memory limits on every input path, absurd flags, non-seekable and endless inputs, outputs
+//! that are not regular files, interrupted writes, damaged binary graphs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Dir(tempfile::TempDir);
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn zermelo() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("zermelo")
+}
+
+impl Dir {
+    fn new() -> Dir {
+        Dir(tempfile::tempdir().unwrap())
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+
+    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, bytes).unwrap();
+        p
+    }
+
+    fn run(&self, args: &[&str]) -> Run {
+        self.run_stdin(args, b"")
+    }
+
+    fn run_stdin(&self, args: &[&str], stdin: &[u8]) -> Run {
+        let out = assert_cmd::Command::new(zermelo())
+            .current_dir(self.0.path())
+            .args(args)
+            .write_stdin(stdin.to_vec())
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let run = Run {
+            code: out.status.code(),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        };
+        assert!(!run.stderr.contains("panicked"), "{args:?}: {}", run.stderr);
+        assert!(
+            !run.stderr.contains("memory allocation"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        run
+    }
+
+    /// Runs a shell command line with `$Z` set to the binary, in this directory.
+    fn shell(&self, script: &str) -> Run {
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(script)
+            .env("Z", zermelo())
+            .current_dir(self.0.path())
+            .output()
+            .unwrap();
+        Run {
+            code: out.status.code(),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+impl Run {
+    #[track_caller]
+    fn code(&self, code: i32) -> &Run {
+        assert_eq!(self.code, Some(code), "{}\n{}", self.stdout, self.stderr);
+        self
+    }
+
+    #[track_caller]
+    fn says(&self, part: &str) -> &Run {
+        assert!(
+            self.stderr.contains(part),
+            "expected {part:?} in {}",
+            self.stderr
+        );
+        self
+    }
+}
+
+const CHAIN: &str = "5 4\n0 1\n1 2\n2 3\n3 4\n";
+const CHAIN_SUMMARY: &str =
+    "nodes      5\nedges      4\nwin        2\nlose       3\ndraw       0\nmax_depth  4\n";
+
+#[test]
+fn json_with_four_billion_nodes_is_too_big_not_an_abort() {
+    let d = Dir::new();
+    d.write("big.json", r#"{"nodes": 4294967295, "edges": []}"#);
+    d.run(&["solve", "big.json"]).code(3).says("needs about");
+    d.run(&["--max-memory", "1G", "solve", "big.json"])
+        .code(3)
+        .says("--max-memory");
+}
+
+#[test]
+fn max_memory_holds_for_json_stdin_and_two_player() {
+    let d = Dir::new();
+    d.write("g.json", r#"{"nodes": 1000000, "edges": []}"#);
+    d.write("tp.txt", "1000000 0 0\n");
+    let limit = ["--max-memory", "1M"];
+    d.run(&[&limit[..], &["solve", "g.json"]].concat())
+        .code(3)
+        .says("--max-memory");
+    d.run_stdin(&[&limit[..], &["solve", "-"]].concat(), b"1000000 0\n")
+        .code(3)
+        .says("<stdin>");
+    d.run(&[&limit[..], &["solve", "tp.txt", "--input", "two-player"]].concat())
+        .code(3);
+    // The same inputs fit a sane limit.
+    d.run(&["--max-memory", "1G", "solve", "g.json", "--summary"])
+        .code(0);
+}
+
+#[test]
+fn absurd_max_memory_values_are_refused() {
+    let d = Dir::new();
+    d.write("g.txt", CHAIN);
+    for value in [
+        "100000000000000000000G",
+        "18446744073709551616",
+        "1e9",
+        "lots",
+    ] {
+        d.run(&["--max-memory", value, "solve", "g.txt"])
+            .code(2)
+            .says("expected a size");
+    }
+    d.run(&["--max-memory", "1 G", "solve", "g.txt", "--summary"])
+        .code(0);
+}
+
+#[test]
+fn absurd_thread_counts_are_capped_and_said() {
+    let d = Dir::new();
+    d.write("g.txt", CHAIN);
+    let t = Instant::now();
+    let r = d.run(&["--threads", "100000", "solve", "g.txt", "--summary"]);
+    r.code(0).says("capped at");
+    assert_eq!(r.stdout, CHAIN_SUMMARY);
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+}
+
+#[test]
+fn non_seekable_inputs_are_read_sequentially() {
+    let d = Dir::new();
+    d.write("g.txt", CHAIN);
+    // /dev/stdin from a pipe.
+    let r = d.shell("cat g.txt | \"$Z\" solve /dev/stdin --summary");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout, CHAIN_SUMMARY);
+    // Process substitution.
+    let r = d.shell("\"$Z\" solve <(cat g.txt) --summary");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout, CHAIN_SUMMARY);
+    // A FIFO.
+    let r = d.shell("mkfifo f && (cat g.txt > f &) && \"$Z\" solve f --summary");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout, CHAIN_SUMMARY);
+}
+
+#[test]
+fn noise_devices_are_refused_quickly() {
+    let d = Dir::new();
+    for dev in ["/dev/zero", "/dev/urandom"] {
+        let t = Instant::now();
+        d.run(&["solve", dev]).code(2).says("binary data");
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{dev}: {:?}",
+            t.elapsed()
+        );
+    }
+}
+
+#[cfg(unix)]
+fn file_type(path: &Path) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    let t = std::fs::symlink_metadata(path).unwrap().file_type();
+    match () {
+        () if t.is_char_device() => "char device",
+        () if t.is_fifo() => "fifo",
+        () if t.is_symlink() => "symlink",
+        () if t.is_file() => "file",
+        () => "other",
+    }
+    .to_string()
+}
+
+#[cfg(unix)]
+#[test]
+fn output_onto_devices_fifos_and_symlinks_writes_through() {
+    let d = Dir::new();
+    d.write("g.txt", CHAIN);
+    // /dev/null stays what it is (a device node; never replaced by a regular file).
+    let before = file_type(Path::new("/dev/null"));
+    d.run(&["solve", "g.txt", "-o", "/dev/null"]).code(0);
+    assert_eq!(file_type(Path::new("/dev/null")), before);
+    // /dev/stdout reaches standard output.
+    let r = d.run(&["solve", "g.txt", "--summary", "-o", "/dev/stdout"]);
+    r.code(0);
+    assert_eq!(r.stdout, CHAIN_SUMMARY);
+    // A symbolic link: the target gets the content, the link stays a link.
+    d.write("target.txt", "old\n");
+    std::os::unix::fs::symlink("target.txt", d.path("link.txt")).unwrap();
+    d.run(&["solve", "g.txt", "--summary", "-o", "link.txt"])
+        .code(0);
+    assert_eq!(file_type(&d.path("link.txt")), "symlink");
+    assert_eq!(
+        std::fs::read_to_string(d.path("target.txt")).unwrap(),
+        CHAIN_SUMMARY
+    );
+    // A FIFO is written into, not replaced.
+    let r = d.shell(
+        "mkfifo out && (cat out > got.txt &) && \"$Z\" solve g.txt --summary -o out && sleep 0.2",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(file_type(&d.path("out")), "fifo");
+    assert_eq!(
+        std::fs::read_to_string(d.path("got.txt")).unwrap(),
+        CHAIN_SUMMARY
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn kill_9_during_a_write_leaves_no_temporary_file() {
+    let d = Dir::new();
+    let mut child = Command::new(zermelo())
+        .current_dir(d.0.path())
+        .args([
+            "-q",
+            "gen",
+            "random",
+            "--nodes",
+            "1000000",
+            "--edges",
+            "400000000",
+            "-o",
+            "big.txt",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let left: Vec<String> = std::fs::read_dir(d.0.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn a_damaged_binary_header_is_corrupt_not_huge() {
+    let d = Dir::new();
+    d.write("g.txt", CHAIN);
+    d.run(&["convert", "g.txt", "-o", "g.zg"]).code(0);
+    let mut bytes = std::fs::read(d.path("g.zg")).unwrap();
+    bytes[20] ^= 0x40; // the node count, under the header checksum
+    std::fs::write(d.path("g.zg"), &bytes).unwrap();
+    d.run(&["solve", "g.zg"]).code(2).says("corrupted header");
+    d.run(&["solve", "g.zg", "--summary"])
+        .code(2)
+        .says("corrupted header");
+}
+
+#[test]
+fn convert_accepts_dash_o_and_the_positional_name() {
+    let d = Dir::new();
+    d.write("g.txt", CHAIN);
+    d.run(&["convert", "g.txt", "-o", "a.zg"]).code(0);
+    d.run(&["convert", "g.txt", "b.zg"]).code(0);
+    assert_eq!(
+        std::fs::read(d.path("a.zg")).unwrap(),
+        std::fs::read(d.path("b.zg")).unwrap()
+    );
+    d.run(&["convert", "a.zg", "--output", "back.txt"]).code(0);
+    assert_eq!(std::fs::read_to_string(d.path("back.txt")).unwrap(), CHAIN);
+    assert_eq!(d.run(&["convert", "g.txt"]).code, Some(2));
+    assert_eq!(
+        d.run(&["convert", "g.txt", "x.zg", "-o", "y.zg"]).code,
+        Some(2)
+    );
+}
+
+#[test]
+fn help_lists_every_exit_code() {
+    let d = Dir::new();
+    let r = d.run(&["--help"]);
+    r.code(0);
+    for code in ["0 ", "1 ", "2 ", "3 ", "4 ", "5 ", "130"] {
+        assert!(
+            r.stdout.lines().any(|l| l.trim_start().starts_with(code)),
+            "exit code {code} missing from --help:\n{}",
+            r.stdout
+        );
+    }
+}
+
+#[test]
+fn exit_codes_tell_input_errors_apart() {
+    let d = Dir::new();
+    d.run(&["solve", "missing.txt"]).code(5).says("cannot read");
+    d.write("bad.txt", "2 1\n0 x\n");
+    d.run(&["solve", "bad.txt"]).code(2).says("bad.txt:2:");
+    d.write("short.txt", "3 2\n0 1\n");
+    d.run(&["solve", "short.txt"]).code(2).says("input ends");
+}

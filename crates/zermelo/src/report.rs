@@ -1,0 +1,144 @@
+//! The output rows every front end prints, as serde structs: the CLI's JSON and the HTTP API's
+//! are these, so they say the same thing with the same words (`win` | `lose` | `draw` for the
+//! side to move; `depth` in plies for graphs; `dtm_plies` and `dtm_moves` for tablebases).
+
+use serde::{Deserialize, Serialize};
+
+use crate::outcome::{NodeId, Outcome};
+use crate::solve::{Counts, Solution};
+use crate::value::Value;
+
+/// The counts of a solved graph (`zermelo solve --summary`, and the head of every answer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Positions (states of a two-player game).
+    pub nodes: usize,
+    /// Moves.
+    pub edges: u64,
+    /// Positions won for the side to move.
+    pub win: u64,
+    /// Positions lost for the side to move.
+    pub lose: u64,
+    /// Drawn positions.
+    pub draw: u64,
+    /// The largest depth in plies; `null` when every position is a draw.
+    pub max_depth: Option<u32>,
+}
+
+impl Summary {
+    /// The summary of a graph of `nodes` and `edges` with these counts.
+    pub fn new(nodes: usize, edges: u64, counts: &Counts) -> Summary {
+        Summary {
+            nodes,
+            edges,
+            win: counts.win,
+            lose: counts.lose,
+            draw: counts.draw,
+            max_depth: counts.max_depth.map(|d| d.plies()),
+        }
+    }
+}
+
+/// One solved node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeRow {
+    /// The node.
+    pub node: NodeId,
+    /// WIN / LOSE / DRAW for the side to move.
+    pub outcome: Outcome,
+    /// Plies to the end; `null` for a draw.
+    pub depth: Option<u32>,
+    /// An optimal move; `null` at a terminal or where every move is as good.
+    pub best_move: Option<NodeId>,
+}
+
+/// A solved one-player graph: the summary, then one row per node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SolveReport {
+    /// Counts.
+    #[serde(flatten)]
+    pub summary: Summary,
+    /// One row per node, in node order.
+    pub solution: Vec<NodeRow>,
+}
+
+impl SolveReport {
+    /// The report of `solution` on a graph with `edges` moves, with `best[u]` the best move of
+    /// `u`.
+    pub fn new(edges: u64, solution: &Solution, best: &[Option<NodeId>]) -> SolveReport {
+        let rows = (0..solution.len() as NodeId)
+            .map(|u| NodeRow {
+                node: u,
+                outcome: solution.outcome(u),
+                depth: solution.depth(u).map(|d| d.plies()),
+                best_move: best.get(u as usize).copied().flatten(),
+            })
+            .collect();
+        SolveReport {
+            summary: Summary::new(solution.len(), edges, &solution.counts()),
+            solution: rows,
+        }
+    }
+}
+
+/// A position of a tablebase (named by a string such as a FEN): its value for the side to move
+/// and every legal move, best first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PositionProbe {
+    /// The position, normalised.
+    pub fen: String,
+    /// WIN / LOSE / DRAW for the side to move.
+    pub outcome: Outcome,
+    /// Plies to mate under optimal play (fast win, slow loss); `null` for a draw.
+    pub dtm_plies: Option<u32>,
+    /// The same in moves of the side to move; `null` for a draw.
+    pub dtm_moves: Option<u32>,
+    /// Every legal move, best first.
+    pub moves: Vec<MoveProbe>,
+}
+
+/// One legal move and the position it leads to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveProbe {
+    /// The move (UCI for chess: `e2e4`, `a7a8q`).
+    pub uci: String,
+    /// The position after the move.
+    pub fen: String,
+    /// WIN / LOSE / DRAW for the side to move *after* the move (so `lose` is a winning move).
+    pub outcome: Outcome,
+    /// Plies to mate after the move; `null` for a draw.
+    pub dtm_plies: Option<u32>,
+    /// The same in moves of the side to move after the move; `null` for a draw.
+    pub dtm_moves: Option<u32>,
+}
+
+impl PositionProbe {
+    /// A probe of `fen` of value `value`, with its `moves`.
+    pub fn new(fen: String, value: Value, moves: Vec<MoveProbe>) -> PositionProbe {
+        PositionProbe {
+            fen,
+            outcome: value.outcome(),
+            dtm_plies: value.plies(),
+            dtm_moves: value.moves(),
+            moves,
+        }
+    }
+
+    /// The value for the side to move.
+    pub fn value(&self) -> Value {
+        Value::new(self.outcome, self.dtm_plies.map(crate::Depth))
+    }
+}
+
+impl MoveProbe {
+    /// The move `uci` into `fen`, whose value for its side to move is `after`.
+    pub fn new(uci: String, fen: String, after: Value) -> MoveProbe {
+        MoveProbe {
+            uci,
+            fen,
+            outcome: after.outcome(),
+            dtm_plies: after.plies(),
+            dtm_moves: after.moves(),
+        }
+    }
+}
