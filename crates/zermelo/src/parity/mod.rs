@@ -1,7 +1,7 @@
 //! Games on arenas: reachability, safety, Büchi, co-Büchi and parity games.
 //!
-//! An [`Arena`] is the core's CSR graph plus an owner (Even = [`Player::Zero`], Odd =
-//! [`Player::One`]) and a [`Priority`] per vertex. Every answer is a [`ParitySolution`]: the
+//! An [`Arena`] is the core's CSR graph plus an owner (Even = [`Player::Zero`](crate::Player::Zero), Odd =
+//! [`Player::One`](crate::Player::One)) and a [`Priority`] per vertex. Every answer is a [`ParitySolution`]: the
 //! winner of every vertex and a positional strategy for the winner, which [`verify`] certifies
 //! without trusting the solver.
 //!
