@@ -147,10 +147,11 @@ fn bad_input_is_exit_2_naming_file_and_line() {
         .args(["parity", "g.pg", "--solver", "magic"])
         .assert()
         .code(2);
+    // An input that cannot be read is exit 5, as for every other subcommand.
     zermelo(&dir)
         .args(["parity", "missing.pg"])
         .assert()
-        .code(2);
+        .code(5);
 }
 
 #[test]

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use zermelo::graph::{Predecessors, Rules};
+use zermelo::io::LoadedGraph;
 use zermelo::{solve, Solution};
 
 use crate::error::{CliResult, Failure};
@@ -74,7 +75,12 @@ pub fn run(args: SolveArgs) -> CliResult {
         // Counts need no forward moves: load and solve the reverse half only.
         let game = load_reverse(&args.game)?;
         let t1 = Instant::now();
-        let solution = solve_any(game.predecessors(), &game.rules);
+        // Dispatch on the concrete row type: the solver's hot loop stays free of virtual calls.
+        let solution = match &game.graph {
+            LoadedGraph::Full(g) => solve_any(g, &game.rules),
+            LoadedGraph::Reverse(g) => solve_any(g, &game.rules),
+            LoadedGraph::TwoPlayer(g) => solve_any(g.states(), &game.rules),
+        };
         let t2 = Instant::now();
         let counts = solution.counts();
         let (nodes, edges) = (game.node_count(), game.edge_count());

@@ -168,7 +168,12 @@ impl Loaded {
 
     /// Solves the game by retrograde analysis ([`crate::solve::retrograde_auto`]).
     pub fn solve(&self) -> Solution {
-        crate::solve::retrograde_auto(self.predecessors(), &self.rules)
+        // Concrete row types, not `predecessors()`: no virtual call per move in the solver.
+        match &self.graph {
+            LoadedGraph::Full(g) => crate::solve::retrograde_auto(g, &self.rules),
+            LoadedGraph::Reverse(g) => crate::solve::retrograde_auto(g, &self.rules),
+            LoadedGraph::TwoPlayer(g) => crate::solve::retrograde_auto(g.states(), &self.rules),
+        }
     }
 }
 
