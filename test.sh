@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, docs, unit/property/integration tests, browser tests.
+# The whole test suite: formatting, lints, docs, unit/property/integration tests, short fuzz runs
+# of every parser, browser tests.
 # Installs what it needs (the rustfmt and clippy components) and fails on the first error.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -22,6 +23,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 
 step "cargo test"
 cargo test --workspace --locked
+
+step "fuzz targets, ${FUZZ_SECONDS:-10} s each (scripts/fuzz.sh; longer runs: TESTING.md)"
+./scripts/fuzz.sh --seconds "${FUZZ_SECONDS:-10}"
 
 step "browser tests (headless Chromium)"
 ./scripts/e2e.sh
