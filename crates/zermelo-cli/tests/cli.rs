@@ -1989,6 +1989,40 @@ fn verify_accepts_two_player_solutions() {
 }
 
 #[test]
+fn verify_refuses_a_solution_of_the_other_layout() {
+    // Issue 12: a two-player solution checked against a one-player game (or the reverse) is an
+    // input error naming the mismatch, never "valid".
+    let s = Scratch::new();
+    s.write("p.txt", TWO_PLAYER);
+    s.write("sol.csv", TWO_PLAYER_CSV);
+    s.write("g.txt", SEED);
+    // One row per state of the two-player game (6), in the one-player layout.
+    s.write(
+        "one.csv",
+        "node,outcome,depth,best_move\n0,draw,,\n1,draw,,\n2,draw,,\n3,draw,,\n4,draw,,\n5,draw,,\n",
+    );
+    let message = s
+        .run(&["verify", "p.txt", "one.csv", "--input", "two-player"])
+        .bad_input();
+    assert!(
+        message.contains("the solution's layout (one-player) does not match the game (two-player)"),
+        "{message}"
+    );
+    // A two-player solution makes verify read the game as two-player: a one-player file then
+    // fails on its header instead of being checked against the wrong layout.
+    let message = s.run(&["verify", "g.txt", "sol.csv"]).bad_input();
+    assert!(
+        message.contains("g.txt:1: expected a header line `n m0 m1`"),
+        "{message}"
+    );
+    let message = s
+        .run(&["verify", "g.txt", "sol.csv", "--input", "edges"])
+        .bad_input();
+    // (forced to one-player, the two-player rows do not fit the 5-node game)
+    assert!(message.starts_with("sol.csv:"), "{message}");
+}
+
+#[test]
 fn verify_rejects_wrong_outcomes() {
     let s = Scratch::new();
     s.write("g.txt", SEED);
