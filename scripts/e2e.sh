@@ -12,8 +12,17 @@ if [ ! -x /usr/bin/chromium ]; then
         echo "error: /usr/bin/chromium is missing and there is no apt-get to install it" >&2
         exit 1
     fi
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    install() {
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    }
+    # A package whose set-up was interrupted (here or by an earlier run) makes apt refuse
+    # everything until dpkg finishes configuring it: do that once, then try again.
+    if ! install; then
+        echo "apt-get failed; finishing interrupted package set-ups (dpkg --configure -a) and retrying"
+        DEBIAN_FRONTEND=noninteractive dpkg --configure -a
+        install
+    fi
 fi
 
 mkdir -p target/e2e
