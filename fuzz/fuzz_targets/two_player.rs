@@ -12,7 +12,13 @@ fuzz_target!(|data: &[u8]| {
         memory: Limit::Bytes(256 << 20),
         ..LoadOptions::default()
     };
-    if let Ok(game) = open(Source::Bytes { name: "fuzz", bytes: data }, &options) {
+    if let Ok(game) = open(
+        Source::Bytes {
+            name: "fuzz",
+            bytes: data,
+        },
+        &options,
+    ) {
         let _ = game.solve();
     }
 });
