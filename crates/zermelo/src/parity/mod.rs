@@ -38,6 +38,7 @@ pub mod generate;
 mod objectives;
 mod preprocess;
 mod promotion;
+mod scc;
 mod solution;
 mod verify;
 mod zielonka;
@@ -81,16 +82,45 @@ impl Solver {
     }
 }
 
-/// Solves a parity game with `solver`, after priority compression and winning self-loops.
-pub fn solve(arena: &Arena, solver: Solver) -> ParitySolution {
-    solve_with(arena, solver, true)
+/// What [`solve_with`] does around the solver. The default turns everything on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SolveOptions {
+    /// Priority compression and winning self-loops ([`compress_priorities`],
+    /// [`solve_self_loops`]).
+    pub preprocess: bool,
+    /// SCC decomposition: solve bottom components first and attract their regions upwards
+    /// (`scc.rs`).
+    pub scc: bool,
 }
 
-/// Solves a parity game with `solver`; `preprocess` turns compression and self-loop solving on.
-pub fn solve_with(arena: &Arena, solver: Solver, preprocess: bool) -> ParitySolution {
+impl Default for SolveOptions {
+    fn default() -> SolveOptions {
+        SolveOptions {
+            preprocess: true,
+            scc: true,
+        }
+    }
+}
+
+impl SolveOptions {
+    /// The solver alone, on the whole game.
+    pub const NONE: SolveOptions = SolveOptions {
+        preprocess: false,
+        scc: false,
+    };
+}
+
+/// Solves a parity game with `solver`, after priority compression and winning self-loops, by
+/// SCC decomposition ([`SolveOptions::default`]).
+pub fn solve(arena: &Arena, solver: Solver) -> ParitySolution {
+    solve_with(arena, solver, SolveOptions::default())
+}
+
+/// Solves a parity game with `solver` and the preprocessing steps `options` turns on.
+pub fn solve_with(arena: &Arena, solver: Solver, options: SolveOptions) -> ParitySolution {
     let mut solution = ParitySolution::new(arena.vertex_count());
     let compressed;
-    let (game, alive) = if preprocess {
+    let (game, alive) = if options.preprocess {
         compressed = compress_priorities(arena);
         let alive = solve_self_loops(&compressed, &mut solution);
         (&compressed, alive)
@@ -100,39 +130,39 @@ pub fn solve_with(arena: &Arena, solver: Solver, preprocess: bool) -> ParitySolu
     if !alive.iter().any(|&a| a) {
         return solution;
     }
+    let dense = options.preprocess;
+    let work = move |mut solution: ParitySolution| {
+        if options.scc {
+            scc::solve_by_components(game, alive, solver, dense, &mut solution);
+        } else {
+            solve_subgame(game, alive, solver, dense, &mut solution);
+        }
+        solution
+    };
     match solver {
         Solver::Zielonka => {
             // The recursion is as deep as the number of priorities: give it a stack to match.
-            let stack = zielonka::stack_for(preprocess::distinct_priorities(game));
-            let work = move |mut s: ParitySolution, alive: Vec<bool>| {
-                zielonka::zielonka_sub(game, alive, &mut s);
-                s
-            };
-            solution = std::thread::scope(move |scope| {
-                let spawned = std::thread::Builder::new()
-                    .name("zielonka".into())
-                    .stack_size(stack)
-                    .spawn_scoped(scope, {
-                        let (s, a) = (solution.clone(), alive.clone());
-                        move || work(s, a)
-                    });
-                match spawned {
-                    Ok(handle) => handle
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    Err(_) => work(solution, alive),
-                }
-            });
+            let distinct = preprocess::distinct_priorities(game);
+            zielonka::on_deep_stack(distinct, move || work(solution))
         }
+        Solver::PriorityPromotion => work(solution),
+    }
+}
+
+/// Runs `solver` on the subgame `alive` of `game`; `dense` says the priorities are compressed.
+pub(crate) fn solve_subgame(
+    game: &Arena,
+    alive: Vec<bool>,
+    solver: Solver,
+    dense: bool,
+    solution: &mut ParitySolution,
+) {
+    match solver {
+        Solver::Zielonka => zielonka::zielonka_sub(game, alive, solution),
+        // PP allocates one region list per priority value: run it on dense priorities.
+        Solver::PriorityPromotion if dense => promotion::promotion_sub(game, alive, solution),
         Solver::PriorityPromotion => {
-            if preprocess {
-                promotion::promotion_sub(game, alive, &mut solution);
-            } else {
-                // PP allocates one region list per priority value: run it on dense priorities.
-                let dense = compress_priorities(arena);
-                promotion::promotion_sub(&dense, alive, &mut solution);
-            }
+            promotion::promotion_sub(&compress_priorities(game), alive, solution)
         }
     }
-    solution
 }
