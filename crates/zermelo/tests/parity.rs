@@ -500,15 +500,7 @@ fn layered_arena(vertices: &[(bool, u32)], moves: &[Vec<usize>], block: usize) -
 }
 
 fn layered_game() -> impl Strategy<Value = Arena> {
-    (1..28usize)
-        .prop_flat_map(|n| {
-            (
-                prop::collection::vec((any::<bool>(), 0..7u32), n),
-                prop::collection::vec(prop::collection::vec(0..n, 1..4), n),
-                1..n + 1,
-            )
-        })
-        .prop_map(|(vertices, moves, block)| layered_arena(&vertices, &moves, block))
+    layered_game_of(1..28, 1..28)
 }
 
 proptest! {
@@ -522,6 +514,43 @@ proptest! {
         if a.vertex_count() <= 8 {
             prop_assert_eq!(&oracle, &brute_force_even(&a));
         }
+        for solver in Solver::ALL {
+            for options in ALL_OPTIONS {
+                let s = parity::solve_with(&a, solver, options);
+                prop_assert_eq!(&winners(&s), &oracle, "{:?} {:?}", solver, options);
+                if let Err(e) = parity::verify(&a, &s) {
+                    return Err(TestCaseError::fail(format!("{solver:?} {options:?}: {e}")));
+                }
+            }
+        }
+    }
+}
+
+fn layered_game_of(
+    sizes: std::ops::Range<usize>,
+    blocks: std::ops::Range<usize>,
+) -> impl Strategy<Value = Arena> {
+    (sizes, blocks)
+        .prop_flat_map(|(n, block)| {
+            (
+                prop::collection::vec((any::<bool>(), 0..7u32), n),
+                prop::collection::vec(prop::collection::vec(0..n, 1..4), n),
+                Just(block),
+            )
+        })
+        .prop_map(|(vertices, moves, block)| {
+            layered_arena(&vertices, &moves, block.min(moves.len()))
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Games of a few hundred vertices in small blocks: most components are small next to the
+    /// arena, so they are copied into arenas of their own.
+    #[test]
+    fn scc_decomposition_of_many_small_components(a in layered_game_of(100..400, 2..12)) {
+        let oracle = winners(&parity::solve_with(&a, Solver::Zielonka, SolveOptions::NONE));
         for solver in Solver::ALL {
             for options in ALL_OPTIONS {
                 let s = parity::solve_with(&a, solver, options);

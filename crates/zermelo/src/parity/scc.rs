@@ -16,13 +16,17 @@
 //! regions of that part, solved alone, are winning in the whole game, and so are their
 //! attractors, with attractor moves as strategies.
 
+use crate::graph::Predecessors;
 use crate::outcome::{NodeId, Player};
 use crate::parity::attractor::{Attractor, Masked};
 use crate::parity::solution::NO_MOVE;
 use crate::parity::{favours, solve_subgame, Arena, ParitySolution, Solver};
+use crate::prefetch::prefetch;
 
 /// No index yet (Tarjan) / not in the piece (local ids).
 const NONE: u32 = u32::MAX;
+/// A piece of at least 1/8 of the arena is solved in place (under a mask) rather than copied.
+const IN_PLACE_FRACTION: usize = 8;
 
 /// Strongly connected components in one flat list, bottom first: a component comes before
 /// every component with a move into it.
@@ -47,19 +51,21 @@ impl Components {
     }
 }
 
-/// Iterative Tarjan: reusable scratch of 9 bytes per vertex.
+/// Iterative Tarjan: reusable scratch of 8 bytes per vertex (its DFS index and low-link side by
+/// side, so that looking at a successor touches one cache line).
 pub(crate) struct Tarjan {
-    index: Vec<u32>,
-    low: Vec<u32>,
-    on_stack: Vec<bool>,
+    /// `[index, low]`; index [`NONE`] before the visit, [`DONE`] once in a component (so a
+    /// visited vertex is on the stack exactly when its index is neither).
+    slots: Vec<[u32; 2]>,
 }
+
+/// Index of a vertex already placed in a component.
+const DONE: u32 = u32::MAX - 1;
 
 impl Tarjan {
     pub(crate) fn new(n: usize) -> Tarjan {
         Tarjan {
-            index: vec![NONE; n],
-            low: vec![0; n],
-            on_stack: vec![false; n],
+            slots: vec![[NONE, 0]; n],
         }
     }
 
@@ -72,37 +78,53 @@ impl Tarjan {
         member: impl Fn(NodeId) -> bool,
     ) -> Components {
         let mut out = Components::default();
+        let slots = &mut self.slots;
         let mut counter = 0u32;
         let mut stack: Vec<NodeId> = Vec::new();
-        // The call stack of the depth-first search: a vertex and its next successor to look at.
-        let mut call: Vec<(NodeId, usize)> = Vec::new();
+        // The call stack of the depth-first search: a vertex and its successors not yet seen.
+        let mut call: Vec<(NodeId, &'g [NodeId])> = Vec::new();
+        let mut open = |v: NodeId, stack: &mut Vec<NodeId>, slots: &mut [[u32; 2]]| {
+            slots[v as usize] = [counter, counter];
+            counter += 1;
+            stack.push(v);
+        };
         for &root in vertices {
-            if self.index[root as usize] != NONE {
+            if slots[root as usize][0] != NONE {
                 continue;
             }
-            self.open(root, &mut counter, &mut stack);
-            call.push((root, 0));
-            while let Some(&mut (v, ref mut next)) = call.last_mut() {
-                if let Some(&w) = successors(v).get(*next) {
-                    *next += 1;
+            open(root, &mut stack, slots);
+            call.push((root, successors(root)));
+            while let Some((v, rest)) = call.last_mut() {
+                let v = *v;
+                if let Some((&w, tail)) = rest.split_first() {
+                    *rest = tail;
                     if !member(w) {
                         continue;
                     }
-                    if self.index[w as usize] == NONE {
-                        self.open(w, &mut counter, &mut stack);
-                        call.push((w, 0));
-                    } else if self.on_stack[w as usize] {
-                        self.low[v as usize] = self.low[v as usize].min(self.index[w as usize]);
+                    let [index, _] = slots[w as usize];
+                    if index == NONE {
+                        open(w, &mut stack, slots);
+                        let next = successors(w);
+                        // The search comes back to each of them: start their cache misses now.
+                        for &x in next {
+                            prefetch(slots, x as usize);
+                        }
+                        call.push((w, next));
+                    } else if index != DONE {
+                        let low = &mut slots[v as usize][1];
+                        *low = (*low).min(index);
                     }
                     continue;
                 }
                 call.pop();
+                let [index, low] = slots[v as usize];
                 if let Some(&(parent, _)) = call.last() {
-                    self.low[parent as usize] = self.low[parent as usize].min(self.low[v as usize]);
+                    let up = &mut slots[parent as usize][1];
+                    *up = (*up).min(low);
                 }
-                if self.low[v as usize] == self.index[v as usize] {
+                if low == index {
                     while let Some(w) = stack.pop() {
-                        self.on_stack[w as usize] = false;
+                        slots[w as usize][0] = DONE;
                         out.vertices.push(w);
                         if w == v {
                             break;
@@ -113,17 +135,9 @@ impl Tarjan {
             }
         }
         for &v in vertices {
-            self.index[v as usize] = NONE;
+            slots[v as usize][0] = NONE;
         }
         out
-    }
-
-    fn open(&mut self, v: NodeId, counter: &mut u32, stack: &mut Vec<NodeId>) {
-        self.index[v as usize] = *counter;
-        self.low[v as usize] = *counter;
-        *counter += 1;
-        stack.push(v);
-        self.on_stack[v as usize] = true;
     }
 }
 
@@ -145,6 +159,7 @@ pub(crate) fn solve_by_components(
         remaining: all.len(),
         alive,
         mark: vec![false; n],
+        in_piece: vec![false; n],
         local: vec![NONE; n],
         strategy: vec![NO_MOVE; n],
         tarjan: Tarjan::new(n),
@@ -163,6 +178,8 @@ struct Decomposition<'a> {
     remaining: usize,
     /// Scratch: the piece being solved, then the set being attracted.
     mark: Vec<bool>,
+    /// Scratch: the piece just solved.
+    in_piece: Vec<bool>,
     /// Scratch: a piece vertex's id in its sub-arena.
     local: Vec<NodeId>,
     /// Attractor moves.
@@ -212,6 +229,8 @@ impl Decomposition<'_> {
     fn solve_piece(&mut self, piece: &[NodeId], solution: &mut ParitySolution) {
         let arena = self.arena;
         let [mut even, mut odd] = [Vec::new(), Vec::new()];
+        // PP needs dense priorities to run on the arena itself.
+        let in_place = self.dense || self.solver == Solver::Zielonka;
         if let Some(p) = one_parity(arena, piece) {
             // Every play inside sees only priorities favouring `p`.
             self.mark_piece(piece, true);
@@ -226,23 +245,48 @@ impl Decomposition<'_> {
                 &mut odd
             }
             .extend_from_slice(piece);
-        } else if piece.len() == self.remaining && (self.dense || self.solver == Solver::Zielonka) {
+        } else if in_place && piece.len() == self.remaining {
             // The piece is all that is left: solve it in place, nothing to attract.
             solve_subgame(arena, self.alive.clone(), self.solver, self.dense, solution);
             self.alive.fill(false);
             self.remaining = 0;
             return;
+        } else if in_place && piece.len() >= arena.vertex_count() / IN_PLACE_FRACTION {
+            // A large piece: a mask over the arena is cheaper than a copy of its edges (and at
+            // most `IN_PLACE_FRACTION` pieces are this large).
+            let mut mask = vec![false; arena.vertex_count()];
+            for &v in piece {
+                mask[v as usize] = true;
+            }
+            solve_subgame(arena, mask, self.solver, self.dense, solution);
+            self.split_by_winner(piece, solution, [&mut even, &mut odd]);
         } else {
             self.solve_sub_arena(piece, solution);
-            for &v in piece {
-                match solution.winner(v) {
-                    Player::Zero => even.push(v),
-                    Player::One => odd.push(v),
-                }
+            self.split_by_winner(piece, solution, [&mut even, &mut odd]);
+        }
+        for &v in piece {
+            self.in_piece[v as usize] = true;
+        }
+        let boundary = self.boundary(piece);
+        self.attract(Player::Zero, &even, &boundary, solution);
+        self.attract(Player::One, &odd, &boundary, solution);
+        for &v in piece {
+            self.in_piece[v as usize] = false;
+        }
+    }
+
+    fn split_by_winner(
+        &self,
+        piece: &[NodeId],
+        solution: &ParitySolution,
+        [even, odd]: [&mut Vec<NodeId>; 2],
+    ) {
+        for &v in piece {
+            match solution.winner(v) {
+                Player::Zero => even.push(v),
+                Player::One => odd.push(v),
             }
         }
-        self.attract(Player::Zero, even, solution);
-        self.attract(Player::One, odd, solution);
     }
 
     /// A successor of `v` in the marked piece (a piece is a subgame: there is one).
@@ -298,29 +342,74 @@ impl Decomposition<'_> {
         }
     }
 
+    /// The vertices of the piece with a move into them from an unsolved vertex outside it:
+    /// for a large piece by a pass over the vertices outside (O(V) plus their moves), else
+    /// through the piece's predecessor lists.
+    fn boundary(&mut self, piece: &[NodeId]) -> Vec<NodeId> {
+        let arena = self.arena;
+        let (alive, in_piece) = (&self.alive, &self.in_piece);
+        let outside = |u: NodeId| alive[u as usize] && !in_piece[u as usize];
+        if piece.len() < arena.vertex_count() / IN_PLACE_FRACTION {
+            return piece
+                .iter()
+                .copied()
+                .filter(|&v| arena.predecessors(v).iter().any(|&u| outside(u)))
+                .collect();
+        }
+        let mut found = Vec::new();
+        for u in arena.vertices().filter(|&u| outside(u)) {
+            for &w in arena.successors(u) {
+                if in_piece[w as usize] && !self.mark[w as usize] {
+                    self.mark[w as usize] = true;
+                    found.push(w);
+                }
+            }
+        }
+        for &w in &found {
+            self.mark[w as usize] = false;
+        }
+        found
+    }
+
     /// `Attr_player(won)` in the remaining game is won by `player`: record it and remove it.
-    fn attract(&mut self, player: Player, mut queue: Vec<NodeId>, solution: &mut ParitySolution) {
-        queue.retain(|&v| self.alive[v as usize]);
-        let seeds = queue.len();
-        for &v in &queue {
+    ///
+    /// Only the vertices of `won` in `boundary` (with a move into them from outside the piece)
+    /// seed the attractor: the others are reached only from the piece, which is solved, so
+    /// popping them would cost their predecessor lists for nothing. The seeds are all the
+    /// set's vertices an outside vertex counts as moves, so the attractor's counters stay exact.
+    fn attract(
+        &mut self,
+        player: Player,
+        won: &[NodeId],
+        boundary: &[NodeId],
+        solution: &mut ParitySolution,
+    ) {
+        let arena = self.arena;
+        for &v in won {
             self.mark[v as usize] = true;
         }
+        let mut queue: Vec<NodeId> = boundary
+            .iter()
+            .copied()
+            .filter(|&v| solution.winner(v) == player)
+            .collect();
+        let seeds = queue.len();
         let mut region = Masked {
             alive: &self.alive,
             inside: &mut self.mark,
             strategy: &mut self.strategy,
         };
         self.attractor
-            .attract(self.arena, player, &mut region, &mut queue);
-        for (k, &v) in queue.iter().enumerate() {
-            if k >= seeds {
-                let mv = (self.arena.owner(v) == player).then(|| self.strategy[v as usize]);
-                solution.set(v, player, mv);
-            }
+            .attract(arena, player, &mut region, &mut queue);
+        for &v in &queue[seeds..] {
+            let mv = (arena.owner(v) == player).then(|| self.strategy[v as usize]);
+            solution.set(v, player, mv);
+        }
+        for &v in won.iter().chain(&queue[seeds..]) {
             self.mark[v as usize] = false;
             self.alive[v as usize] = false;
         }
-        self.remaining -= queue.len();
+        self.remaining -= won.len() + (queue.len() - seeds);
     }
 }
 
