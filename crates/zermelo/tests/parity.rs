@@ -633,3 +633,38 @@ fn a_million_vertex_chain_of_components_needs_no_recursion() {
         parity::verify(&a, &s).unwrap();
     }
 }
+
+/// Big enough for the layered, parallel attractor (from 8192 seeds): the same solution, moves
+/// included, for any thread count.
+#[test]
+fn parallel_attractors_give_the_same_solution_for_any_thread_count() {
+    let a = generate::random(generate::RandomGame {
+        vertices: 120_000,
+        max_priority: 4,
+        min_degree: 1,
+        max_degree: 6,
+        self_loops: false,
+        seed: 8,
+    })
+    .unwrap();
+    for solver in Solver::ALL {
+        for options in [SolveOptions::default(), SolveOptions::NONE] {
+            let on = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                pool.install(|| parity::solve_with(&a, solver, options))
+            };
+            let one = on(1);
+            parity::verify(&a, &one).unwrap();
+            for threads in 2..=4 {
+                assert_eq!(
+                    on(threads),
+                    one,
+                    "{solver:?} {options:?}, {threads} threads"
+                );
+            }
+        }
+    }
+}

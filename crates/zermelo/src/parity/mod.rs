@@ -35,6 +35,7 @@
 mod arena;
 mod attractor;
 pub mod generate;
+mod layered;
 mod objectives;
 mod preprocess;
 mod promotion;
