@@ -3,17 +3,21 @@
 //! An [`Arena`] is the core's CSR graph plus an owner (Even = [`Player::Zero`](crate::Player::Zero), Odd =
 //! [`Player::One`](crate::Player::One)) and a [`Priority`] per vertex. Every answer is a [`ParitySolution`]: the
 //! winner of every vertex and a positional strategy for the winner, which [`verify`] certifies
-//! without trusting the solver.
+//! without trusting the solver. [`solve`] runs the pipeline: priority compression, winning
+//! self-loops, then the strongly connected components bottom first, each with the chosen solver;
+//! [`solve_with`] and [`SolveOptions`] turn the steps off for comparison.
 //!
 //! | algorithm | file | games | cost | reference | checked by |
 //! |---|---|---|---|---|---|
 //! | attractor | `attractor.rs` | reachability | O(V + E) | seed 003 §8; the retrograde wave (`solve/wave.rs`) | retrograde WIN/LOSE/DRAW on game graphs; brute force |
+//! | layered attractor (from 8192 seeds; parallel on a rayon pool of 2+ threads) | `layered.rs` | reachability | O(V + E) work, one sync per layer | seed 003 §8; the CAS scheme of `solve/parallel.rs` | equals the FIFO attractor on 1-4 threads; same solution for any thread count; [`verify`] |
 //! | [`reachability`], [`safety`] | `objectives.rs` | target set | O(V + E) | one attractor | reduction to parity + [`verify`]; Zielonka |
 //! | [`buchi`], [`co_buchi`] | `objectives.rs` | target set | O(V · E) | iterated attractors (Chatterjee, Henzinger, Jurdziński) | reduction to priorities {1, 2} / {0, 1} + [`verify`] |
 //! | [`Solver::Zielonka`] | `zielonka.rs` | parity | O(E · V^d) worst | Zielonka, TCS 1998 | brute force over positional strategies; [`verify`] |
 //! | [`Solver::PriorityPromotion`] | `promotion.rs` | parity | exponential worst, no recursion | Benerecetti, Dell'Erba, Mogavero, CAV 2016 | brute force; Zielonka; [`verify`] |
 //! | [`compress_priorities`], [`solve_self_loops`] | `preprocess.rs` | parity | O(V + E) | Oink / PGSolver preprocessing | solving with and without them agrees |
-//! | [`verify`] | `verify.rs` | parity | O(d · (V + E)) | nested SCC decomposition | negative tests: every hand-broken certificate is rejected |
+//! | SCC decomposition ([`SolveOptions::scc`], on by default) | `scc.rs` | parity | O(V + E) iterative Tarjan + the solver per component | Oink's bottom-SCC loop (van Dijk, TACAS 2018) | property tests on layered games vs brute force and Zielonka; [`verify`] |
+//! | [`verify`] | `verify.rs` | parity | O(d · (V + E)) | nested SCC decomposition (Tarjan of `scc.rs`) | negative tests: every hand-broken certificate is rejected |
 //! | [`generate`] | `generate.rs` | - | linear in output | PGSolver and Oink generators | solved and verified in tests |
 //!
 //! ```
