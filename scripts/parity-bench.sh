@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Parity games: whole-process time (parse + solve + write the paritysol solution) of every
 # solver on a corpus made by `zermelo gen parity`, each solution checked by `zermelo parity
-# verify`. Prints a Markdown table: wall and CPU (user + sys) seconds, peak memory.
+# verify`. Every solver runs with SCC decomposition (the default) and without (`--no-scc`).
+# Prints a Markdown table: wall and CPU (user + sys) seconds, peak memory.
 #
 #   scripts/parity-bench.sh [TIMEOUT_SECONDS]     (default 60: a run past it is reported as such)
 #
@@ -30,28 +31,35 @@ two_counters_20|two-counters 20
 jurdzinski_50x50|jurdzinski 50 50
 jurdzinski_100x100|jurdzinski 100 100"
 
-echo "| game | vertices | edges | solver | wall s | CPU s | peak MiB | verified |"
-echo "|---|---:|---:|---|---:|---:|---:|---|"
+echo "| game | vertices | edges | solver | scc | wall s | CPU s | peak MiB | verified |"
+echo "|---|---:|---:|---|---|---:|---:|---:|---|"
 declare -A total_cpu
+RUNS="pp scc
+pp no-scc
+zielonka scc
+zielonka no-scc"
 while IFS='|' read -r name args; do
   f="$DATA/$name.pg"
   # shellcheck disable=SC2086
-  [ -s "$f" ] || $Z --quiet gen parity $args -o "$f"
-  for solver in pp zielonka; do
-    sol="$DATA/$name.$solver.sol"
-    if out=$(timeout "$LIMIT" /usr/bin/time -f "TIME %e %U %S %M" $Z --quiet parity "$f" --solver "$solver" -o "$sol" 2>&1); then
+  [ -s "$f" ] || $Z --quiet gen parity $args -o "$f" </dev/null
+  while read -r solver mode; do
+    flag=(); [ "$mode" = no-scc ] && flag=(--no-scc)
+    sol="$DATA/$name.$solver.$mode.sol"
+    if out=$(timeout "$LIMIT" /usr/bin/time -f "TIME %e %U %S %M" $Z --quiet parity "$f" --solver "$solver" "${flag[@]}" -o "$sol" 2>&1 </dev/null); then
       read -r wall user sys kb < <(grep '^TIME' <<<"$out" | cut -d' ' -f2-)
       counts=$(grep -o '[0-9]* vertices, [0-9]* edges' <<<"$out" | head -1)
       v=${counts%% vertices*}; e=${counts#*, }; e=${e%% edges}
       cpu=$(awk "BEGIN {print $user + $sys}")
-      total_cpu[$solver]=$(awk "BEGIN {print ${total_cpu[$solver]:-0} + $cpu}")
-      ok=$($Z parity verify "$f" "$sol" >/dev/null 2>&1 && echo yes || echo NO)
-      echo "| $name | $v | $e | $solver | $wall | $cpu | $((kb / 1024)) | $ok |"
+      total_cpu[$solver $mode]=$(awk "BEGIN {print ${total_cpu[$solver $mode]:-0} + $cpu}")
+      ok=$($Z parity verify "$f" "$sol" </dev/null >/dev/null 2>&1 && echo yes || echo NO)
+      echo "| $name | $v | $e | $solver | $mode | $wall | $cpu | $((kb / 1024)) | $ok |"
     else
-      total_cpu[$solver]=$(awk "BEGIN {print ${total_cpu[$solver]:-0} + $LIMIT}")
-      echo "| $name | | | $solver | > $LIMIT | | | timed out |"
+      total_cpu[$solver $mode]=$(awk "BEGIN {print ${total_cpu[$solver $mode]:-0} + $LIMIT}")
+      echo "| $name | | | $solver | $mode | > $LIMIT | | | timed out |"
     fi
-  done
+  done <<<"$RUNS"
 done <<<"$CORPUS"
 echo
-for solver in pp zielonka; do echo "total CPU seconds, $solver: ${total_cpu[$solver]} (a timeout counts as $LIMIT)"; done
+while read -r solver mode; do
+  echo "total CPU seconds, $solver, $mode: ${total_cpu[$solver $mode]} (a timeout counts as $LIMIT)"
+done <<<"$RUNS"

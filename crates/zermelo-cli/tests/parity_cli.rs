@@ -239,16 +239,32 @@ fn generated_families_solve_and_verify() {
             .args(["-o", "g.pg"])
             .assert()
             .success();
+        let mut won = Vec::new();
         for solver in ["pp", "zielonka"] {
-            zermelo(&dir)
-                .args(["parity", "g.pg", "--solver", solver, "-o", "g.sol"])
-                .assert()
-                .success();
-            zermelo(&dir)
-                .args(["parity", "verify", "g.pg", "g.sol"])
-                .assert()
-                .success();
+            for flags in [&[][..], &["--no-scc"], &["--no-scc", "--no-preprocess"]] {
+                let out = zermelo(&dir)
+                    .args(["parity", "g.pg", "--solver", solver, "-o", "g.sol"])
+                    .args(flags)
+                    .assert()
+                    .success();
+                // The summary's "player 0 wins E, player 1 wins O" must not depend on flags.
+                let summary = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+                won.push(
+                    summary
+                        .split("player 0 wins")
+                        .nth(1)
+                        .map(|s| s[..20].to_string()),
+                );
+                zermelo(&dir)
+                    .args(["parity", "verify", "g.pg", "g.sol"])
+                    .assert()
+                    .success();
+            }
         }
+        assert!(
+            won[0].is_some() && won.iter().all(|w| *w == won[0]),
+            "{args:?}: {won:?}"
+        );
     }
     zermelo(&dir)
         .args([

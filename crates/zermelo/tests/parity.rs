@@ -7,9 +7,11 @@ use zermelo::graph::generate::{random_edges, RandomSpec, SplitMix64};
 use zermelo::graph::{Csr, Rules};
 use zermelo::parity::{
     self, favours, generate, objective_arena, solve_objective, Arena, Objective, ParitySolution,
-    Solver,
+    SolveOptions, Solver,
 };
 use zermelo::{solve, NodeId, Outcome, Player};
+
+use proptest::prelude::*;
 
 /// A small random arena: `n` vertices, 1-3 successors each (self-loops and repeats allowed).
 fn small_arena(rng: &mut SplitMix64, n: u64, max_priority: u64) -> Arena {
@@ -156,6 +158,23 @@ fn brute_force_certificate(a: &Arena, s: &ParitySolution) -> bool {
     true
 }
 
+/// Every combination of preprocessing and SCC decomposition.
+const ALL_OPTIONS: [SolveOptions; 4] = [
+    SolveOptions {
+        preprocess: true,
+        scc: true,
+    },
+    SolveOptions {
+        preprocess: true,
+        scc: false,
+    },
+    SolveOptions {
+        preprocess: false,
+        scc: true,
+    },
+    SolveOptions::NONE,
+];
+
 fn winners(s: &ParitySolution) -> Vec<bool> {
     (0..s.len() as NodeId)
         .map(|v| s.winner(v) == Player::Zero)
@@ -171,14 +190,15 @@ fn every_solver_matches_brute_force_and_verifies() {
         let a = small_arena(&mut rng, n, top);
         let expected = brute_force_even(&a);
         for solver in Solver::ALL {
-            for pre in [true, false] {
-                let s = parity::solve_with(&a, solver, pre);
+            for options in ALL_OPTIONS {
+                let s = parity::solve_with(&a, solver, options);
                 assert_eq!(
                     winners(&s),
                     expected,
-                    "case {case}, {solver:?}, preprocess {pre}: {a:?}"
+                    "case {case}, {solver:?}, {options:?}: {a:?}"
                 );
-                parity::verify(&a, &s).unwrap_or_else(|e| panic!("case {case} {solver:?}: {e}"));
+                parity::verify(&a, &s)
+                    .unwrap_or_else(|e| panic!("case {case} {solver:?} {options:?}: {e}"));
             }
         }
     }
@@ -460,5 +480,191 @@ fn parsers_never_panic_on_damaged_input() {
             parity::verify(&g, &s).unwrap();
         }
         let _ = zermelo::io::parse_paritysol(&t, "x", a.vertex_count());
+    }
+}
+
+/// A game whose strongly connected components form a DAG: vertex `v` is in block `v / block`
+/// and its moves go to its own block or to lower ones (`moves` are raw targets, folded down).
+fn layered_arena(vertices: &[(bool, u32)], moves: &[Vec<usize>], block: usize) -> Arena {
+    let owners: Vec<(Player, u32)> = vertices
+        .iter()
+        .map(|&(odd, p)| (if odd { Player::One } else { Player::Zero }, p))
+        .collect();
+    let edges = moves.iter().enumerate().flat_map(|(v, targets)| {
+        let limit = (v / block + 1) * block;
+        targets
+            .iter()
+            .map(move |&w| (v as u64, (if w < limit { w } else { w % limit }) as u64))
+    });
+    Arena::from_edges(&owners, edges).unwrap()
+}
+
+fn layered_game() -> impl Strategy<Value = Arena> {
+    layered_game_of(1..28, 1..28)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+    /// SCC decomposition (with and without preprocessing) against the plain solvers and, on
+    /// small games, brute force; every answer is a certificate.
+    #[test]
+    fn scc_decomposition_agrees_with_the_oracles(a in layered_game()) {
+        let oracle = winners(&parity::solve_with(&a, Solver::Zielonka, SolveOptions::NONE));
+        if a.vertex_count() <= 8 {
+            prop_assert_eq!(&oracle, &brute_force_even(&a));
+        }
+        for solver in Solver::ALL {
+            for options in ALL_OPTIONS {
+                let s = parity::solve_with(&a, solver, options);
+                prop_assert_eq!(&winners(&s), &oracle, "{:?} {:?}", solver, options);
+                if let Err(e) = parity::verify(&a, &s) {
+                    return Err(TestCaseError::fail(format!("{solver:?} {options:?}: {e}")));
+                }
+            }
+        }
+    }
+}
+
+fn layered_game_of(
+    sizes: std::ops::Range<usize>,
+    blocks: std::ops::Range<usize>,
+) -> impl Strategy<Value = Arena> {
+    (sizes, blocks)
+        .prop_flat_map(|(n, block)| {
+            (
+                prop::collection::vec((any::<bool>(), 0..7u32), n),
+                prop::collection::vec(prop::collection::vec(0..n, 1..4), n),
+                Just(block),
+            )
+        })
+        .prop_map(|(vertices, moves, block)| {
+            layered_arena(&vertices, &moves, block.min(moves.len()))
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Games of a few hundred vertices in small blocks: most components are small next to the
+    /// arena, so they are copied into arenas of their own.
+    #[test]
+    fn scc_decomposition_of_many_small_components(a in layered_game_of(100..400, 2..12)) {
+        let oracle = winners(&parity::solve_with(&a, Solver::Zielonka, SolveOptions::NONE));
+        for solver in Solver::ALL {
+            for options in ALL_OPTIONS {
+                let s = parity::solve_with(&a, solver, options);
+                prop_assert_eq!(&winners(&s), &oracle, "{:?} {:?}", solver, options);
+                if let Err(e) = parity::verify(&a, &s) {
+                    return Err(TestCaseError::fail(format!("{solver:?} {options:?}: {e}")));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_region_won_below_splits_the_component_above() {
+    // Bottom: 0 (Odd, 1) <-> 1 (Odd, 3), won by Odd. Above: one component 2..=5 where 2 (Odd,
+    // priority 0) can move down to 0; Odd attracts 2, which breaks the cycle 2 -> 3 -> 4 -> 5
+    // -> 2 into three components; 5 (Even, priority 4) wins by its self-loop, and 3, 4 (Even)
+    // reach it.
+    let a = Arena::from_edges(
+        &[
+            (Player::One, 1),
+            (Player::One, 3),
+            (Player::One, 0),
+            (Player::Zero, 2),
+            (Player::Zero, 1),
+            (Player::Zero, 4),
+        ],
+        [
+            (0, 1),
+            (1, 0),
+            (2, 0),
+            (2, 3),
+            (3, 4),
+            (3, 2),
+            (4, 5),
+            (5, 2),
+            (5, 5),
+        ],
+    )
+    .unwrap();
+    let expected = brute_force_even(&a);
+    assert_eq!(expected, [false, false, false, true, true, true]);
+    for solver in Solver::ALL {
+        for options in ALL_OPTIONS {
+            let s = parity::solve_with(&a, solver, options);
+            assert_eq!(winners(&s), expected, "{solver:?} {options:?}");
+            parity::verify(&a, &s).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_million_vertex_chain_of_components_needs_no_recursion() {
+    // Vertex v -> v + 1 and v -> v (priority v % 3): a million components of one vertex each,
+    // each with a self-loop; depth-first search along the chain is a million deep.
+    let n: u64 = 1_000_000;
+    let vertices: Vec<(Player, u32)> = (0..n)
+        .map(|v| {
+            (
+                if v % 2 == 0 {
+                    Player::Zero
+                } else {
+                    Player::One
+                },
+                (v % 3) as u32,
+            )
+        })
+        .collect();
+    let edges = (0..n).flat_map(|v| [(v, (v + 1).min(n - 1)), (v, v)]);
+    let a = Arena::from_edges(&vertices, edges).unwrap();
+    for solver in Solver::ALL {
+        let s = parity::solve_with(
+            &a,
+            solver,
+            SolveOptions {
+                preprocess: false,
+                scc: true,
+            },
+        );
+        parity::verify(&a, &s).unwrap();
+    }
+}
+
+/// Big enough for the layered, parallel attractor (from 8192 seeds): the same solution, moves
+/// included, for any thread count.
+#[test]
+fn parallel_attractors_give_the_same_solution_for_any_thread_count() {
+    let a = generate::random(generate::RandomGame {
+        vertices: 120_000,
+        max_priority: 4,
+        min_degree: 1,
+        max_degree: 6,
+        self_loops: false,
+        seed: 8,
+    })
+    .unwrap();
+    for solver in Solver::ALL {
+        for options in [SolveOptions::default(), SolveOptions::NONE] {
+            let on = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                pool.install(|| parity::solve_with(&a, solver, options))
+            };
+            let one = on(1);
+            parity::verify(&a, &one).unwrap();
+            for threads in 2..=4 {
+                assert_eq!(
+                    on(threads),
+                    one,
+                    "{solver:?} {options:?}, {threads} threads"
+                );
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
 use zermelo::io::{parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol};
-use zermelo::parity::{self, Arena, Objective, ParitySolution, Solver};
+use zermelo::parity::{self, Arena, Objective, ParitySolution, SolveOptions, Solver};
 use zermelo::{NodeId, Player};
 
 use crate::error::{CliResult, Failure};
@@ -36,6 +36,9 @@ pub struct ParityArgs {
     /// Skip preprocessing (priority compression, winning self-loops).
     #[arg(long)]
     no_preprocess: bool,
+    /// Solve the whole game at once instead of its strongly connected components bottom first.
+    #[arg(long)]
+    no_scc: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -163,7 +166,14 @@ fn solve(args: ParityArgs) -> CliResult {
     let spinner = Progress::global().spinner("solve");
     let (solution, method) = match args.objective.objective() {
         None => (
-            parity::solve_with(&arena, args.solver, !args.no_preprocess),
+            parity::solve_with(
+                &arena,
+                args.solver,
+                SolveOptions {
+                    preprocess: !args.no_preprocess,
+                    scc: !args.no_scc,
+                },
+            ),
             args.solver.name().to_string(),
         ),
         Some(o) => {

@@ -13,6 +13,7 @@
 //! counter never underflows, and multi-edges are counted once per copy.
 
 use crate::outcome::{NodeId, Player};
+use crate::parity::layered::Layered;
 use crate::parity::Arena;
 use crate::solve::wave::{propagate, Quantifier, Wave};
 
@@ -27,11 +28,34 @@ pub(crate) trait Region {
 }
 
 /// Reusable scratch space for attractors over one arena: 12 bytes per vertex, in one array so
-/// that visiting a vertex touches one cache line.
+/// that visiting a vertex touches one cache line (8 more for the layered attractor, on its
+/// first use).
 pub(crate) struct Attractor {
     slots: Vec<Slot>,
     epoch: u32,
+    layered: Layered,
+    mode: Mode,
 }
+
+/// Which attractor runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// The layered one from [`PARALLEL_SEEDS`] seeds up (in parallel when the rayon pool has
+    /// more than one thread), else the FIFO one.
+    Auto,
+    /// Always the FIFO attractor.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Fifo,
+    /// Always the layered attractor.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Layered,
+}
+
+/// Attractors from this many seeds up run layered (below it, the layers are too thin for the
+/// threads to pay for their synchronisation). The choice depends on the size alone, not on the
+/// thread count, so that a solution is the same for any number of threads; on one thread the
+/// layered attractor costs what the FIFO one does (BENCHMARKS.md).
+pub(crate) const PARALLEL_SEEDS: usize = 1 << 13;
 
 #[derive(Clone, Copy, Default)]
 struct Slot {
@@ -44,9 +68,15 @@ struct Slot {
 
 impl Attractor {
     pub(crate) fn new(n: usize) -> Attractor {
+        Attractor::with_mode(n, Mode::Auto)
+    }
+
+    pub(crate) fn with_mode(n: usize, mode: Mode) -> Attractor {
         Attractor {
             slots: vec![Slot::default(); n],
             epoch: 0,
+            layered: Layered::default(),
+            mode,
         }
     }
 
@@ -60,13 +90,27 @@ impl Attractor {
 
     /// Grows the set for `player` from the seeds in `queue` (which must already be in the set
     /// and in the subgame); on return `queue` lists the seeds followed by every vertex added.
-    pub(crate) fn attract<R: Region>(
+    ///
+    /// From [`PARALLEL_SEEDS`] seeds up this is the layered attractor
+    /// ([`layered`](crate::parity::layered)), parallel when the rayon pool has more than one
+    /// thread: the same set, and moves that are the same for any thread count but may differ
+    /// from the FIFO attractor's.
+    pub(crate) fn attract<R: Region + Sync>(
         &mut self,
         arena: &Arena,
         player: Player,
         region: &mut R,
         queue: &mut Vec<NodeId>,
     ) {
+        let layered = match self.mode {
+            Mode::Auto => queue.len() >= PARALLEL_SEEDS,
+            Mode::Fifo => false,
+            Mode::Layered => true,
+        };
+        if layered {
+            self.layered.attract(arena, player, region, queue);
+            return;
+        }
         self.next_epoch();
         let queued = 2 * self.epoch;
         for &v in queue.iter() {

@@ -3,17 +3,21 @@
 //! An [`Arena`] is the core's CSR graph plus an owner (Even = [`Player::Zero`](crate::Player::Zero), Odd =
 //! [`Player::One`](crate::Player::One)) and a [`Priority`] per vertex. Every answer is a [`ParitySolution`]: the
 //! winner of every vertex and a positional strategy for the winner, which [`verify`] certifies
-//! without trusting the solver.
+//! without trusting the solver. [`solve`] runs the pipeline: priority compression, winning
+//! self-loops, then the strongly connected components bottom first, each with the chosen solver;
+//! [`solve_with`] and [`SolveOptions`] turn the steps off for comparison.
 //!
 //! | algorithm | file | games | cost | reference | checked by |
 //! |---|---|---|---|---|---|
 //! | attractor | `attractor.rs` | reachability | O(V + E) | seed 003 §8; the retrograde wave (`solve/wave.rs`) | retrograde WIN/LOSE/DRAW on game graphs; brute force |
+//! | layered attractor (from 8192 seeds; parallel on a rayon pool of 2+ threads) | `layered.rs` | reachability | O(V + E) work, one sync per layer | seed 003 §8; the CAS scheme of `solve/parallel.rs` | equals the FIFO attractor on 1-4 threads; same solution for any thread count; [`verify`] |
 //! | [`reachability`], [`safety`] | `objectives.rs` | target set | O(V + E) | one attractor | reduction to parity + [`verify`]; Zielonka |
 //! | [`buchi`], [`co_buchi`] | `objectives.rs` | target set | O(V · E) | iterated attractors (Chatterjee, Henzinger, Jurdziński) | reduction to priorities {1, 2} / {0, 1} + [`verify`] |
 //! | [`Solver::Zielonka`] | `zielonka.rs` | parity | O(E · V^d) worst | Zielonka, TCS 1998 | brute force over positional strategies; [`verify`] |
 //! | [`Solver::PriorityPromotion`] | `promotion.rs` | parity | exponential worst, no recursion | Benerecetti, Dell'Erba, Mogavero, CAV 2016 | brute force; Zielonka; [`verify`] |
 //! | [`compress_priorities`], [`solve_self_loops`] | `preprocess.rs` | parity | O(V + E) | Oink / PGSolver preprocessing | solving with and without them agrees |
-//! | [`verify`] | `verify.rs` | parity | O(d · (V + E)) | nested SCC decomposition | negative tests: every hand-broken certificate is rejected |
+//! | SCC decomposition ([`SolveOptions::scc`], on by default) | `scc.rs` | parity | O(V + E) iterative Tarjan + the solver per component | Oink's bottom-SCC loop (van Dijk, TACAS 2018) | property tests on layered games vs brute force and Zielonka; [`verify`] |
+//! | [`verify`] | `verify.rs` | parity | O(d · (V + E)) | nested SCC decomposition (Tarjan of `scc.rs`) | negative tests: every hand-broken certificate is rejected |
 //! | [`generate`] | `generate.rs` | - | linear in output | PGSolver and Oink generators | solved and verified in tests |
 //!
 //! ```
@@ -35,9 +39,11 @@
 mod arena;
 mod attractor;
 pub mod generate;
+mod layered;
 mod objectives;
 mod preprocess;
 mod promotion;
+mod scc;
 mod solution;
 mod verify;
 mod zielonka;
@@ -81,16 +87,45 @@ impl Solver {
     }
 }
 
-/// Solves a parity game with `solver`, after priority compression and winning self-loops.
-pub fn solve(arena: &Arena, solver: Solver) -> ParitySolution {
-    solve_with(arena, solver, true)
+/// What [`solve_with`] does around the solver. The default turns everything on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SolveOptions {
+    /// Priority compression and winning self-loops ([`compress_priorities`],
+    /// [`solve_self_loops`]).
+    pub preprocess: bool,
+    /// SCC decomposition: solve bottom components first and attract their regions upwards
+    /// (`scc.rs`).
+    pub scc: bool,
 }
 
-/// Solves a parity game with `solver`; `preprocess` turns compression and self-loop solving on.
-pub fn solve_with(arena: &Arena, solver: Solver, preprocess: bool) -> ParitySolution {
+impl Default for SolveOptions {
+    fn default() -> SolveOptions {
+        SolveOptions {
+            preprocess: true,
+            scc: true,
+        }
+    }
+}
+
+impl SolveOptions {
+    /// The solver alone, on the whole game.
+    pub const NONE: SolveOptions = SolveOptions {
+        preprocess: false,
+        scc: false,
+    };
+}
+
+/// Solves a parity game with `solver`, after priority compression and winning self-loops, by
+/// SCC decomposition ([`SolveOptions::default`]).
+pub fn solve(arena: &Arena, solver: Solver) -> ParitySolution {
+    solve_with(arena, solver, SolveOptions::default())
+}
+
+/// Solves a parity game with `solver` and the preprocessing steps `options` turns on.
+pub fn solve_with(arena: &Arena, solver: Solver, options: SolveOptions) -> ParitySolution {
     let mut solution = ParitySolution::new(arena.vertex_count());
     let compressed;
-    let (game, alive) = if preprocess {
+    let (game, alive) = if options.preprocess {
         compressed = compress_priorities(arena);
         let alive = solve_self_loops(&compressed, &mut solution);
         (&compressed, alive)
@@ -100,39 +135,39 @@ pub fn solve_with(arena: &Arena, solver: Solver, preprocess: bool) -> ParitySolu
     if !alive.iter().any(|&a| a) {
         return solution;
     }
+    let dense = options.preprocess;
+    let work = move |mut solution: ParitySolution| {
+        if options.scc {
+            scc::solve_by_components(game, alive, solver, dense, &mut solution);
+        } else {
+            solve_subgame(game, alive, solver, dense, &mut solution);
+        }
+        solution
+    };
     match solver {
         Solver::Zielonka => {
             // The recursion is as deep as the number of priorities: give it a stack to match.
-            let stack = zielonka::stack_for(preprocess::distinct_priorities(game));
-            let work = move |mut s: ParitySolution, alive: Vec<bool>| {
-                zielonka::zielonka_sub(game, alive, &mut s);
-                s
-            };
-            solution = std::thread::scope(move |scope| {
-                let spawned = std::thread::Builder::new()
-                    .name("zielonka".into())
-                    .stack_size(stack)
-                    .spawn_scoped(scope, {
-                        let (s, a) = (solution.clone(), alive.clone());
-                        move || work(s, a)
-                    });
-                match spawned {
-                    Ok(handle) => handle
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    Err(_) => work(solution, alive),
-                }
-            });
+            let distinct = preprocess::distinct_priorities(game);
+            zielonka::on_deep_stack(distinct, move || work(solution))
         }
+        Solver::PriorityPromotion => work(solution),
+    }
+}
+
+/// Runs `solver` on the subgame `alive` of `game`; `dense` says the priorities are compressed.
+pub(crate) fn solve_subgame(
+    game: &Arena,
+    alive: Vec<bool>,
+    solver: Solver,
+    dense: bool,
+    solution: &mut ParitySolution,
+) {
+    match solver {
+        Solver::Zielonka => zielonka::zielonka_sub(game, alive, solution),
+        // PP allocates one region list per priority value: run it on dense priorities.
+        Solver::PriorityPromotion if dense => promotion::promotion_sub(game, alive, solution),
         Solver::PriorityPromotion => {
-            if preprocess {
-                promotion::promotion_sub(game, alive, &mut solution);
-            } else {
-                // PP allocates one region list per priority value: run it on dense priorities.
-                let dense = compress_priorities(arena);
-                promotion::promotion_sub(&dense, alive, &mut solution);
-            }
+            promotion::promotion_sub(&compress_priorities(game), alive, solution)
         }
     }
-    solution
 }

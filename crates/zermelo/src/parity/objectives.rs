@@ -15,7 +15,7 @@
 
 use crate::graph::Csr;
 use crate::outcome::{NodeId, Player};
-use crate::parity::attractor::{Attractor, Masked};
+use crate::parity::attractor::{Attractor, Masked, Mode};
 use crate::parity::solution::NO_MOVE;
 use crate::parity::{Arena, ParitySolution, Priority};
 
@@ -61,6 +61,16 @@ pub fn solve_objective(
 
 /// `player` wins where it can force a visit to `target` (one entry per vertex).
 pub fn reachability(arena: &Arena, player: Player, target: &[bool]) -> ParitySolution {
+    reachability_by(arena, player, target, Mode::Auto)
+}
+
+/// [`reachability`] with the attractor `mode` chooses.
+pub(crate) fn reachability_by(
+    arena: &Arena,
+    player: Player,
+    target: &[bool],
+    mode: Mode,
+) -> ParitySolution {
     let n = arena.vertex_count();
     let alive = vec![true; n];
     let mut inside = target.to_vec();
@@ -75,7 +85,7 @@ pub fn reachability(arena: &Arena, player: Player, target: &[bool]) -> ParitySol
         inside: &mut inside,
         strategy: &mut strategy,
     };
-    Attractor::new(n).attract(arena, player, &mut region, &mut queue);
+    Attractor::with_mode(n, mode).attract(arena, player, &mut region, &mut queue);
     let mut solution = ParitySolution::new(n);
     for v in arena.vertices() {
         let winner = if inside[v as usize] {

@@ -21,6 +21,7 @@
 use std::fmt;
 
 use crate::outcome::{NodeId, Player};
+use crate::parity::scc::Tarjan;
 use crate::parity::solution::NO_MOVE;
 use crate::parity::{favours, Arena, ParitySolution, Priority};
 
@@ -209,7 +210,12 @@ fn check_cycles(
     let mut work: Vec<Vec<NodeId>> = vec![region];
     let mut next_id = 1u32;
     while let Some(vertices) = work.pop() {
-        for scc in tarjan.components(&vertices, &edges, &set) {
+        let Some(&first) = vertices.first() else {
+            continue;
+        };
+        let id = set[first as usize];
+        let components = tarjan.components(&vertices, |v| edges.of(v), |w| set[w as usize] == id);
+        for scc in components.iter() {
             if scc.len() == 1 && !edges.of(scc[0]).contains(&scc[0]) {
                 set[scc[0] as usize] = NONE;
                 continue;
@@ -217,7 +223,7 @@ fn check_cycles(
             let top = scc.iter().map(|&v| arena.priority(v)).max().unwrap_or(0);
             if favours(top) != player {
                 let at = scc.iter().copied().find(|&v| arena.priority(v) == top);
-                let cycle = at.map_or_else(Vec::new, |v| cycle_through(v, &scc, &edges, &set));
+                let cycle = at.map_or_else(Vec::new, |v| cycle_through(v, scc, &edges, &set));
                 return Err(ParityViolation::LosingCycle {
                     winner: player,
                     priority: top,
@@ -227,7 +233,7 @@ fn check_cycles(
             let id = next_id;
             next_id += 1;
             let mut rest = Vec::with_capacity(scc.len());
-            for &v in &scc {
+            for &v in scc {
                 if arena.priority(v) == top {
                     set[v as usize] = NONE;
                 } else {
@@ -297,83 +303,4 @@ fn cycle_through(start: NodeId, scc: &[NodeId], edges: &Edges, set: &[u32]) -> V
         }
     }
     vec![start]
-}
-
-/// Iterative Tarjan over the vertices of one set (edges leaving the set are ignored).
-struct Tarjan {
-    index: Vec<u32>,
-    low: Vec<u32>,
-    on_stack: Vec<bool>,
-}
-
-impl Tarjan {
-    fn new(n: usize) -> Tarjan {
-        Tarjan {
-            index: vec![NONE; n],
-            low: vec![0; n],
-            on_stack: vec![false; n],
-        }
-    }
-
-    /// The SCCs of the subgraph induced by `vertices` (all in one set of `set`).
-    fn components(&mut self, vertices: &[NodeId], edges: &Edges, set: &[u32]) -> Vec<Vec<NodeId>> {
-        let Some(&first) = vertices.first() else {
-            return Vec::new();
-        };
-        let id = set[first as usize];
-        let mut out = Vec::new();
-        let mut counter = 0u32;
-        let mut stack: Vec<NodeId> = Vec::new();
-        let mut call: Vec<(NodeId, usize)> = Vec::new();
-        for &root in vertices {
-            if self.index[root as usize] != NONE {
-                continue;
-            }
-            self.open(root, &mut counter, &mut stack);
-            call.push((root, 0));
-            while let Some(&mut (v, ref mut next)) = call.last_mut() {
-                let succ = edges.of(v);
-                if let Some(&w) = succ.get(*next) {
-                    *next += 1;
-                    if set[w as usize] != id {
-                        continue;
-                    }
-                    if self.index[w as usize] == NONE {
-                        self.open(w, &mut counter, &mut stack);
-                        call.push((w, 0));
-                    } else if self.on_stack[w as usize] {
-                        self.low[v as usize] = self.low[v as usize].min(self.index[w as usize]);
-                    }
-                    continue;
-                }
-                call.pop();
-                if let Some(&(parent, _)) = call.last() {
-                    self.low[parent as usize] = self.low[parent as usize].min(self.low[v as usize]);
-                }
-                if self.low[v as usize] == self.index[v as usize] {
-                    let mut scc = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        self.on_stack[w as usize] = false;
-                        scc.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    out.push(scc);
-                }
-            }
-        }
-        for &v in vertices {
-            self.index[v as usize] = NONE;
-        }
-        out
-    }
-
-    fn open(&mut self, v: NodeId, counter: &mut u32, stack: &mut Vec<NodeId>) {
-        self.index[v as usize] = *counter;
-        self.low[v as usize] = *counter;
-        *counter += 1;
-        stack.push(v);
-        self.on_stack[v as usize] = true;
-    }
 }

@@ -131,7 +131,26 @@ impl Zielonka<'_> {
     }
 }
 
-/// Stack for a recursion as deep as the number of distinct priorities.
-pub(crate) fn stack_for(distinct_priorities: usize) -> usize {
-    (16 << 20) + distinct_priorities.saturating_mul(1 << 10)
+/// Runs `work` where a recursion as deep as `distinct_priorities` fits: on the calling thread
+/// for few priorities, else in a rayon pool of as many threads as the current one (so that the
+/// parallel attractor sees the same thread count) whose stacks match the depth; on the calling
+/// thread if no pool can be started.
+pub(crate) fn on_deep_stack<T: Send>(
+    distinct_priorities: usize,
+    work: impl FnOnce() -> T + Send,
+) -> T {
+    // A level of the recursion takes well under 1 KiB of stack; any thread has 64 KiB to spare.
+    if distinct_priorities <= 64 {
+        return work();
+    }
+    let stack = (16 << 20) + distinct_priorities.saturating_mul(1 << 10);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(rayon::current_num_threads())
+        .thread_name(|i| format!("zielonka-{i}"))
+        .stack_size(stack)
+        .build();
+    match pool {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    }
 }
