@@ -241,7 +241,12 @@ fn generated_families_solve_and_verify() {
             .success();
         let mut won = Vec::new();
         for solver in ["pp", "zielonka"] {
-            for flags in [&[][..], &["--no-scc"], &["--no-scc", "--no-preprocess"]] {
+            for flags in [
+                &[][..],
+                &["--scc"],
+                &["--no-scc", "--no-preprocess"],
+                &["--scc", "--no-preprocess"],
+            ] {
                 let out = zermelo(&dir)
                     .args(["parity", "g.pg", "--solver", solver, "-o", "g.sol"])
                     .args(flags)

@@ -648,7 +648,11 @@ fn parallel_attractors_give_the_same_solution_for_any_thread_count() {
     })
     .unwrap();
     for solver in Solver::ALL {
-        for options in [SolveOptions::default(), SolveOptions::NONE] {
+        for options in [
+            SolveOptions::ALL,
+            SolveOptions::default(),
+            SolveOptions::NONE,
+        ] {
             let on = |threads: usize| {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)

@@ -36,8 +36,12 @@ pub struct ParityArgs {
     /// Skip preprocessing (priority compression, winning self-loops).
     #[arg(long)]
     no_preprocess: bool,
-    /// Solve the whole game at once instead of its strongly connected components bottom first.
-    #[arg(long)]
+    /// Solve the strongly connected components bottom first, attracting their regions upwards
+    /// (pays on games made of many components; off by default, as in Oink).
+    #[arg(long, overrides_with = "no_scc")]
+    scc: bool,
+    /// Solve the whole game at once (the default).
+    #[arg(long, overrides_with = "scc")]
     no_scc: bool,
 }
 
@@ -171,7 +175,7 @@ fn solve(args: ParityArgs) -> CliResult {
                 args.solver,
                 SolveOptions {
                     preprocess: !args.no_preprocess,
-                    scc: !args.no_scc,
+                    scc: args.scc && !args.no_scc,
                 },
             ),
             args.solver.name().to_string(),

@@ -16,7 +16,7 @@
 //! | [`Solver::Zielonka`] | `zielonka.rs` | parity | O(E · V^d) worst | Zielonka, TCS 1998 | brute force over positional strategies; [`verify`] |
 //! | [`Solver::PriorityPromotion`] | `promotion.rs` | parity | exponential worst, no recursion | Benerecetti, Dell'Erba, Mogavero, CAV 2016 | brute force; Zielonka; [`verify`] |
 //! | [`compress_priorities`], [`solve_self_loops`] | `preprocess.rs` | parity | O(V + E) | Oink / PGSolver preprocessing | solving with and without them agrees |
-//! | SCC decomposition ([`SolveOptions::scc`], on by default) | `scc.rs` | parity | O(V + E) iterative Tarjan + the solver per component | Oink's bottom-SCC loop (van Dijk, TACAS 2018) | property tests on layered games vs brute force and Zielonka; [`verify`] |
+//! | SCC decomposition ([`SolveOptions::scc`], opt-in as in Oink: `--scc`) | `scc.rs` | parity | O(V + E) iterative Tarjan + the solver per component | Oink's bottom-SCC loop (van Dijk, TACAS 2018) | property tests on layered games vs brute force and Zielonka; [`verify`] |
 //! | [`verify`] | `verify.rs` | parity | O(d · (V + E)) | nested SCC decomposition (Tarjan of `scc.rs`) | negative tests: every hand-broken certificate is rejected |
 //! | [`generate`] | `generate.rs` | - | linear in output | PGSolver and Oink generators | solved and verified in tests |
 //!
@@ -87,7 +87,10 @@ impl Solver {
     }
 }
 
-/// What [`solve_with`] does around the solver. The default turns everything on.
+/// What [`solve_with`] does around the solver. The default preprocesses and solves the whole
+/// game at once: SCC decomposition is opt-in, as in Oink, because on games that are one giant
+/// component (random games, every generated family) its extra Tarjan pass costs about 0.5 s per
+/// 10^6 vertices and saves nothing (BENCHMARKS.md, "Parity games").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SolveOptions {
     /// Priority compression and winning self-loops ([`compress_priorities`],
@@ -102,7 +105,7 @@ impl Default for SolveOptions {
     fn default() -> SolveOptions {
         SolveOptions {
             preprocess: true,
-            scc: true,
+            scc: false,
         }
     }
 }
@@ -113,10 +116,15 @@ impl SolveOptions {
         preprocess: false,
         scc: false,
     };
+    /// Preprocessing and SCC decomposition.
+    pub const ALL: SolveOptions = SolveOptions {
+        preprocess: true,
+        scc: true,
+    };
 }
 
-/// Solves a parity game with `solver`, after priority compression and winning self-loops, by
-/// SCC decomposition ([`SolveOptions::default`]).
+/// Solves a parity game with `solver`, after priority compression and winning self-loops
+/// ([`SolveOptions::default`]; [`solve_with`] and [`SolveOptions::ALL`] add SCC decomposition).
 pub fn solve(arena: &Arena, solver: Solver) -> ParitySolution {
     solve_with(arena, solver, SolveOptions::default())
 }
