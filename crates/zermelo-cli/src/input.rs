@@ -161,6 +161,11 @@ pub fn set_memory_limit(limit: Option<u64>) {
     let _ = MEMORY_LIMIT.set(limit);
 }
 
+/// `--max-memory` as a limit (the memory available when it was not given).
+pub fn memory_limit() -> zermelo::memory::Limit {
+    MEMORY_LIMIT.get().copied().unwrap_or_default()
+}
+
 /// Refuses a job whose estimate exceeds `--max-memory`, or the memory available (for jobs that
 /// do not go through [`io::open`], such as the compact engine).
 pub fn check_memory(name: &str, estimate: zermelo::memory::Estimate) -> CliResult {

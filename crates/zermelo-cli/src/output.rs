@@ -256,21 +256,61 @@ fn keep_permissions(file: &fs::File, path: &Path) {
 #[cfg(not(unix))]
 fn keep_permissions(_file: &fs::File, _path: &Path) {}
 
-/// Reads a whole input file (`-` for standard input) and returns its bytes and display name.
+/// Reads a whole text input (`-` for standard input) and returns its bytes and display name.
+///
+/// What it holds is bounded by `--max-memory` (or the memory available): a regular file by its
+/// size before anything is read, anything else (a pipe, a FIFO, a device) while it is read. A
+/// NUL byte in the first 64 KiB is refused at once: no text format zermelo reads contains one,
+/// and `/dev/zero` would otherwise be read until memory runs out.
 pub fn read_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
-    if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        io::Read::read_to_end(&mut io::stdin(), &mut bytes)
-            .map_err(|e| Failure::Unreadable(format!("<stdin>: cannot read: {e}")))?;
-        return Ok((bytes, "<stdin>".to_string()));
+    let cap = crate::input::memory_limit().input_cap();
+    let unreadable =
+        |name: &str, e: io::Error| Failure::Unreadable(format!("{name}: cannot read: {e}"));
+    let (mut reader, name, len): (Box<dyn io::Read>, String, Option<u64>) =
+        if path.as_os_str() == "-" {
+            (Box::new(io::stdin()), "<stdin>".to_string(), None)
+        } else {
+            let name = path.display().to_string();
+            if path.is_dir() {
+                return Err(Failure::Unreadable(format!(
+                    "{name}: is a directory, expected a file"
+                )));
+            }
+            let file = fs::File::open(path).map_err(|e| unreadable(&name, e))?;
+            let meta = file.metadata().map_err(|e| unreadable(&name, e))?;
+            let len = meta.is_file().then(|| meta.len());
+            (Box::new(file), name, len)
+        };
+    let too_big = |name: &str| {
+        Failure::TooBig(format!(
+            "{name}: the input is larger than the memory limit ({cap} bytes) allows"
+        ))
+    };
+    if len.is_some_and(|l| l > cap) {
+        return Err(too_big(&name));
     }
-    let name = path.display().to_string();
-    if path.is_dir() {
-        return Err(Failure::Unreadable(format!(
-            "{name}: is a directory, expected a file"
-        )));
+    const CHECKED: usize = 1 << 16;
+    let mut bytes = Vec::with_capacity(len.map_or(0, |l| l as usize));
+    let mut chunk = vec![0u8; CHECKED];
+    loop {
+        let got = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(unreadable(&name, e)),
+        };
+        if bytes.len() < CHECKED {
+            if let Some(i) = chunk[..got].iter().position(|&b| b == 0) {
+                return Err(Failure::input(format!(
+                    "{name}: binary data (a NUL byte at offset {}): expected text",
+                    bytes.len() + i
+                )));
+            }
+        }
+        if (bytes.len() + got) as u64 > cap {
+            return Err(too_big(&name));
+        }
+        bytes.extend_from_slice(&chunk[..got]);
     }
-    let bytes =
-        fs::read(path).map_err(|e| Failure::Unreadable(format!("{name}: cannot read: {e}")))?;
     Ok((bytes, name))
 }

@@ -188,6 +188,48 @@ fn noise_devices_are_refused_quickly() {
     }
 }
 
+#[test]
+fn every_text_input_is_bounded_and_refuses_noise() {
+    // Inputs read outside io::open (parity games, solutions, verdicts, boards, cop-robber
+    // graphs): /dev/zero used to be read until memory ran out, and --max-memory was ignored.
+    let d = Dir::new();
+    d.write("g.txt", CHAIN);
+    d.write("s.csv", "node,outcome,depth\n");
+    d.write("g.pg", "parity 2;\n0 1 0 1;\n1 2 1 2;\n2 0 0 0,1;\n");
+    let runs: [&[&str]; 4] = [
+        &["parity", "/dev/zero"],
+        &["parity", "verify", "g.pg", "/dev/zero"],
+        &["verify", "g.txt", "/dev/zero"],
+        &["solve", "g.txt", "--verdicts", "/dev/zero"],
+    ];
+    for args in runs {
+        let t = Instant::now();
+        d.run(args)
+            .code(2)
+            .says("binary data (a NUL byte at offset 0)");
+        assert!(t.elapsed() < Duration::from_secs(10), "{args:?}");
+    }
+    // A PGSolver game bigger than --max-memory: refused up front, from a file or a pipe.
+    let mut game = String::from("parity 20000;\n");
+    for v in 0..=20_000u32 {
+        game.push_str(&format!("{v} {} {} {};\n", v % 7, v % 2, (v + 1) % 20_001));
+    }
+    d.write("big.pg", &game);
+    d.run(&["--max-memory", "64K", "parity", "big.pg"])
+        .code(3)
+        .says("big.pg: the input is larger than the memory limit (65536 bytes) allows");
+    d.run(&["--max-memory", "1M", "parity", "big.pg"])
+        .code(3)
+        .says("big.pg: this job needs about")
+        .says("--max-memory");
+    d.run_stdin(&["--max-memory", "64K", "parity", "-"], game.as_bytes())
+        .code(3)
+        .says("<stdin>: the input is larger than the memory limit");
+    d.run(&["--max-memory", "64M", "parity", "big.pg", "-o", "big.sol"])
+        .code(0);
+    d.run(&["parity", "verify", "big.pg", "big.sol"]).code(0);
+}
+
 #[cfg(unix)]
 fn file_type(path: &Path) -> String {
     use std::os::unix::fs::FileTypeExt;
