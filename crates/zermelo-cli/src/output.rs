@@ -278,7 +278,7 @@ pub fn read_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
             }
             let file = fs::File::open(path).map_err(|e| unreadable(&name, e))?;
             let meta = file.metadata().map_err(|e| unreadable(&name, e))?;
-            let len = meta.is_file().then(|| meta.len());
+            let len = meta.is_file().then_some(meta.len());
             (Box::new(file), name, len)
         };
     let too_big = |name: &str| {
