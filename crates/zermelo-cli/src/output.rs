@@ -260,8 +260,9 @@ fn keep_permissions(_file: &fs::File, _path: &Path) {}
 ///
 /// What it holds is bounded by `--max-memory` (or the memory available): a regular file by its
 /// size before anything is read, anything else (a pipe, a FIFO, a device) while it is read. A
-/// NUL byte in the first 64 KiB is refused at once: no text format zermelo reads contains one,
-/// and `/dev/zero` would otherwise be read until memory runs out.
+/// NUL byte in the first 64 KiB is refused at once unless the input is one of zermelo's binary
+/// files (they begin with `ZERMELO`): no text format contains one, and `/dev/zero` would
+/// otherwise be read until memory runs out.
 pub fn read_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
     let cap = crate::input::memory_limit().input_cap();
     let unreadable =
@@ -299,18 +300,21 @@ pub fn read_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(unreadable(&name, e)),
         };
-        if bytes.len() < CHECKED {
-            if let Some(i) = chunk[..got].iter().position(|&b| b == 0) {
-                return Err(Failure::input(format!(
-                    "{name}: binary data (a NUL byte at offset {}): expected text",
-                    bytes.len() + i
-                )));
-            }
-        }
         if (bytes.len() + got) as u64 > cap {
             return Err(too_big(&name));
         }
+        let start = bytes.len();
         bytes.extend_from_slice(&chunk[..got]);
+        // zermelo's own binary files (`.zs` solutions for verify) begin with `ZERMELO`, which
+        // has no NUL: a NUL before its end means the input is not one of them.
+        if start < CHECKED && !bytes.starts_with(b"ZERMELO") {
+            if let Some(i) = bytes[start..].iter().position(|&b| b == 0) {
+                return Err(Failure::input(format!(
+                    "{name}: binary data (a NUL byte at offset {}): expected text",
+                    start + i
+                )));
+            }
+        }
     }
     Ok((bytes, name))
 }
