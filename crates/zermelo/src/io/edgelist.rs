@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use super::lexer::Lexer;
+use super::push_u64;
 use super::{graph_error, ErrorKind, ParseError};
 use crate::graph::{Csr, GraphBuilder};
 
@@ -64,20 +65,6 @@ pub fn write_edge_list(
 pub fn write_graph_edge_list(out: &mut (impl Write + ?Sized), graph: &Csr) -> io::Result<()> {
     let edges = graph.edges().map(|(u, v)| (u64::from(u), u64::from(v)));
     write_edge_list(out, graph.node_count() as u64, graph.edge_count(), edges)
-}
-
-fn push_u64(buf: &mut Vec<u8>, mut v: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    buf.extend_from_slice(&digits[i..]);
 }
 
 fn header(lx: &mut Lexer<'_>) -> Result<(u64, u64), ParseError> {

@@ -177,3 +177,18 @@ impl InputFormat {
         }
     }
 }
+
+/// Appends the decimal digits of `v` (the writers' fast path: no formatting machinery).
+pub(crate) fn push_u64(buf: &mut Vec<u8>, mut v: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&digits[i..]);
+}

@@ -20,6 +20,7 @@ use crate::outcome::{NodeId, Player};
 use crate::parity::{Arena, ParitySolution, Priority};
 
 use super::lexer::lossy;
+use super::push_u64;
 use super::ParseError;
 
 /// The shortest vertex line (`0 0 0 0`) plus a line end: a bound on how many vertices a file of
@@ -518,20 +519,6 @@ pub fn parse_paritysol(
         ));
     }
     Ok(solution)
-}
-
-fn push_u64(buf: &mut Vec<u8>, mut v: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    buf.extend_from_slice(&digits[i..]);
 }
 
 #[cfg(test)]
