@@ -211,13 +211,7 @@ impl SliceGame {
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
-                let mut child = *b;
-                child.sq[i] = to;
-                child.turn = us.other();
-                let victim = self.victim(b, occ, to);
-                if let Some(v) = victim {
-                    child.sq[v] = GONE;
-                }
+                let (child, victim) = self.step(b, i, to, occ);
                 if !free && !self.safe(&child, us) {
                     continue;
                 }
@@ -263,13 +257,7 @@ impl SliceGame {
         while targets != 0 {
             let to = targets.trailing_zeros() as u8;
             targets &= targets - 1;
-            let mut child = *b;
-            child.sq[i] = to;
-            child.turn = us.other();
-            let victim = self.victim(b, occ, to);
-            if let Some(v) = victim {
-                child.sq[v] = GONE;
-            }
+            let (child, victim) = self.step(b, i, to, occ);
             if !free && !self.safe(&child, us) {
                 continue;
             }
@@ -305,6 +293,19 @@ impl SliceGame {
             }
         }
         true
+    }
+
+    /// `b` after slot `i` moves to `to` (the other side to move), and the slot it captured.
+    #[inline]
+    fn step(&self, b: &Board, i: usize, to: u8, occ: u64) -> (Board, Option<usize>) {
+        let mut child = *b;
+        child.sq[i] = to;
+        child.turn = b.turn.other();
+        let victim = self.victim(b, occ, to);
+        if let Some(v) = victim {
+            child.sq[v] = GONE;
+        }
+        (child, victim)
     }
 
     #[inline]

@@ -18,6 +18,15 @@ fn build(target: &str) -> (Tablebase, Material) {
     (tb, m)
 }
 
+/// The column of a `[win, lose, draw]` count row that `v` falls in (the order of `tb stats`).
+fn column(v: Value) -> usize {
+    match v {
+        Value::Win(_) => 0,
+        Value::Lose(_) => 1,
+        Value::Draw => 2,
+    }
+}
+
 /// The 8 board symmetries as maps of square indices (a1 = 0): flip files, flip ranks, swap
 /// files and ranks, and their combinations; with pawns only the first two (identity, mirror).
 fn symmetries(pawns: bool) -> Vec<[u8; 64]> {
@@ -68,11 +77,7 @@ fn counts_by_enumeration(tb: &Tablebase, m: &Material) -> [[u64; 3]; 2] {
             let Ok(pos) = Position::from_setup(setup) else {
                 continue;
             };
-            let k = match tb.probe(&pos).unwrap() {
-                Value::Win(_) => 0,
-                Value::Lose(_) => 1,
-                Value::Draw => 2,
-            };
+            let k = column(tb.probe(&pos).unwrap());
             counts[side][k] += 1;
         }
     });
@@ -284,11 +289,7 @@ fn counts_match_brute_force(name: &str) {
         images.sort();
         images.dedup();
         let side = usize::from(pos.turn() == Color::Black);
-        let k = match table.value(i).unwrap().unwrap() {
-            Value::Win(_) => 0,
-            Value::Lose(_) => 1,
-            Value::Draw => 2,
-        };
+        let k = column(table.value(i).unwrap().unwrap());
         weighted[side][k] += images.len() as u64;
     }
     // Brute force: every placement of the pieces, both sides to move, probed one by one.
@@ -324,11 +325,7 @@ fn counts_match_brute_force(name: &str) {
                     let Ok(pos) = Position::from_setup(setup) else {
                         continue;
                     };
-                    let k = match tb.probe(&pos).unwrap() {
-                        Value::Win(_) => 0,
-                        Value::Lose(_) => 1,
-                        Value::Draw => 2,
-                    };
+                    let k = column(tb.probe(&pos).unwrap());
                     brute[turn as usize][k] += 1;
                 }
             }
