@@ -1,19 +1,20 @@
 //! Checkpoints of a generation in progress, so that a killed `tb gen` resumes where it was.
 //!
 //! One file per material in the work folder, `<material>.state`: a 52-byte header, then the
-//! entry bytes, the exit bytes and the counter bytes of every index. It is written to a temporary file, synced
+//! entry bytes, the exit bytes and the counter bytes of every index of the group being solved
+//! (the groups before it are in the values file, see [`generate`](crate::generate)). It is written to a temporary file, synced
 //! and renamed over the previous one, so a kill at any moment (even `kill -9`) leaves either
 //! the old checkpoint or the new one, never a torn file.
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 0..8 | magic `ZRMGENST` |
-//! | 8..12 | version, little-endian `u32` (1) |
+//! | 8..12 | version, little-endian `u32` (2) |
 //! | 12..28 | material (`KRBvKR`), ASCII, zero-padded |
-//! | 28..36 | index count, `u64` |
-//! | 36..40 | stage number (position in the stage order), `u32` |
-//! | 40..44 | next layer to run (0: the stage is not initialised), `u32` |
-//! | 44..48 | the stage's deepest exit in plies, `u32` |
+//! | 28..36 | index count of the group, `u64` |
+//! | 36..40 | group number (position in the order of solving), `u32` |
+//! | 40..44 | next layer to run (0: the group is not initialised), `u32` |
+//! | 44..48 | the group's deepest exit in plies, `u32` |
 //! | 48..52 | CRC-32 of the header's first 48 bytes and the arrays, `u32` |
 
 use std::fs::{self, File};
@@ -24,7 +25,7 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use crate::material::Material;
 
 const MAGIC: &[u8; 8] = b"ZRMGENST";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const HEADER: usize = 52;
 const CRC_AT: usize = 48;
 const BLOCK: usize = 1 << 20;
@@ -32,11 +33,11 @@ const BLOCK: usize = 1 << 20;
 /// Where a generation stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Mark {
-    /// Position of the stage in the stage order.
+    /// Position of the group in the order of solving.
     pub(crate) stage: u32,
-    /// The next layer to run; 0 when the stage still needs its initialisation pass.
+    /// The next layer to run; 0 when the group still needs its initialisation pass.
     pub(crate) layer: u32,
-    /// The stage's deepest exit (meaningful once initialised).
+    /// The group's deepest exit (meaningful once initialised).
     pub(crate) max_exit: u32,
 }
 
@@ -97,6 +98,45 @@ pub(crate) fn save(
     fs::rename(&tmp, &final_path)
 }
 
+/// Where the checkpoint of `material` stands, from its header alone (`None`: no checkpoint);
+/// [`load`] checks the rest.
+pub(crate) fn peek(dir: &Path, material: &Material) -> io::Result<Option<Mark>> {
+    let p = path(dir, material);
+    let mut file = match File::open(&p) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut h = [0u8; HEADER];
+    if file.read_exact(&mut h).is_err() {
+        return Err(unusable(&p, "truncated"));
+    }
+    let mark = mark_of(&h);
+    let size = u64::from_le_bytes(h[28..36].try_into().expect("8 bytes"));
+    if h[..CRC_AT] != header(material, size, mark)[..CRC_AT] {
+        return Err(unusable(&p, "another material or version"));
+    }
+    Ok(Some(mark))
+}
+
+fn unusable(p: &Path, why: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "{}: not a usable checkpoint ({why}); delete it to start over",
+            p.display()
+        ),
+    )
+}
+
+fn mark_of(h: &[u8; HEADER]) -> Mark {
+    Mark {
+        stage: u32::from_le_bytes(h[36..40].try_into().expect("4 bytes")),
+        layer: u32::from_le_bytes(h[40..44].try_into().expect("4 bytes")),
+        max_exit: u32::from_le_bytes(h[44..48].try_into().expect("4 bytes")),
+    }
+}
+
 /// Loads the checkpoint of `material` into `arrays` if there is a valid one; a missing file
 /// is `Ok(None)`, a file of another material or size or with a bad checksum is an error
 /// naming the file (delete it to start over).
@@ -111,15 +151,7 @@ pub(crate) fn load(
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
-    let bad = |why: &str| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "{}: not a usable checkpoint ({why}); delete it to start over",
-                p.display()
-            ),
-        )
-    };
+    let bad = |why: &str| unusable(&p, why);
     let size = arrays[0].len() as u64;
     let expected_len = HEADER as u64 + arrays.len() as u64 * size;
     if file.metadata()?.len() != expected_len {
@@ -128,11 +160,7 @@ pub(crate) fn load(
     let mut r = BufReader::with_capacity(BLOCK, file);
     let mut h = [0u8; HEADER];
     r.read_exact(&mut h)?;
-    let mark = Mark {
-        stage: u32::from_le_bytes(h[36..40].try_into().expect("4 bytes")),
-        layer: u32::from_le_bytes(h[40..44].try_into().expect("4 bytes")),
-        max_exit: u32::from_le_bytes(h[44..48].try_into().expect("4 bytes")),
-    };
+    let mark = mark_of(&h);
     if h[..CRC_AT] != header(material, size, mark)[..CRC_AT] {
         return Err(bad("another material, size or version"));
     }

@@ -1,25 +1,38 @@
-//! Generation of one table by retrograde analysis on un-moves: no graph, two bytes per index.
+//! Generation of one table by retrograde analysis on un-moves: no graph, three bytes per
+//! index of the group being solved.
 //!
-//! The working state is the table itself (one entry byte per index: 0 undecided or draw,
-//! `plies + 1` once decided, 255 illegal) plus one *exit* byte per index: the best value, for
-//! the mover, among the moves that leave the stage (captures and promotions, probed from the
-//! smaller tables; pawn moves, read from the stages of this table already solved).
+//! A pawnless table is solved as one group. A pawn table is solved one *group of pawn
+//! configurations* at a time: pawn moves are irreversible and the index puts the pawn digits
+//! first ([`Indexer`](crate::Indexer)), so each configuration (with each side to move) is a
+//! contiguous block of indices. A group holds configurations of one *stage* (the sum of the
+//! pawns' advancement), each with its left-right mirror image (a king crossing the board's
+//! middle line mirrors the canonical position), and the stages are solved most advanced first.
+//! A pawn push leads into a stage already solved; the finished groups' values wait in a file in
+//! the work folder (`<material>.values`), or in memory when there is none, and only the blocks
+//! a group's pushes reach are read back. The table is compressed from that file block by block.
 //!
-//! Each stage (see [`slice`](crate::slice)) is solved layer by layer, depth `d = 1, 2, ...`:
-//! a scan finds the positions decided at depth `d - 1` and the positions whose exit has depth
-//! `d`. At an odd `d` every undecided predecessor (an in-stage un-move) of a position lost in
-//! `d - 1` wins in `d`, as does every undecided position whose exit wins in `d`. At an even `d`
-//! an undecided predecessor of a position won in `d - 1` (or a position whose exit loses in
-//! `d`) loses in `d` when its exit loses in at most `d` and every in-stage move leads to a
-//! decided win: the out-degree counter is recomputed by move generation instead of stored.
-//! What stays undecided is a draw. The layers give the same fast-win / slow-loss depths as
-//! [`zermelo::solve::retrograde`] on the explicit graph. Cost per layer: one scan of the state
-//! plus an un-move generation per position decided and a move generation per loss candidate.
-//! Threads only write values that do not depend on the order of the writes, so the result is
-//! the same for any thread count.
+//! The working state of a group is one entry byte per index (0 undecided or draw, `plies + 1`
+//! once decided, 255 illegal), one *exit* byte per index (the best value, for the mover, among
+//! the moves that leave the group: captures and promotions, probed from the smaller tables;
+//! pawn moves, read from the groups already solved) and one counter byte.
+//!
+//! Each group is solved layer by layer, depth `d = 1, 2, ...`: a scan finds the positions
+//! decided at depth `d - 1` and the positions whose exit has depth `d`. At an odd `d` every
+//! undecided predecessor (an un-move of a king or piece) of a position lost in `d - 1` wins in
+//! `d`, as does every undecided position whose exit wins in `d`. At an even `d` an undecided
+//! predecessor of a position won in `d - 1` (or a position whose exit loses in `d`) loses in
+//! `d` when its exit loses in at most `d` and every in-group move leads to a decided win: a
+//! counter of pending moves per position, set by the initialisation pass. What stays undecided
+//! is a draw. The layers give the same fast-win / slow-loss depths as
+//! [`zermelo::solve::retrograde`] on the explicit graph. Cost per layer: one scan of the group
+//! plus an un-move generation per position decided. Threads only write values that do not
+//! depend on the order of the writes, so the result is the same for any thread count.
 
-use std::path::PathBuf;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -29,7 +42,7 @@ use crate::material::{Material, MAX_PIECES};
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
 use crate::slice::{Board, Child, SliceGame};
-use crate::table::Table;
+use crate::table::{Table, TableError, WriteOptions};
 use crate::value::{Value, ILLEGAL, MAX_PLIES};
 
 /// Why a table cannot be generated.
@@ -64,6 +77,9 @@ pub enum GenError {
 
 /// Indices per unit of parallel work.
 const CHUNK: usize = 1 << 14;
+/// The most indices of pawn configurations solved together (a group holds at least one
+/// configuration and its mirror image, whatever their size).
+const GROUP_ENTRIES: u64 = 1 << 27;
 
 /// How to run a generation.
 #[derive(Clone, Debug)]
@@ -86,8 +102,7 @@ impl Default for GenOptions {
 }
 
 /// Generates the table of the canonical `material`; every table it depends on must be
-/// reachable through `tb`. `progress` counts indices initialised (scaled so that all stage
-/// passes together count each index once).
+/// reachable through `tb`. `progress` counts indices initialised.
 pub fn generate(
     material: &Material,
     tb: &Tablebase,
@@ -96,9 +111,19 @@ pub fn generate(
     generate_with(material, tb, progress, &GenOptions::default())
 }
 
-/// Deletes the checkpoint of `material` in `work_dir` (call it once the table is written).
-pub fn discard_checkpoint(work_dir: &std::path::Path, material: &Material) -> std::io::Result<()> {
-    checkpoint::remove(work_dir, material)
+/// Deletes the checkpoint and the values file of `material` in `work_dir` (call it once the
+/// table is written).
+pub fn discard_checkpoint(work_dir: &Path, material: &Material) -> std::io::Result<()> {
+    checkpoint::remove(work_dir, material)?;
+    match std::fs::remove_file(values_path(work_dir, material)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// The file holding the values of the groups of a pawn table solved so far.
+fn values_path(work_dir: &Path, material: &Material) -> PathBuf {
+    work_dir.join(format!("{material}.values"))
 }
 
 /// [`generate`] with checkpoints in a work folder (see [`GenOptions`]).
@@ -119,72 +144,327 @@ pub fn generate_with(
         material: material.clone(),
         source: Box::new(source),
     };
-    for m in material.successors() {
-        tb.table(&m).map_err(dep)?;
-    }
-    let game = SliceGame::new(material, tb).map_err(dep)?;
-    let n = game.indexer().size() as usize;
-    let run = Run {
-        material,
-        tb,
-        values: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
-        exits: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
-        counters: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
-        game,
-        progress,
-    };
     let ck = |source| GenError::Checkpoint {
         material: material.clone(),
         source,
     };
-    let arrays = &[&run.values[..], &run.exits[..], &run.counters[..]][..];
+    for m in material.successors() {
+        tb.table(&m).map_err(dep)?;
+    }
+    let game = SliceGame::new(material, tb).map_err(dep)?;
+    let groups = plan_groups(&game);
     let dir = options.work_dir.as_deref();
     let resume = match dir {
-        Some(d) => checkpoint::load(d, material, arrays).map_err(ck)?,
+        Some(d) => checkpoint::peek(d, material).map_err(ck)?,
         None => None,
     };
-    let mut last_save = Instant::now();
-    let mut save = |mark: Mark, force: bool| -> Result<(), GenError> {
-        if let Some(d) = dir {
-            if force || last_save.elapsed() >= options.checkpoint_interval {
-                checkpoint::save(d, material, mark, arrays).map_err(ck)?;
-                last_save = Instant::now();
-            }
+    let pawns = game.indexer().has_pawns();
+    let mut store = match (pawns, dir) {
+        (false, _) => Store::None,
+        (true, None) => Store::Memory(
+            (0..game.indexer().size())
+                .into_par_iter()
+                .map(|_| AtomicU8::new(ILLEGAL))
+                .collect(),
+        ),
+        (true, Some(d)) => {
+            Store::file(&values_path(d, material), &game, resume.is_some()).map_err(ck)?
         }
-        Ok(())
     };
-    let stages = run.game.stages();
+    if pawns {
+        // Configurations that hold no position are never solved: count them as done.
+        let ix = game.indexer();
+        let invalid = (0..ix.pawn_configs())
+            .filter(|&c| !ix.config_is_valid(c))
+            .count() as u64;
+        progress.fetch_add(invalid * 2 * ix.block_len(), Relaxed);
+    }
+    let mut last_save = Instant::now();
     let start = resume.unwrap_or(Mark {
         stage: 0,
         layer: 0,
         max_exit: 0,
     });
-    for (k, &stage) in stages.iter().enumerate().skip(start.stage as usize) {
-        let mut mark = if k == start.stage as usize && start.layer > 0 {
-            start
-        } else {
-            let max_exit = run.init_stage(stage, k == 0, stages.len()).map_err(dep)?;
-            let mark = Mark {
-                stage: k as u32,
-                layer: 1,
-                max_exit,
-            };
-            save(mark, true)?;
-            mark
+    let mut last_values = None;
+    let done: u64 = groups[..(start.stage as usize).min(groups.len())]
+        .iter()
+        .map(|g| g.len() as u64 * 2 * game.indexer().block_len())
+        .sum();
+    progress.fetch_add(done, Relaxed);
+    for (k, configs) in groups.iter().enumerate().skip(start.stage as usize) {
+        let window = Window::new(game.indexer(), configs);
+        let n = window.len();
+        let run = Run {
+            material,
+            tb,
+            game: &game,
+            values: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+            exits: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+            counters: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+            window,
+            store: &store,
+            progress,
         };
-        while run.layer_step(stage, &mut mark)? {
+        let arrays = &[&run.values[..], &run.exits[..], &run.counters[..]][..];
+        let mut save = |mark: Mark, force: bool| -> Result<(), GenError> {
+            if let Some(d) = dir {
+                if force || last_save.elapsed() >= options.checkpoint_interval {
+                    checkpoint::save(d, material, mark, arrays).map_err(ck)?;
+                    last_save = Instant::now();
+                }
+            }
+            Ok(())
+        };
+        let resumed = match (k == start.stage as usize && start.layer > 0, dir) {
+            (true, Some(d)) => checkpoint::load(d, material, arrays).map_err(ck)?,
+            _ => None,
+        };
+        let mut mark = match resumed {
+            Some(mark) => {
+                run.progress.fetch_add(n as u64, Relaxed);
+                mark
+            }
+            None => {
+                let max_exit = run.init().map_err(dep)?;
+                let mark = Mark {
+                    stage: k as u32,
+                    layer: 1,
+                    max_exit,
+                };
+                save(mark, true)?;
+                mark
+            }
+        };
+        while run.layer_step(&mut mark)? {
             save(mark, false)?;
         }
+        let Run { window, values, .. } = run;
+        store.keep(&window, &values).map_err(ck)?;
+        if !pawns {
+            last_values = Some(values);
+        }
     }
-    let Run {
-        values,
-        exits,
-        counters,
-        ..
-    } = run;
-    drop((exits, counters));
-    let entries = values.into_par_iter().map(AtomicU8::into_inner).collect();
-    Ok(Table::from_entries(material, entries))
+    match store {
+        Store::None => {
+            let values = last_values.expect("a pawnless table is one group");
+            let entries = values.into_par_iter().map(AtomicU8::into_inner).collect();
+            Ok(Table::from_entries(material, entries))
+        }
+        Store::Memory(values) => {
+            let entries = values.into_par_iter().map(AtomicU8::into_inner).collect();
+            Ok(Table::from_entries(material, entries))
+        }
+        Store::File { file, .. } => {
+            let ix = game.indexer();
+            let bl = ix.block_len();
+            let configs = ix.pawn_configs();
+            let valid: Vec<bool> = (0..configs).map(|c| ix.config_is_valid(c)).collect();
+            Table::from_fill(material, &WriteOptions::default(), |first, out| {
+                // `out` starts at a block boundary and spans whole blocks.
+                for (j, part) in out.chunks_mut(bl as usize).enumerate() {
+                    let at = first + j as u64 * bl;
+                    if valid[((at / bl) % configs) as usize] {
+                        file.read_exact_at(part, at)?;
+                    } else {
+                        part.fill(ILLEGAL);
+                    }
+                }
+                Ok(())
+            })
+            .map_err(ck)
+        }
+    }
+}
+
+/// The groups of pawn configurations of a material, in the order they are solved (each a
+/// list of configurations; a pawnless material is one group of configuration 0).
+fn plan_groups(game: &SliceGame) -> Vec<Vec<u64>> {
+    let ix = game.indexer();
+    if !ix.has_pawns() {
+        return vec![vec![0]];
+    }
+    let per_config = 2 * ix.block_len();
+    let mut by_stage: Vec<Vec<Vec<u64>>> = vec![Vec::new(); 64];
+    for c in 0..ix.pawn_configs() {
+        let m = ix.mirror_config(c);
+        if !ix.config_is_valid(c) || m < c {
+            continue;
+        }
+        let pair = if m == c { vec![c] } else { vec![c, m] };
+        by_stage[game.config_stage(c) as usize].push(pair);
+    }
+    let mut groups = Vec::new();
+    for pairs in by_stage.into_iter().rev() {
+        let mut group: Vec<u64> = Vec::new();
+        for pair in pairs {
+            if !group.is_empty() && (group.len() + pair.len()) as u64 * per_config > GROUP_ENTRIES {
+                groups.push(std::mem::take(&mut group));
+            }
+            group.extend(pair);
+        }
+        if !group.is_empty() {
+            groups.push(group);
+        }
+    }
+    groups
+}
+
+/// The indices of one group: whole blocks of one pawn configuration and side to move, mapped
+/// to a dense local range.
+struct Window {
+    block_len: u64,
+    /// The first global index of each block, in local order.
+    starts: Vec<u64>,
+    /// Per global block (`index / block_len`): its local slot, or `u32::MAX`.
+    slot: Vec<u32>,
+}
+
+impl Window {
+    fn new(ix: &crate::Indexer, configs: &[u64]) -> Window {
+        let block_len = ix.block_len();
+        let per_side = ix.pawn_configs();
+        let mut slot = vec![u32::MAX; 2 * per_side as usize];
+        let mut starts = Vec::new();
+        for side in 0..2 {
+            for &c in configs {
+                let block = side * per_side + c;
+                slot[block as usize] = starts.len() as u32;
+                starts.push(block * block_len);
+            }
+        }
+        Window {
+            block_len,
+            starts,
+            slot,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.starts.len() * self.block_len as usize
+    }
+
+    #[inline]
+    fn global(&self, local: usize) -> u64 {
+        let bl = self.block_len as usize;
+        self.starts[local / bl] + (local % bl) as u64
+    }
+
+    #[inline]
+    fn local(&self, global: u64) -> Option<usize> {
+        let s = *self.slot.get((global / self.block_len) as usize)?;
+        (s != u32::MAX)
+            .then(|| s as usize * self.block_len as usize + (global % self.block_len) as usize)
+    }
+}
+
+/// Where the values of the groups already solved are kept.
+enum Store {
+    /// A pawnless table: one group, nothing to keep.
+    None,
+    /// Every index, in memory (no work folder).
+    Memory(Vec<AtomicU8>),
+    /// Every index, in the work folder's values file; the blocks read back are cached until
+    /// the next group starts.
+    File {
+        file: File,
+        path: PathBuf,
+        block_len: u64,
+        cache: Vec<OnceLock<Result<Box<[u8]>, String>>>,
+    },
+}
+
+impl Store {
+    /// Opens the values file (`resume`: as a checkpoint left it; otherwise new).
+    fn file(path: &Path, game: &SliceGame, resume: bool) -> std::io::Result<Store> {
+        let ix = game.indexer();
+        if let Some(d) = path.parent() {
+            std::fs::create_dir_all(d)?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(!resume)
+            .open(path)?;
+        if resume && file.metadata()?.len() != ix.size() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "{}: {} bytes, expected {}; delete the work folder's files of this table to start over",
+                    path.display(),
+                    file.metadata()?.len(),
+                    ix.size()
+                ),
+            ));
+        }
+        file.set_len(ix.size())?;
+        Ok(Store::File {
+            file,
+            path: path.to_path_buf(),
+            block_len: ix.block_len(),
+            cache: (0..2 * ix.pawn_configs())
+                .map(|_| OnceLock::new())
+                .collect(),
+        })
+    }
+
+    /// The value byte of global index `idx`, of a group already solved.
+    fn get(&self, idx: u64) -> Result<u8, ProbeError> {
+        match self {
+            Store::None => unreachable!("a pawnless table reads no other group"),
+            Store::Memory(v) => Ok(v[idx as usize].load(Relaxed)),
+            Store::File {
+                file,
+                path,
+                block_len,
+                cache,
+            } => {
+                let block = idx / block_len;
+                let bytes = cache[block as usize].get_or_init(|| {
+                    let mut buf = vec![0u8; *block_len as usize].into_boxed_slice();
+                    file.read_exact_at(&mut buf, block * block_len)
+                        .map(|()| buf)
+                        .map_err(|e| e.to_string())
+                });
+                match bytes {
+                    Ok(b) => Ok(b[(idx % block_len) as usize]),
+                    Err(e) => Err(ProbeError::Table(TableError::Io {
+                        path: path.clone(),
+                        source: std::io::Error::other(e.clone()),
+                    })),
+                }
+            }
+        }
+    }
+
+    /// Keeps a solved group's values (and forgets the blocks read back for it).
+    fn keep(&mut self, window: &Window, values: &[AtomicU8]) -> std::io::Result<()> {
+        let bl = window.block_len as usize;
+        match self {
+            Store::None => Ok(()),
+            Store::Memory(all) => {
+                for (k, &start) in window.starts.iter().enumerate() {
+                    let dst = &all[start as usize..start as usize + bl];
+                    dst.par_iter()
+                        .zip(&values[k * bl..(k + 1) * bl])
+                        .for_each(|(d, v)| d.store(v.load(Relaxed), Relaxed));
+                }
+                Ok(())
+            }
+            Store::File { file, cache, .. } => {
+                cache.iter_mut().for_each(|c| drop(c.take()));
+                let mut buf = vec![0u8; bl];
+                for (k, &start) in window.starts.iter().enumerate() {
+                    buf.par_iter_mut()
+                        .zip(&values[k * bl..(k + 1) * bl])
+                        .for_each(|(b, v)| *b = v.load(Relaxed));
+                    file.write_all_at(&buf, start)?;
+                }
+                // A checkpoint of a later group implies that this one is on disk.
+                file.sync_data()
+            }
+        }
+    }
 }
 
 /// Exit byte: 0 none, 1 draw, `plies + 2` otherwise.
@@ -196,28 +476,32 @@ fn encode_exit(v: Option<Value>) -> Option<u8> {
     }
 }
 
-/// The working state of one generation.
+/// The working state of one group.
 struct Run<'a> {
     material: &'a Material,
     tb: &'a Tablebase,
-    game: SliceGame,
+    game: &'a SliceGame,
+    window: Window,
+    store: &'a Store,
+    /// Per local index: entry byte.
     values: Vec<AtomicU8>,
+    /// Per local index: exit byte ([`encode_exit`]).
     exits: Vec<AtomicU8>,
-    /// Per undecided index: its distinct in-stage children not yet known to be won, plus
-    /// one while a losing exit is deeper than the current layer.
+    /// Per undecided local index: its distinct in-group children not yet known to be won,
+    /// plus one while a losing exit is deeper than the current layer.
     counters: Vec<AtomicU8>,
     progress: &'a AtomicU64,
 }
 
 impl Run<'_> {
-    fn board(&self, idx: u64) -> Board {
-        let (turn, sq) = self.game.indexer().decode(idx);
+    fn board(&self, local: usize) -> Board {
+        let (turn, sq) = self.game.indexer().decode(self.window.global(local));
         Board { turn, sq }
     }
 
-    /// Marks illegal indices (on the first pass), mates, and the exits of every position of
-    /// `stage`. Returns the deepest exit.
-    fn init_stage(&self, stage: u32, first: bool, stages: usize) -> Result<u32, ProbeError> {
+    /// Marks illegal indices, mates, and the exits and counters of every position of the
+    /// group. Returns the deepest exit.
+    fn init(&self) -> Result<u32, ProbeError> {
         let max_exit = AtomicU32::new(0);
         let n = self.values.len();
         (0..n.div_ceil(CHUNK))
@@ -225,22 +509,16 @@ impl Run<'_> {
             .try_for_each(|c| -> Result<(), ProbeError> {
                 let range = c * CHUNK..((c + 1) * CHUNK).min(n);
                 let mut children = Vec::new();
-                self.progress
-                    .fetch_add((range.len() / stages) as u64, Relaxed);
-                for idx in range {
-                    let Some(b) = self.game.legal_board(idx as u64) else {
-                        if first {
-                            self.values[idx].store(ILLEGAL, Relaxed);
-                        }
+                self.progress.fetch_add(range.len() as u64, Relaxed);
+                for local in range {
+                    let Some(b) = self.game.legal_board(self.window.global(local)) else {
+                        self.values[local].store(ILLEGAL, Relaxed);
                         continue;
                     };
-                    if self.game.stage(&b) != stage {
-                        continue;
-                    }
                     let (any_move, exit) = self.exit_of(&b, &mut children)?;
                     if !any_move {
                         if self.game.in_check(&b) {
-                            self.values[idx].store(1, Relaxed); // checkmated: Loss(0)
+                            self.values[local].store(1, Relaxed); // checkmated: Loss(0)
                         }
                         continue;
                     }
@@ -250,7 +528,7 @@ impl Run<'_> {
                             self.game.position(&b, None).fen()
                         ))
                     })?;
-                    self.exits[idx].store(byte, Relaxed);
+                    self.exits[local].store(byte, Relaxed);
                     let pending =
                         children.len() + usize::from(matches!(exit, Some(Value::Lose(_))));
                     let pending = u8::try_from(pending).map_err(|_| {
@@ -259,7 +537,7 @@ impl Run<'_> {
                             self.game.position(&b, None).fen()
                         ))
                     })?;
-                    self.counters[idx].store(pending, Relaxed);
+                    self.counters[local].store(pending, Relaxed);
                     if let Some(d) = exit.and_then(Value::plies) {
                         max_exit.fetch_max(d, Relaxed);
                     }
@@ -335,11 +613,14 @@ impl Run<'_> {
         self.own_value(self.game.rank(child))
     }
 
+    /// The value of index `idx` of this material in a group already solved.
     fn own_value(&self, idx: u64) -> Result<Value, ProbeError> {
+        debug_assert!(
+            self.window.local(idx).is_none(),
+            "pawn moves leave the group"
+        );
         // `idx` ranks a legal position, so 255 here is a loss in 254 plies, not the filler.
-        Ok(crate::value::decode(
-            self.values[idx as usize].load(Relaxed),
-        ))
+        Ok(crate::value::decode(self.store.get(idx)?))
     }
 
     /// The value of any position whose table or stage is solved, en passant rights included
@@ -368,12 +649,12 @@ impl Run<'_> {
         self.tb.probe(pos)
     }
 
-    /// Runs layer `mark.layer` of `stage` and advances the mark; returns whether the stage
-    /// has more layers (what stays undecided at the end is drawn).
-    fn layer_step(&self, stage: u32, mark: &mut Mark) -> Result<bool, GenError> {
+    /// Runs layer `mark.layer` and advances the mark; returns whether the group has more
+    /// layers (what stays undecided at the end is drawn).
+    fn layer_step(&self, mark: &mut Mark) -> Result<bool, GenError> {
         let d = mark.layer;
         let dry = d > MAX_PLIES;
-        let decided = self.layer(stage, d, dry);
+        let decided = self.layer(d, dry);
         if decided > 0 && dry {
             return Err(GenError::TooDeep(self.material.clone()));
         }
@@ -382,7 +663,7 @@ impl Run<'_> {
     }
 
     /// One layer: decides the positions of depth `d`; returns how many. `dry`: only count.
-    fn layer(&self, stage: u32, d: u32, dry: bool) -> u64 {
+    fn layer(&self, d: u32, dry: bool) -> u64 {
         let n = self.values.len();
         let trigger = d as u8; // entry byte of depth d - 1
         let exit_trigger = (d + 2).min(255) as u8;
@@ -390,26 +671,24 @@ impl Run<'_> {
         (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
             let mut preds = Vec::new();
             let mut count = 0;
-            for idx in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                let v = self.values[idx].load(Relaxed);
+            for local in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                let v = self.values[local].load(Relaxed);
                 if v == trigger && d <= 254 {
-                    let b = self.board(idx as u64);
-                    if self.game.stage(&b) == stage {
-                        preds.clear();
-                        self.game.unmoves(&b, &mut preds);
-                        // Each predecessor once: its counter counts distinct children.
-                        preds.sort_unstable();
-                        preds.dedup();
-                        for &q in &preds {
+                    let b = self.board(local);
+                    preds.clear();
+                    self.game.unmoves(&b, &mut preds);
+                    // Each predecessor once: its counter counts distinct children.
+                    preds.sort_unstable();
+                    preds.dedup();
+                    for &q in &preds {
+                        // Un-moves of kings and pieces keep the pawns: `q` is in the group.
+                        if let Some(q) = self.window.local(q) {
                             count += u64::from(self.step(q, d, dry));
                         }
                     }
                 }
-                if v == 0 && d + 2 <= 255 && self.exits[idx].load(Relaxed) == exit_trigger {
-                    let b = self.board(idx as u64);
-                    if self.game.stage(&b) == stage {
-                        count += u64::from(self.step(idx as u64, d, dry));
-                    }
+                if v == 0 && d + 2 <= 255 && self.exits[local].load(Relaxed) == exit_trigger {
+                    count += u64::from(self.step(local, d, dry));
                 }
             }
             decided.fetch_add(count, Relaxed);
@@ -417,18 +696,18 @@ impl Run<'_> {
         decided.into_inner()
     }
 
-    /// One child (or the exit) of undecided `q` has just been resolved at depth `d - 1`
-    /// (resp. `d`): at an odd `d` `q` wins in `d`; at an even `d` it loses in `d` if that was
-    /// its last pending move and its exit does not draw or win. Returns whether `q` was
-    /// decided.
-    fn step(&self, q: u64, d: u32, dry: bool) -> bool {
-        let cell = &self.values[q as usize];
+    /// One child (or the exit) of undecided local index `q` has just been resolved at depth
+    /// `d - 1` (resp. `d`): at an odd `d` `q` wins in `d`; at an even `d` it loses in `d` if
+    /// that was its last pending move and its exit does not draw or win. Returns whether `q`
+    /// was decided.
+    fn step(&self, q: usize, d: u32, dry: bool) -> bool {
+        let cell = &self.values[q];
         if cell.load(Relaxed) != 0 {
             return false;
         }
         if d % 2 == 0 {
-            let last = self.counters[q as usize].fetch_sub(1, Relaxed) == 1;
-            let exit = self.exits[q as usize].load(Relaxed);
+            let last = self.counters[q].fetch_sub(1, Relaxed) == 1;
+            let exit = self.exits[q].load(Relaxed);
             let exit_loses = exit == 0 || (exit >= 2 && (exit - 2) % 2 == 0);
             if !(last && exit_loses) {
                 return false;

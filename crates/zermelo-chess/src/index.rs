@@ -1,12 +1,16 @@
 //! Dense indexing of one material slice, with symmetry reduction.
 //!
-//! An index is `side to move`, then one digit per piece in the order white king, black king,
-//! white pieces, black pieces (strongest first). Without pawns the white king is brought into
-//! the triangle a1-d1-d4 by one of the 8 board symmetries (10 squares); with pawns only the
-//! left-right mirror applies and the white king stands on files a-d (32 squares). Pawns use 48
-//! digits (ranks 2-7). Several indices can describe the same position (equal pieces swapped, or
-//! the white king on the diagonal): the *canonical* one is the least, and every other index is
-//! marked illegal, as are positions with overlapping pieces or the side not to move in check.
+//! An index is `side to move`, then one digit per piece. Without pawns the digits follow the
+//! slot order white king, black king, white pieces, black pieces (strongest first), and the
+//! white king is brought into the triangle a1-d1-d4 by one of the 8 board symmetries (10
+//! squares). With pawns only the left-right mirror applies, the white king stands on files a-d
+//! (32 squares), pawns use 48 digits (ranks 2-7), and the pawn digits come first (right after
+//! the side to move): all positions of one *pawn configuration* and side to move form one
+//! contiguous block of [`block_len`](Indexer::block_len) indices, so that the generator can
+//! solve a table one group of pawn configurations at a time (pawn moves are irreversible).
+//! Several indices can describe the same position (equal pieces swapped, or the white king on
+//! the diagonal): the *canonical* one is the least, and every other index is marked illegal,
+//! as are positions with overlapping pieces or the side not to move in check.
 
 use crate::material::Material;
 use crate::position::Position;
@@ -30,6 +34,10 @@ pub struct Indexer {
     digit_base: [u8; 8],
     /// Runs of equal pieces (`start..end`, at least two long), sorted when ranking.
     equal_runs: Vec<(usize, usize)>,
+    /// The slots from the least significant digit to the most significant.
+    digit_order: Vec<usize>,
+    /// Indices per pawn configuration and side to move (`size / 2` without pawns).
+    block_len: u64,
 }
 
 impl Indexer {
@@ -76,10 +84,20 @@ impl Indexer {
         for p in &slots[2..] {
             size *= if p.role == Role::Pawn { 48 } else { 64 };
         }
+        // Most significant first: the pawns, then the kings and pieces, each in slot order.
+        let mut digit_order: Vec<usize> = (0..slots.len())
+            .filter(|&i| slots[i].role == Role::Pawn)
+            .chain((0..slots.len()).filter(|&i| slots[i].role != Role::Pawn))
+            .collect();
+        digit_order.reverse();
         let mut place = [0u64; 8];
         let mut digit_base = [0u8; 8];
         let mut value = 1u64;
-        for i in (0..slots.len()).rev() {
+        let mut block_len = 0;
+        for &i in &digit_order {
+            if slots[i].role == Role::Pawn && block_len == 0 {
+                block_len = value;
+            }
             place[i] = value;
             let radix = match (i, slots[i].role) {
                 (0, _) => region.len() as u64,
@@ -88,6 +106,9 @@ impl Indexer {
             };
             digit_base[i] = if slots[i].role == Role::Pawn { 8 } else { 0 };
             value *= radix;
+        }
+        if block_len == 0 {
+            block_len = value;
         }
         let mut equal_runs = Vec::new();
         let mut i = 2;
@@ -105,6 +126,8 @@ impl Indexer {
             place,
             digit_base,
             equal_runs,
+            digit_order,
+            block_len,
             material: material.clone(),
             slots,
             pawns,
@@ -181,27 +204,11 @@ impl Indexer {
 
     /// The position of index `idx`, or `None` if pieces overlap or `idx` is out of range. The
     /// position may still be illegal or non-canonical (see [`legal`](Self::legal)).
-    pub fn unrank(&self, mut idx: u64) -> Option<Position> {
+    pub fn unrank(&self, idx: u64) -> Option<Position> {
         if idx >= self.size {
             return None;
         }
-        let n = self.slots.len();
-        let mut sq = [0u8; 8];
-        for i in (2..n).rev() {
-            let (radix, base) = if self.slots[i].role == Role::Pawn {
-                (48, 8)
-            } else {
-                (64, 0)
-            };
-            sq[i] = (idx % radix) as u8 + base;
-            idx /= radix;
-        }
-        sq[1] = (idx % 64) as u8;
-        idx /= 64;
-        let r = self.region.len() as u64;
-        sq[0] = self.region[(idx % r) as usize].index() as u8;
-        idx /= r;
-        let turn = if idx == 0 { Color::White } else { Color::Black };
+        let (turn, sq) = self.decode(idx);
         let mut pos = Position::empty(turn);
         for (&s, &piece) in sq.iter().zip(&self.slots) {
             let s = Square::new(s)?;
@@ -228,10 +235,13 @@ impl Indexer {
     /// overlap.
     #[inline]
     pub(crate) fn decode(&self, mut idx: u64) -> (Color, [u8; 8]) {
-        let n = self.slots.len();
         let mut sq = [0u8; 8];
-        for i in (2..n).rev() {
-            if self.slots[i].role == Role::Pawn {
+        for &i in &self.digit_order {
+            if i == 0 {
+                let r = self.region.len() as u64;
+                sq[0] = self.region[(idx % r) as usize].index() as u8;
+                idx /= r;
+            } else if self.digit_base[i] != 0 {
                 sq[i] = (idx % 48) as u8 + 8;
                 idx /= 48;
             } else {
@@ -239,16 +249,75 @@ impl Indexer {
                 idx /= 64;
             }
         }
-        sq[1] = (idx % 64) as u8;
-        idx /= 64;
-        let r = self.region.len() as u64;
-        sq[0] = self.region[(idx % r) as usize].index() as u8;
-        let turn = if idx / r == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let turn = if idx == 0 { Color::White } else { Color::Black };
         (turn, sq)
+    }
+
+    /// Indices per pawn configuration and side to move: index `i` has pawn configuration
+    /// `(i % (size / 2)) / block_len` (always 0 without pawns).
+    pub fn block_len(&self) -> u64 {
+        self.block_len
+    }
+
+    /// Number of pawn configurations (48 to the number of pawns; 1 without pawns), valid or
+    /// not.
+    pub fn pawn_configs(&self) -> u64 {
+        self.size / 2 / self.block_len
+    }
+
+    /// The pawn squares of configuration `config` in slot order (the pawn slots are
+    /// [`pawn_slots`](Self::pawn_slots)).
+    pub(crate) fn config_squares(&self, config: u64) -> Vec<u8> {
+        let mut c = config;
+        let mut out: Vec<u8> = self
+            .pawn_slots()
+            .rev()
+            .map(|_| {
+                let s = (c % 48) as u8 + 8;
+                c /= 48;
+                s
+            })
+            .collect();
+        out.reverse();
+        out
+    }
+
+    /// The configuration number of pawn squares given in slot order.
+    pub(crate) fn config_of(&self, squares: &[u8]) -> u64 {
+        squares.iter().fold(0, |c, &s| c * 48 + u64::from(s - 8))
+    }
+
+    /// The slots holding pawns, in slot order.
+    pub(crate) fn pawn_slots(&self) -> impl DoubleEndedIterator<Item = usize> + '_ {
+        (0..self.slots.len()).filter(|&i| self.slots[i].role == Role::Pawn)
+    }
+
+    /// Whether configuration `config` can hold positions: pawns on distinct squares, equal
+    /// pawns in ascending order (the canonical order).
+    pub(crate) fn config_is_valid(&self, config: u64) -> bool {
+        let sq = self.config_squares(config);
+        let slots: Vec<usize> = self.pawn_slots().collect();
+        for a in 0..sq.len() {
+            for b in a + 1..sq.len() {
+                if sq[a] == sq[b] || (self.slots[slots[a]] == self.slots[slots[b]] && sq[a] > sq[b])
+                {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The configuration of the left-right mirror image of `config` (canonical order).
+    pub(crate) fn mirror_config(&self, config: u64) -> u64 {
+        let slots: Vec<usize> = self.pawn_slots().collect();
+        let mut sq = [0u8; 8];
+        for (k, s) in self.config_squares(config).into_iter().enumerate() {
+            sq[slots[k]] = s ^ 7;
+        }
+        self.sort_equal_pieces(&mut sq[..self.slots.len()]);
+        let mirrored: Vec<u8> = slots.iter().map(|&i| sq[i]).collect();
+        self.config_of(&mirrored)
     }
 
     /// The canonical index of the position with `turn` to move and a piece of each slot on
@@ -342,6 +411,52 @@ mod tests {
         check_inverse("KBBvK", 7);
         check_inverse("KPvKP", 13);
         check_inverse("KRvKN", 11);
+    }
+
+    /// With pawns, the pawn digits come first: every index of one pawn configuration and
+    /// side to move lies in one block, and mirroring a position mirrors its configuration.
+    #[test]
+    fn pawn_configurations_are_contiguous_blocks() {
+        for material in ["KPvK", "KPvKP", "KRPvKR", "KPPvKP", "KNNvKP"] {
+            let ix = Indexer::new(&material.parse().unwrap());
+            let half = ix.size() / 2;
+            let pawns: Vec<usize> = ix.pawn_slots().collect();
+            let step = ix.size() / 3000 + 1;
+            let mut idx = 17;
+            let mut seen = 0;
+            while idx < ix.size() {
+                if let Some(pos) = ix.legal(idx) {
+                    seen += 1;
+                    let config = (idx % half) / ix.block_len();
+                    assert!(ix.config_is_valid(config), "{material} {idx}");
+                    let (_, sq) = ix.decode(idx);
+                    let squares: Vec<u8> = pawns.iter().map(|&i| sq[i]).collect();
+                    assert_eq!(ix.config_squares(config), squares);
+                    assert_eq!(ix.config_of(&squares), config);
+                    let mut img = Position::empty(pos.turn());
+                    for (s, p) in pos.pieces() {
+                        img.set(s.transform(1), Some(p));
+                    }
+                    // The image has its white king on files e-h: it ranks back to `idx`.
+                    assert_eq!(ix.rank(&img), Some(idx));
+                    // Mirroring only the pawns gives the mirror configuration's squares.
+                    let m = ix.mirror_config(config);
+                    assert!(ix.config_is_valid(m));
+                    assert_eq!(ix.mirror_config(m), config);
+                    let mut want: Vec<u8> = squares.iter().map(|s| s ^ 7).collect();
+                    let mut got = ix.config_squares(m);
+                    want.sort_unstable();
+                    got.sort_unstable();
+                    assert_eq!(got, want);
+                }
+                idx += step;
+            }
+            assert!(seen > 50, "{material}: {seen}");
+            assert_eq!(ix.pawn_configs() * ix.block_len() * 2, ix.size());
+        }
+        let pawnless = Indexer::new(&"KRvKN".parse().unwrap());
+        assert_eq!(pawnless.pawn_configs(), 1);
+        assert_eq!(pawnless.block_len(), pawnless.size() / 2);
     }
 
     #[test]

@@ -127,30 +127,22 @@ impl SliceGame {
         (!self.attacked(&b, occ, their_king, turn)).then_some(b)
     }
 
-    /// The pawn stage of a board: the sum of its pawns' advancement.
-    #[inline]
-    pub(crate) fn stage(&self, b: &Board) -> u32 {
-        let mut s = 0;
-        for (i, p) in self.slots.iter().enumerate() {
-            if p.role == Role::Pawn {
-                let rank = u32::from(b.sq[i] / 8);
-                s += if p.color == Color::White {
+    /// The stage of pawn configuration `config`: the sum of its pawns' advancement, each
+    /// counted from its own side (pawn pushes only raise it).
+    pub(crate) fn config_stage(&self, config: u64) -> u32 {
+        let squares = self.indexer.config_squares(config);
+        squares
+            .iter()
+            .zip(self.indexer.pawn_slots())
+            .map(|(&s, slot)| {
+                let rank = u32::from(s / 8);
+                if self.slots[slot].color == Color::White {
                     rank
                 } else {
                     7 - rank
-                };
-            }
-        }
-        s
-    }
-
-    /// The stages of this material, most advanced (solved first) first.
-    pub(crate) fn stages(&self) -> Vec<u32> {
-        let pawns = self.slots.iter().filter(|p| p.role == Role::Pawn).count() as u32;
-        if pawns == 0 {
-            return vec![0];
-        }
-        (pawns..=6 * pawns).rev().collect()
+                }
+            })
+            .sum()
     }
 
     fn occupancy(&self, b: &Board) -> u64 {

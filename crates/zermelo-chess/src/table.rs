@@ -1,10 +1,10 @@
-//! The table file format (version 2): a header, a block directory, then the entries cut into
+//! The table file format (version 3): a header, a block directory, then the entries cut into
 //! blocks, each compressed on its own so that one probe decodes one block.
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 0..8 | magic `ZRMCHESS` |
-//! | 8..12 | format version, little-endian `u32` (2) |
+//! | 8..12 | format version, little-endian `u32` (3) |
 //! | 12 | metric: 1 = DTM in plies |
 //! | 13 | codec of the blocks: 0 raw, 1 zstd, 2 run-length ([`Codec`]) |
 //! | 14..16 | zero |
@@ -38,7 +38,10 @@ use crate::material::{Material, MAX_PIECES};
 use crate::value::{Value, ILLEGAL};
 
 const MAGIC: &[u8; 8] = b"ZRMCHESS";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
+/// Version 2 had the same layout; its pawn tables put the pawn digits last in the index
+/// (version 3 puts them first), so only its pawnless tables are still read.
+const PAWNLESS_VERSION: u32 = 2;
 const METRIC_DTM: u8 = 1;
 const HEADER: usize = 64;
 const DIR_ENTRY: usize = 12;
@@ -370,63 +373,59 @@ impl Table {
     }
 
     /// Writes the table in the file format, compressing blocks in parallel; returns the number
-    /// of bytes written.
+    /// of bytes written. A table that already is a file of this version with these options
+    /// (as [`generate`](crate::generate()) makes them) is written as it is.
     pub fn write_with(&self, w: &mut dyn Write, options: &WriteOptions) -> io::Result<u64> {
-        let block = options.block_entries;
-        if !block.is_power_of_two() || !(MIN_BLOCK_LOG..=MAX_BLOCK_LOG).contains(&block.ilog2()) {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{block} entries per block: expected a power of two from 2^10 to 2^20"),
-            ));
-        }
-        let entries = self.all_entries().map_err(io::Error::other)?;
-        let blocks: Vec<Vec<u8>> = entries
-            .par_chunks(block as usize)
-            .map(|c| compress(options.codec, c))
-            .collect::<io::Result<_>>()?;
-        let mut dir = Vec::with_capacity(blocks.len() * DIR_ENTRY);
-        let mut end = 0u64;
-        for b in &blocks {
-            end += b.len() as u64;
-            dir.extend_from_slice(&end.to_le_bytes());
-            dir.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
-        }
-        let mut header = [0u8; HEADER];
-        header[..8].copy_from_slice(MAGIC);
-        header[8..12].copy_from_slice(&VERSION.to_le_bytes());
-        header[12] = METRIC_DTM;
-        header[13] = options.codec.id();
-        let name = self.material().to_string();
-        let n = name.len().min(16);
-        header[16..16 + n].copy_from_slice(&name.as_bytes()[..n]);
-        header[32..40].copy_from_slice(&(entries.len() as u64).to_le_bytes());
-        header[40..44].copy_from_slice(&block.to_le_bytes());
-        header[48..56].copy_from_slice(&(blocks.len() as u64).to_le_bytes());
-        header[56..60].copy_from_slice(&crc32fast::hash(&dir).to_le_bytes());
-        let crc = crc32fast::hash(&header[..60]);
-        header[60..64].copy_from_slice(&crc.to_le_bytes());
-        w.write_all(&header)?;
-        w.write_all(&dir)?;
-        for b in &blocks {
-            w.write_all(b)?;
-        }
-        Ok((HEADER + dir.len()) as u64 + end)
-    }
-
-    /// Every entry byte, decoded.
-    fn all_entries(&self) -> Result<std::borrow::Cow<'_, [u8]>, TableError> {
-        match &self.storage {
-            Storage::Entries(v) => Ok(std::borrow::Cow::Borrowed(v)),
-            Storage::Blocks(b) => {
-                let mut all = Vec::with_capacity(self.size() as usize);
-                let mut out = Vec::new();
-                for k in 0..b.count {
-                    b.decode(k, &mut out)?;
-                    all.extend_from_slice(&out);
-                }
-                Ok(std::borrow::Cow::Owned(all))
+        if let Storage::Blocks(b) = &self.storage {
+            let bytes = b.file.get();
+            if le_u32(bytes, 8) == VERSION
+                && b.codec.id() == options.codec.id()
+                && b.block_entries == u64::from(options.block_entries)
+            {
+                w.write_all(bytes)?;
+                return Ok(bytes.len() as u64);
             }
         }
+        let bytes = encode(self.material(), options, |first, out| {
+            self.read_entries(first, out).map_err(io::Error::other)
+        })?;
+        w.write_all(&bytes)?;
+        Ok(bytes.len() as u64)
+    }
+
+    /// A table compressed block by block from `fill(first, out)`, which must write the
+    /// entries from index `first` on into `out`: the entries are never all in memory at once.
+    pub(crate) fn from_fill(
+        material: &Material,
+        options: &WriteOptions,
+        fill: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
+    ) -> io::Result<Table> {
+        let bytes = encode(material, options, fill)?;
+        Table::from_file(FileBytes::Owned(bytes), format!("<generated {material}>"))
+            .map_err(io::Error::other)
+    }
+
+    /// Copies the entries from index `first` on into `out`.
+    fn read_entries(&self, first: u64, out: &mut [u8]) -> Result<(), TableError> {
+        match &self.storage {
+            Storage::Entries(v) => {
+                out.copy_from_slice(&v[first as usize..first as usize + out.len()]);
+            }
+            Storage::Blocks(b) => {
+                let mut block = Vec::new();
+                let mut at = 0;
+                while at < out.len() {
+                    let idx = first + at as u64;
+                    let k = (idx / b.block_entries) as usize;
+                    b.decode(k, &mut block)?;
+                    let skip = (idx % b.block_entries) as usize;
+                    let n = (block.len() - skip).min(out.len() - at);
+                    out[at..at + n].copy_from_slice(&block[skip..skip + n]);
+                    at += n;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Opens a table file, reading it into memory and checking it whole.
@@ -492,6 +491,63 @@ impl Table {
             Storage::Blocks(b) => b.file.get().len() as u64,
         }
     }
+}
+
+/// The file bytes of `material`'s table, its entries supplied piece by piece by `fill` (see
+/// [`Table::from_fill`]); blocks are compressed in parallel.
+fn encode(
+    material: &Material,
+    options: &WriteOptions,
+    mut fill: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
+) -> io::Result<Vec<u8>> {
+    /// Entries read per piece: a multiple of every block size.
+    const PIECE: u64 = 1 << 24;
+    let block = options.block_entries;
+    if !block.is_power_of_two() || !(MIN_BLOCK_LOG..=MAX_BLOCK_LOG).contains(&block.ilog2()) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{block} entries per block: expected a power of two from 2^10 to 2^20"),
+        ));
+    }
+    let total = Indexer::new(material).size();
+    let count = total.div_ceil(u64::from(block)) as usize;
+    let mut dir = Vec::with_capacity(count * DIR_ENTRY);
+    let mut data = Vec::new();
+    let mut buf = vec![0u8; total.min(PIECE) as usize];
+    let mut first = 0;
+    while first < total {
+        let piece = &mut buf[..(total - first).min(PIECE) as usize];
+        fill(first, piece)?;
+        let blocks: Vec<Vec<u8>> = piece
+            .par_chunks(block as usize)
+            .map(|c| compress(options.codec, c))
+            .collect::<io::Result<_>>()?;
+        for b in &blocks {
+            data.extend_from_slice(b);
+            dir.extend_from_slice(&(data.len() as u64).to_le_bytes());
+            dir.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
+        }
+        first += piece.len() as u64;
+    }
+    let mut header = [0u8; HEADER];
+    header[..8].copy_from_slice(MAGIC);
+    header[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    header[12] = METRIC_DTM;
+    header[13] = options.codec.id();
+    let name = material.to_string();
+    let n = name.len().min(16);
+    header[16..16 + n].copy_from_slice(&name.as_bytes()[..n]);
+    header[32..40].copy_from_slice(&total.to_le_bytes());
+    header[40..44].copy_from_slice(&block.to_le_bytes());
+    header[48..56].copy_from_slice(&(count as u64).to_le_bytes());
+    header[56..60].copy_from_slice(&crc32fast::hash(&dir).to_le_bytes());
+    let crc = crc32fast::hash(&header[..60]);
+    header[60..64].copy_from_slice(&crc.to_le_bytes());
+    let mut bytes = Vec::with_capacity(HEADER + dir.len() + data.len());
+    bytes.extend_from_slice(&header);
+    bytes.extend_from_slice(&dir);
+    bytes.extend_from_slice(&data);
+    Ok(bytes)
 }
 
 fn compress(codec: Codec, entries: &[u8]) -> io::Result<Vec<u8>> {
@@ -672,15 +728,25 @@ fn check(bytes: &[u8], source: &str) -> Result<Layout, TableError> {
         return Err(corrupt("not a zermelo chess table (bad magic)".into()));
     }
     let version = le_u32(bytes, 8);
-    if version != VERSION {
-        // Version 1 kept the material at bytes 13..28.
-        let name = bytes.get(13..28).unwrap_or_default();
-        let material = name
-            .iter()
+    let named = |range: std::ops::Range<usize>| -> String {
+        let name = bytes.get(range).unwrap_or_default();
+        name.iter()
             .take_while(|&&b| b != 0)
             .map(|&b| b as char)
             .filter(char::is_ascii_alphanumeric)
-            .collect();
+            .collect()
+    };
+    let pawnless_v2 = version == PAWNLESS_VERSION
+        && named(16..32)
+            .parse::<Material>()
+            .is_ok_and(|m| !m.has_pawns());
+    if version != VERSION && !pawnless_v2 {
+        // Version 1 kept the material at bytes 13..28.
+        let material = if version == 1 {
+            named(13..28)
+        } else {
+            named(16..32)
+        };
         return Err(TableError::Version {
             source_name: source.to_string(),
             found: version,

@@ -1,4 +1,4 @@
-//! The table file format v2: every codec round-trips, and hostile files (truncated, bit flips,
+//! The table file format v3: every codec round-trips, and hostile files (truncated, bit flips,
 //! absurd sizes, wrong material, old versions, blocks that decode wrong behind valid
 //! checksums) are clear errors, never a panic.
 
@@ -198,9 +198,32 @@ fn old_versions_name_the_command_that_regenerates_them() {
     v1.extend_from_slice(&[0; 12]);
     assert_eq!(
         error_of(&v1),
-        "<memory>: table format version 1, this zermelo reads version 2: \
+        "<memory>: table format version 1, this zermelo reads version 3: \
          regenerate with `zermelo tb gen KNvK`"
     );
+    // Version 2 indexed pawn tables with the pawn digits last: its pawn tables are refused,
+    // its pawnless ones (indexed as today) still read.
+    let version = |bytes: &[u8], v: u32| forge(bytes, 8, &v.to_le_bytes());
+    let (tb, m) = build("KPvK");
+    let kpvk = bytes_of(&tb.table(&m).unwrap(), &WriteOptions::default());
+    assert_eq!(
+        error_of(&version(&kpvk, 2)),
+        "<memory>: table format version 2, this zermelo reads version 3: \
+         regenerate with `zermelo tb gen KPvK`"
+    );
+    let krvk = tb_bytes("KRvK");
+    let read = Table::from_bytes(&version(&krvk, 2)).unwrap();
+    let fresh = Table::from_bytes(&krvk).unwrap();
+    assert_eq!(read.stats().unwrap(), fresh.stats().unwrap());
+    // Written again, it becomes a version 3 file with the same entries.
+    let mut again = Vec::new();
+    read.write_to(&mut again).unwrap();
+    assert_eq!(again, krvk);
+}
+
+fn tb_bytes(name: &str) -> Vec<u8> {
+    let (tb, m) = build(name);
+    bytes_of(&tb.table(&m).unwrap(), &WriteOptions::default())
 }
 
 /// Replaces block 0 with `block` and fixes the directory and every checksum.

@@ -1,6 +1,7 @@
 //! `zermelo tb gen` killed with SIGKILL in the middle of a table, started again with the same
 //! command, resumes from its checkpoint in `DIR/.work` and writes the same bytes as an
-//! uninterrupted run.
+//! uninterrupted run: a pawnless table (one group) and a pawn table killed after some of its
+//! groups of pawn configurations are in the values file.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -9,13 +10,13 @@ use std::time::{Duration, Instant};
 use assert_cmd::cargo::CommandCargoExt;
 use tempfile::TempDir;
 
-fn gen(tables: &Path) -> Command {
+fn gen(material: &str, tables: &Path) -> Command {
     let mut cmd = Command::cargo_bin("zermelo").unwrap();
     cmd.args([
         "--quiet",
         "tb",
         "gen",
-        "KQvKR",
+        material,
         "--checkpoint-every",
         "0",
         "--tables",
@@ -24,42 +25,72 @@ fn gen(tables: &Path) -> Command {
     cmd
 }
 
-#[test]
-fn tb_gen_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
+/// The group number a checkpoint file is at (0 if it cannot be read yet).
+fn group_of(state: &Path) -> u32 {
+    std::fs::read(state)
+        .ok()
+        .filter(|b| b.len() >= 40)
+        .map_or(0, |b| u32::from_le_bytes(b[36..40].try_into().unwrap()))
+}
+
+/// Generates `material` without interruption, then again killed once its checkpoint reaches
+/// group `kill_at`, then resumed; the resumed table must equal the uninterrupted one.
+fn killed_and_resumed(material: &str, kill_at: u32) {
     let dir = TempDir::new().unwrap();
     let reference = dir.path().join("reference");
-    let status = gen(&reference).stdout(Stdio::null()).status().unwrap();
+    let status = gen(material, &reference)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
     assert!(status.success());
-    let expected = std::fs::read(reference.join("KQvKR.zct")).unwrap();
+    let file = format!("{material}.zct");
+    let expected = std::fs::read(reference.join(&file)).unwrap();
 
     let tables = dir.path().join("killed");
-    let state = tables.join(".work").join("KQvKR.state");
-    let mut child = gen(&tables).stdout(Stdio::null()).spawn().unwrap();
-    // Kill it once KQvKR has a checkpoint (its dependencies are done by then).
+    let state = tables.join(".work").join(format!("{material}.state"));
+    let mut child = gen(material, &tables)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once the table has a checkpoint at `kill_at` (its dependencies are done then).
     let start = Instant::now();
-    while !state.exists() && start.elapsed() < Duration::from_secs(300) {
+    while !(state.exists() && group_of(&state) >= kill_at)
+        && start.elapsed() < Duration::from_secs(300)
+    {
         if child.try_wait().unwrap().is_some() {
             break;
         }
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(5));
     }
-    std::thread::sleep(Duration::from_millis(200));
+    std::thread::sleep(Duration::from_millis(100));
     let killed = child.try_wait().unwrap().is_none();
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     if killed {
         assert!(state.exists(), "a killed run leaves its checkpoint");
-        assert!(!tables.join("KQvKR.zct").exists());
+        assert!(!tables.join(&file).exists());
     }
-    let out = gen(&tables).output().unwrap();
+    let out = gen(material, &tables).output().unwrap();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(std::fs::read(tables.join("KQvKR.zct")).unwrap(), expected);
+    assert_eq!(std::fs::read(tables.join(&file)).unwrap(), expected);
     assert!(
         !state.exists(),
         "the checkpoint is deleted once the table is written"
     );
+    let values = tables.join(".work").join(format!("{material}.values"));
+    assert!(!values.exists(), "so is the values file");
+}
+
+#[test]
+fn tb_gen_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
+    killed_and_resumed("KQvKR", 0);
+}
+
+#[test]
+fn a_pawn_table_killed_after_some_groups_resumes_and_writes_the_same_bytes() {
+    killed_and_resumed("KRvKP", 3);
 }
