@@ -6,14 +6,15 @@
 #
 #   scripts/parity-bench.sh [TIMEOUT_SECONDS]     (default 60: a run past it is reported as such)
 #
-# Games are generated once into target/parity-data/.
+# Games are generated once into target/parity-data/ (under $CARGO_TARGET_DIR when it is set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LIMIT=${1:-60}
-DATA=target/parity-data
+TARGET=${CARGO_TARGET_DIR:-target}
+DATA=$TARGET/parity-data
 mkdir -p "$DATA"
 cargo build --release --quiet -p zermelo-cli
-Z=target/release/zermelo
+Z=$TARGET/release/zermelo
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 1; }
 
 # name | gen arguments
@@ -29,7 +30,11 @@ two_counters_10|two-counters 10
 two_counters_15|two-counters 15
 two_counters_20|two-counters 20
 jurdzinski_50x50|jurdzinski 50 50
-jurdzinski_100x100|jurdzinski 100 100"
+jurdzinski_100x100|jurdzinski 100 100
+synthesis_20k_c6|synthesis --states 8 --automaton-states 1500 --components 6 --inputs 1 --outputs 1 --max-priority 7 --seed 3
+synthesis_220k_c20|synthesis --states 32 --automaton-states 1000 --components 20 --inputs 3 --outputs 2 --max-priority 9 --seed 4
+synthesis_1m_c1|synthesis --states 64 --automaton-states 4000 --components 1 --max-priority 8 --seed 3
+synthesis_1m_c200|synthesis --states 100 --automaton-states 3500 --components 200 --max-priority 6 --seed 6"
 
 echo "| game | vertices | edges | solver | scc | wall s | CPU s | peak MiB | verified |"
 echo "|---|---:|---:|---|---|---:|---:|---:|---|"

@@ -224,8 +224,22 @@ fn objectives_solve_and_verify_through_their_parity_reduction() {
 #[test]
 fn generated_families_solve_and_verify() {
     let dir = TempDir::new().unwrap();
-    let families: [&[&str]; 6] = [
+    let families: [&[&str]; 8] = [
         &["random", "--vertices", "300", "--seed", "4"],
+        &["synthesis"],
+        &[
+            "synthesis",
+            "--states",
+            "3",
+            "--automaton-states",
+            "9",
+            "--components",
+            "3",
+            "--inputs",
+            "1",
+            "--seed",
+            "5",
+        ],
         &["ladder", "20"],
         &["recursive-ladder", "6"],
         &["friedmann", "5"],
@@ -270,6 +284,23 @@ fn generated_families_solve_and_verify() {
             won[0].is_some() && won.iter().all(|w| *w == won[0]),
             "{args:?}: {won:?}"
         );
+    }
+    // The same seed gives the same file; bad sizes are exit 2 with a message.
+    let synthesis = |seed: &str| {
+        let out = zermelo(&dir)
+            .args(["gen", "parity", "synthesis", "--seed", seed])
+            .assert()
+            .success();
+        out.get_output().stdout.clone()
+    };
+    assert_eq!(synthesis("7"), synthesis("7"));
+    assert_ne!(synthesis("7"), synthesis("8"));
+    for bad in [["--inputs", "7"], ["--components", "65"], ["--states", "0"]] {
+        zermelo(&dir)
+            .args(["gen", "parity", "synthesis"])
+            .args(bad)
+            .assert()
+            .code(2);
     }
     zermelo(&dir)
         .args([

@@ -339,6 +339,77 @@ fn structured_families_solve_alike_and_verify() {
     parity::verify(&r, &z).unwrap();
 }
 
+/// Small synthesis-style games (plant x parity automaton): every solver with every option
+/// agrees with plain Zielonka and, where Even has at most 4096 positional strategies, with
+/// brute force; every answer is a certificate.
+#[test]
+fn synthesis_games_match_the_oracles_and_verify() {
+    let (mut brute_forced, mut mixed) = (0, 0);
+    for seed in 0..300 {
+        let spec = generate::SynthesisGame {
+            plant_states: 1 + seed % 3,
+            automaton_states: 2 + seed % 7,
+            components: 1 + seed % 2,
+            inputs: (seed % 2) as u32,
+            outputs: 1 + (seed / 2 % 2) as u32,
+            max_priority: 1 + (seed % 5) as u32,
+            seed,
+        };
+        let a = generate::synthesis(spec).unwrap();
+        let oracle = winners(&parity::solve_with(
+            &a,
+            Solver::Zielonka,
+            SolveOptions::NONE,
+        ));
+        mixed += usize::from(oracle.contains(&true) && oracle.contains(&false));
+        let strategies = a
+            .vertices()
+            .filter(|&v| a.owner(v) == Player::Zero)
+            .try_fold(1u64, |n, v| n.checked_mul(a.successors(v).len() as u64))
+            .unwrap_or(u64::MAX);
+        if strategies <= 4096 {
+            assert_eq!(oracle, brute_force_even(&a), "{spec:?}");
+            brute_forced += 1;
+        }
+        for solver in Solver::ALL {
+            for options in ALL_OPTIONS {
+                let s = parity::solve_with(&a, solver, options);
+                assert_eq!(winners(&s), oracle, "{spec:?} {solver:?} {options:?}");
+                parity::verify(&a, &s)
+                    .unwrap_or_else(|e| panic!("{spec:?} {solver:?} {options:?}: {e}"));
+            }
+        }
+    }
+    // Both players must win somewhere in enough of them for the comparison to mean something.
+    assert!(
+        brute_forced >= 100 && mixed >= 30,
+        "{brute_forced} games brute-forced, {mixed} won by both players somewhere"
+    );
+    // A larger one, with the default plant and automaton sizes of `zermelo gen parity`.
+    let a = generate::synthesis(generate::SynthesisGame {
+        plant_states: 4,
+        automaton_states: 64,
+        components: 4,
+        inputs: 2,
+        outputs: 2,
+        max_priority: 5,
+        seed: 9,
+    })
+    .unwrap();
+    let oracle = winners(&parity::solve_with(
+        &a,
+        Solver::Zielonka,
+        SolveOptions::NONE,
+    ));
+    for solver in Solver::ALL {
+        for options in ALL_OPTIONS {
+            let s = parity::solve_with(&a, solver, options);
+            assert_eq!(winners(&s), oracle, "{solver:?} {options:?}");
+            parity::verify(&a, &s).unwrap();
+        }
+    }
+}
+
 #[test]
 fn ladder_is_won_by_the_player_of_its_top_priority_cycle() {
     // Every vertex can reach both parities' cycles; the published ladder game is won by Even
@@ -447,6 +518,23 @@ fn pgsolver_round_trip_of_generated_games() {
     let mut text = Vec::new();
     zermelo::io::write_pgsolver(&mut text, &a).unwrap();
     assert_eq!(zermelo::io::parse_pgsolver(&text, "tc").unwrap(), a);
+    let synthesis = generate::synthesis(generate::SynthesisGame {
+        plant_states: 3,
+        automaton_states: 20,
+        components: 2,
+        inputs: 1,
+        outputs: 2,
+        max_priority: 4,
+        seed: 1,
+    })
+    .unwrap();
+    let mut text = Vec::new();
+    zermelo::io::write_pgsolver(&mut text, &synthesis).unwrap();
+    assert!(text.starts_with(b"parity ") && text.windows(9).any(|w| w == b"start 0;\n"));
+    assert_eq!(
+        zermelo::io::parse_pgsolver(&text, "synthesis").unwrap(),
+        synthesis
+    );
     let s = parity::solve(&a, Solver::PriorityPromotion).normalised(&a);
     let mut sol = Vec::new();
     zermelo::io::write_paritysol(&mut sol, &a, &s).unwrap();

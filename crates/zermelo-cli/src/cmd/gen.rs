@@ -58,7 +58,7 @@ enum Kind {
         seed: u64,
     },
     /// Parity games in PGSolver format: random, ladder, recursive-ladder, friedmann,
-    /// two-counters, jurdzinski.
+    /// two-counters, jurdzinski, synthesis.
     #[command(subcommand)]
     Parity(super::gen_parity::ParityGen),
 }

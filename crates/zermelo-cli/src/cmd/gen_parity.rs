@@ -1,5 +1,6 @@
 //! `zermelo gen parity`: parity games in PGSolver format, random or from the families of the
-//! literature that are hard for some algorithms (see `zermelo::parity::generate`).
+//! literature that are hard for some algorithms, or synthesis-style products of a plant and a
+//! parity automaton (see `zermelo::parity::generate`).
 
 use clap::Subcommand;
 use zermelo::parity::{generate, Arena};
@@ -63,6 +64,40 @@ pub enum ParityGen {
         /// Width W.
         width: u64,
     },
+    /// Reactive-synthesis-style game (as SYNTCOMP's LTL-to-parity games): the product of a
+    /// random plant with a random deterministic parity automaton (DPA). From each (plant state,
+    /// automaton state) the environment (player 1) picks an input valuation, then the
+    /// controller (player 0) an output valuation; the DPA reads the pair and its state's
+    /// priority is the vertex's. The DPA's states form a chain of components, so the game is a
+    /// chain of strongly connected components (`zermelo parity --scc`). Only the part
+    /// reachable from the start vertex 0 is written: at most STATES x AUTOMATON_STATES x
+    /// (1 + 2^INPUTS) vertices.
+    Synthesis {
+        /// States of the plant (each allows an input valuation, and an output after it, with
+        /// probability 3/4, and moves to a random state); 1 for the automaton alone.
+        #[arg(long, default_value_t = 4)]
+        states: u64,
+        /// States of the parity automaton.
+        #[arg(long, default_value_t = 64)]
+        automaton_states: u64,
+        /// Components of the automaton, in a chain: a transition leaves its component for a
+        /// later one with probability 1/8.
+        #[arg(long, default_value_t = 4)]
+        components: u64,
+        /// Boolean input signals (at most 6): the environment picks one of 2^INPUTS valuations.
+        #[arg(long, default_value_t = 2)]
+        inputs: u32,
+        /// Boolean output signals (at most 6): the controller picks one of 2^OUTPUTS.
+        #[arg(long, default_value_t = 2)]
+        outputs: u32,
+        /// The largest automaton priority: each component draws a top T in 0..=MAX, each of
+        /// its states a priority in 0..=T.
+        #[arg(long, value_name = "MAX", default_value_t = 5)]
+        max_priority: u32,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 /// Builds the requested game, checking its size first.
@@ -120,6 +155,24 @@ pub fn build(kind: &ParityGen) -> CliResult<Arena> {
             }
             generate::jurdzinski(height, width).map_err(Failure::input)?
         }
+        ParityGen::Synthesis {
+            states,
+            automaton_states,
+            components,
+            inputs,
+            outputs,
+            max_priority,
+            seed,
+        } => generate::synthesis(generate::SynthesisGame {
+            plant_states: states,
+            automaton_states,
+            components,
+            inputs,
+            outputs,
+            max_priority,
+            seed,
+        })
+        .map_err(Failure::input)?,
     };
     Ok(arena)
 }

@@ -10,8 +10,13 @@
 //! | [`friedmann`] | 5n vertices | O. Friedmann, "Recursive algorithm for parity games requires exponential time", RAIRO 2011 | Zielonka |
 //! | [`two_counters`] | O(n²) vertices | Oink's `tc` (T. van Dijk, "A parity game tale of two counters", 2019) | priority promotion, tangle learning, Zielonka |
 //! | [`jurdzinski`] | O(h·w) vertices | PGSolver's `jurdzinskigame` (Jurdziński, STACS 2000, Thm 12) | small progress measures |
+//! | [`synthesis`] | reachable part of plant × DPA × (1 + 2^inputs) | SYNTCOMP's LTL-to-parity games: a random plant and DPA (`generate/synthesis.rs`) | - (a chain of components: the case for `--scc`) |
 
 use std::collections::HashMap;
+
+mod synthesis;
+
+pub use synthesis::{synthesis, SynthesisGame, MAX_SIGNALS};
 
 use crate::graph::generate::SplitMix64;
 use crate::outcome::Player;

@@ -89,8 +89,9 @@ impl Solver {
 
 /// What [`solve_with`] does around the solver. The default preprocesses and solves the whole
 /// game at once: SCC decomposition is opt-in, as in Oink, because on games that are one giant
-/// component (random games, every generated family) its extra Tarjan pass costs about 0.5 s per
-/// 10^6 vertices and saves nothing (BENCHMARKS.md, "Parity games").
+/// component (random games, the published families) its extra Tarjan pass costs about 0.5 s per
+/// 10^6 vertices and saves nothing, while on chains of components (synthesis games) it halves
+/// the time (BENCHMARKS.md, "Parity games").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SolveOptions {
     /// Priority compression and winning self-loops ([`compress_priorities`],
