@@ -48,6 +48,7 @@
 
 mod checkpoint;
 mod hosts;
+mod labels;
 mod net;
 mod round;
 mod shard;
