@@ -11,7 +11,7 @@ repeats=${1:-3}
 dir=${2:-target/cluster-bench}
 port=${CLUSTER_BENCH_PORT:-47400}
 cargo build --release -p zermelo-cli >&2
-z=$PWD/target/release/zermelo
+z=${CARGO_TARGET_DIR:-$PWD/target}/release/zermelo
 mkdir -p "$dir" && cd "$dir"
 [ -f g.txt ] || "$z" --quiet gen random --nodes 10000000 --edges 50000000 --seed 2 -o g.txt
 for i in 0 1 2 3; do echo "127.0.0.1:$((port + i))"; done > hosts

@@ -39,7 +39,7 @@ use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
 
 use zermelo::io::{Away, WindowPart, WindowRows};
-use zermelo::{Depth, NodeId, Outcome, Solution};
+use zermelo::{NodeId, Outcome, Solution};
 
 use crate::checkpoint::{self, Place};
 use crate::labels::{payload, tag, Kind, Labels, DRAW, LOSE, PAYLOAD_MAX, UNDECIDED, WIN};
@@ -858,12 +858,12 @@ fn draws(
     net.close(&mut |_| {})
 }
 
-/// Outcome and depth of a state word.
-fn label(word: u32) -> (Outcome, Option<Depth>) {
+/// Outcome and depth (`u32::MAX`: none) of a state word.
+fn label(word: u32) -> (Outcome, u32) {
     match tag(word) {
-        WIN => (Outcome::Win, Some(Depth(payload(word)))),
-        LOSE => (Outcome::Lose, Some(Depth(payload(word)))),
-        _ => (Outcome::Draw, None),
+        WIN => (Outcome::Win, payload(word)),
+        LOSE => (Outcome::Lose, payload(word)),
+        _ => (Outcome::Draw, u32::MAX),
     }
 }
 
@@ -880,7 +880,7 @@ fn gather(
     let root = net.worker.index() == 0;
     let n = if root { nodes as usize } else { 0 };
     let mut outcomes = vec![Outcome::Draw; n];
-    let mut depths: Vec<Option<Depth>> = vec![None; n];
+    let mut depths = vec![u32::MAX; n];
     let mut best_moves = vec![NO_MOVE; if with_moves { n } else { 0 }];
     let mut put = |u: NodeId, word: u32, best: NodeId| {
         let i = u as usize;
@@ -919,5 +919,5 @@ fn gather(
     for u in window.0..window.1 {
         put(u, labels.word(u), labels.best(u));
     }
-    Ok(Some((Solution::from_parts(outcomes, depths), best_moves)))
+    Ok(Some((Solution::from_depths(outcomes, depths), best_moves)))
 }
