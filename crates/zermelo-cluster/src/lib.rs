@@ -50,6 +50,7 @@
 #![deny(missing_docs)]
 
 mod checkpoint;
+mod exchange;
 mod hosts;
 mod labels;
 mod net;
