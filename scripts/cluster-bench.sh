@@ -5,13 +5,19 @@
 #
 #   scripts/cluster-bench.sh [REPEATS] [WORKDIR]        (defaults: 3, target/cluster-bench)
 #
+# ZERMELO=path/to/zermelo measures that binary instead of building this checkout's (to compare
+# with an older build side by side).
 # Everything listens on 127.0.0.1 only.
 set -euo pipefail
 repeats=${1:-3}
 dir=${2:-target/cluster-bench}
 port=${CLUSTER_BENCH_PORT:-47400}
-cargo build --release -p zermelo-cli >&2
-z=$PWD/target/release/zermelo
+if [ -n "${ZERMELO:-}" ]; then
+    z=$(realpath "$ZERMELO")
+else
+    cargo build --release -p zermelo-cli >&2
+    z=${CARGO_TARGET_DIR:-$PWD/target}/release/zermelo
+fi
 mkdir -p "$dir" && cd "$dir"
 [ -f g.txt ] || "$z" --quiet gen random --nodes 10000000 --edges 50000000 --seed 2 -o g.txt
 for i in 0 1 2 3; do echo "127.0.0.1:$((port + i))"; done > hosts

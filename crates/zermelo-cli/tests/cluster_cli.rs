@@ -164,6 +164,44 @@ fn equals_single_process_solve_on_random_graphs() {
     }
 }
 
+/// Only process 0 writes, so the other processes may be given other output flags: whether best
+/// moves are derived is agreed (any process asks, all do), and the output is still exact.
+#[test]
+fn processes_with_other_output_flags_agree() {
+    let dir = TempDir::new().unwrap();
+    let graph = dir.path().join("g.txt");
+    std::fs::write(&graph, random_graph(&mut Rng(9))).unwrap();
+    let g = graph.display().to_string();
+    for (first, others) in [
+        (&["--format", "csv"][..], &["--summary"][..]),
+        (&["--summary"][..], &["--format", "json"][..]),
+    ] {
+        let want = zermelo(&[&["solve", &g][..], first].concat())
+            .output()
+            .unwrap();
+        let hosts = hosts_file(dir.path(), 3);
+        let children: Vec<Child> = (0..3usize)
+            .rev()
+            .map(|i| {
+                zermelo(&[&["solve", &g][..], if i == 0 { first } else { others }].concat())
+                    .args(["--cluster", "--processes", "3", "--process", &i.to_string()])
+                    .arg("--hosts")
+                    .arg(&hosts)
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let mut outputs = finish(children);
+        outputs.reverse();
+        for out in &outputs {
+            assert!(out.status.success(), "{}", text(&out.stderr));
+        }
+        assert_eq!(text(&outputs[0].stdout), text(&want.stdout), "{first:?}");
+    }
+}
+
 #[test]
 fn verify_accepts_the_output_and_binary_formats_round_trip() {
     let dir = TempDir::new().unwrap();

@@ -1,9 +1,10 @@
 //! Checkpoints at round boundaries: one file per worker and round in the work folder.
 //!
-//! A file `w00003-r0000000012.ckpt` holds worker 3's state words and best moves after round
+//! A file `w00003-r0000000012.ckpt` holds worker 3's state words and best-move keys after round
 //! 11, i.e. with every node of depth <= 12 decided: the job resumes with round 12. Layout
-//! (little-endian): magic `ZCKPT\0\0\x01`, job fingerprint u64, worker u32, workers u32, next
-//! round u64, first node u32, node count u32, the words, the best moves, CRC-32 of all before.
+//! (little-endian): magic `ZCKPT\0\0\x02`, job fingerprint u64, worker u32, workers u32, next
+//! round u64, first node u32, node count u32, the words (u32 each), the best-move keys (u64
+//! each, when the job derives best moves), CRC-32 of all before.
 //! Files are written to a temporary name, synced and renamed, so a file that exists is whole;
 //! each worker keeps its last two, because a peer may die after this worker wrote round `r`
 //! but before it wrote its own: the job resumes from the last round every worker holds.
@@ -14,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use zermelo::NodeId;
 
-const MAGIC: &[u8; 8] = b"ZCKPT\0\0\x01";
+const MAGIC: &[u8; 8] = b"ZCKPT\0\0\x02";
 const HEADER: usize = 8 + 8 + 4 + 4 + 8 + 4 + 4;
 
 /// What identifies a job: checkpoints of another input, rules or cluster shape are not used.
@@ -25,6 +26,15 @@ pub(crate) struct Place {
     pub workers: u32,
     pub lo: NodeId,
     pub len: u32,
+    /// Whether the files hold best-move keys.
+    pub keys: bool,
+}
+
+impl Place {
+    /// Bytes of a checkpoint file.
+    fn size(self) -> usize {
+        HEADER + (4 + if self.keys { 8 } else { 0 }) * self.len as usize + 4
+    }
 }
 
 /// FNV-1a over the parts that make two jobs the same.
@@ -50,9 +60,9 @@ pub(crate) fn write(
     place: Place,
     round: u64,
     words: &[u32],
-    best: &[NodeId],
+    keys: &[u64],
 ) -> io::Result<()> {
-    let mut bytes = Vec::with_capacity(HEADER + 8 * words.len() + 4);
+    let mut bytes = Vec::with_capacity(place.size());
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&place.fingerprint.to_le_bytes());
     bytes.extend_from_slice(&place.worker.to_le_bytes());
@@ -63,8 +73,8 @@ pub(crate) fn write(
     for w in words {
         bytes.extend_from_slice(&w.to_le_bytes());
     }
-    for b in best {
-        bytes.extend_from_slice(&b.to_le_bytes());
+    for k in keys {
+        bytes.extend_from_slice(&k.to_le_bytes());
     }
     let crc = crc32fast::hash(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
@@ -143,12 +153,8 @@ fn header_matches(head: &[u8], place: Place, round: u64) -> bool {
         && u32_at(36) == place.len
 }
 
-/// Reads this worker's checkpoint of `round`: its state words and best moves.
-pub(crate) fn read(
-    dir: &Path,
-    place: Place,
-    round: u64,
-) -> Result<(Vec<u32>, Vec<NodeId>), String> {
+/// Reads this worker's checkpoint of `round`: its state words and best-move keys.
+pub(crate) fn read(dir: &Path, place: Place, round: u64) -> Result<(Vec<u32>, Vec<u64>), String> {
     let file = path(dir, place.worker, round);
     let bytes = fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
     let len = place.len as usize;
@@ -158,20 +164,22 @@ pub(crate) fn read(
             file.display()
         )
     };
-    if bytes.len() != HEADER + 8 * len + 4 || !header_matches(&bytes, place, round) {
+    if bytes.len() != place.size() || !header_matches(&bytes, place, round) {
         return Err(bad());
     }
     let (body, crc) = bytes.split_at(bytes.len() - 4);
     if crc32fast::hash(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
         return Err(bad());
     }
-    let words = |from: usize| {
-        body[from..from + 4 * len]
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-            .collect::<Vec<u32>>()
-    };
-    Ok((words(HEADER), words(HEADER + 4 * len)))
+    let words = body[HEADER..HEADER + 4 * len]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    let keys = body[HEADER + 4 * len..]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect();
+    Ok((words, keys))
 }
 
 #[cfg(test)]
@@ -187,16 +195,24 @@ mod tests {
             workers: 2,
             lo: 10,
             len: 3,
+            keys: true,
         };
         for round in 1..=4 {
-            write(dir.path(), place, round, &[round as u32, 2, 3], &[4, 5, 6]).unwrap();
+            write(
+                dir.path(),
+                place,
+                round,
+                &[round as u32, 2, 3],
+                &[4, 5, 1 << 40],
+            )
+            .unwrap();
         }
         let mut have = rounds(dir.path(), place).unwrap();
         have.sort_unstable();
         assert_eq!(have, [3, 4]);
         assert_eq!(
             read(dir.path(), place, 4).unwrap(),
-            (vec![4, 2, 3], vec![4, 5, 6])
+            (vec![4, 2, 3], vec![4, 5, 1 << 40])
         );
         let other = Place {
             fingerprint: 8,

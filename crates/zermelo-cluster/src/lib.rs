@@ -2,21 +2,24 @@
 //!
 //! The same binary runs as `N` processes (one line of a hosts file each, `host:port`), each with
 //! `W` workers. Nodes are owned by id range: worker `w` of the `N·W` owns
-//! `[w·B, (w+1)·B)` with `B = ⌈nodes / (N·W)⌉`, and holds only those nodes' out-degree counters,
-//! reverse rows, state words and best moves.
+//! `[w·B, (w+1)·B)` with `B = ⌈nodes / (N·W)⌉`, so the workers of a process own one window of
+//! consecutive ids. A process holds only its window's reverse rows and labels (state words and
+//! best-move keys), once, shared by its workers: only what crosses processes goes through
+//! timely, and with one process nothing does.
 //!
-//! | phase | what moves between workers | ends when |
+//! | phase | what moves between processes | ends when |
 //! |---|---|---|
-//! | load | each worker parses its byte range of the shared edge list and sends `u -> v` to the owners of `v` (reverse row) and `u` (out-degree) | timely's progress tracking closes the epoch |
-//! | round `d` | owners of the nodes decided at depth `d` tell the owners of their predecessors "a child was LOSE / WIN" | the epoch closes; every worker has every worker's tally |
-//! | draws | DRAW nodes tell their predecessors' owners (the best move of a DRAW is its lowest DRAW child) | the epoch closes |
-//! | gather | every worker sends its nodes' outcome, depth and best move to worker 0 (process 0) | the epoch closes |
+//! | load | each worker parses its byte range of the shared edge list with the radix loader ([`zermelo::io::WindowPart`]); a move whose target another process owns goes there (8 bytes), and so does a source another process owns (4 bytes, for its out-degree) | timely's progress tracking closes the epoch; then each process builds its rows on all its cores |
+//! | round `d` | "a child was LOSE / WIN" to predecessors owned by other processes (8 bytes each); predecessors in the same process are updated in place | the epoch closes; every worker has every worker's tally |
+//! | draws | DRAW nodes tell their predecessors (the best move of a DRAW is its lowest DRAW child) | the epoch closes |
+//! | gather | the workers of other processes send their nodes' state words and best moves to worker 0, which reads its own process's labels in place | the epoch closes |
 //!
-//! One round is one depth, exactly as [`zermelo::solve::retrograde_parallel`] layers its work:
-//! a WIN is decided in the first round that brings a LOSE child, a LOSE in the round that brings
-//! its last WIN child, so labels and depths equal the single-process solver's; best moves are
-//! the lowest-id optimal children, as [`zermelo::solve::best_move`] defines them (see
-//! `round.rs`). Tests compare whole outputs with the single-process solver's.
+//! One round is one depth, exactly as [`zermelo::solve::retrograde_parallel`] layers its work
+//! (and with the same compare-and-swap updates): a WIN is decided in the first round that
+//! brings a LOSE child, a LOSE in the round that brings its last WIN child, so labels and depths
+//! equal the single-process solver's; best moves are the lowest-id optimal children, as
+//! [`zermelo::solve::best_move`] defines them (see `labels.rs`). Tests compare whole outputs
+//! with the single-process solver's.
 //!
 //! Faults: timely has none, so workers write checkpoints at round boundaries into a work folder
 //! (`checkpoint.rs`) and a restarted job resumes from the last round every worker completed; a
@@ -47,7 +50,9 @@
 #![deny(missing_docs)]
 
 mod checkpoint;
+mod exchange;
 mod hosts;
+mod labels;
 mod net;
 mod round;
 mod shard;
@@ -123,7 +128,8 @@ pub struct Job {
     /// Progress callback, called by the first worker of each process.
     pub progress: Option<Progress>,
     /// Derive best moves (the draws phase and the LOSE/WIN choices); without them
-    /// [`Gathered::best_moves`] is empty. Counts and `.zs` output need none.
+    /// [`Gathered::best_moves`] is empty. Counts and `.zs` output need none. If any process
+    /// of the job asks for them, every process derives them (they all run the same phases).
     pub best_moves: bool,
 }
 
@@ -147,7 +153,7 @@ pub struct RoundStats {
     /// Nodes in the round's frontier (decided at depth = round number).
     pub frontier: u64,
     /// Payload bytes sent between processes in the round (8 bytes per report plus
-    /// 20 per batch).
+    /// 24 per batch).
     pub bytes: u64,
     /// Wall time of the round.
     pub seconds: f64,
@@ -159,7 +165,7 @@ pub struct Gathered {
     /// Outcome and depth of every node.
     pub solution: Solution,
     /// Best move of every node ([`NO_MOVE`] at terminals), as [`zermelo::solve::best_move`];
-    /// empty unless [`Job::best_moves`].
+    /// empty unless the job derives them (see [`Job::best_moves`]).
     pub best_moves: Vec<NodeId>,
     /// Edges in the input.
     pub edges: u64,

@@ -3,24 +3,30 @@
 //! Every phase (load, each round, draws, gather) is one epoch of the same input: a worker sends
 //! its messages, advances the input, and steps until the probe passes the epoch, which timely's
 //! progress tracking guarantees only once every message of the epoch, from every worker, has
-//! been delivered. Each epoch also carries one tally per worker to every worker, so all workers
-//! take the same decisions (stop, checkpoint, fail) from the same numbers.
+//! been consumed by the receiving operator. Each epoch also carries one tally per worker to
+//! every worker, so all workers take the same decisions (stop, checkpoint, fail) from the same
+//! numbers.
 //!
-//! Best moves, as `solve::best_move` defines them (ties to the lowest id):
-//! * WIN at depth `d + 1`: its LOSE children of least depth are those at depth `d`, and they all
-//!   report in round `d`, the round that decides it: the least sender of that round.
-//! * LOSE at depth `d + 1`: every child is WIN and the deepest are at depth `d`, all reporting in
-//!   round `d`, the round that empties its counter: the least WIN sender of that round.
-//! * DRAW: the least DRAW child, reported in a last phase by every drawn node.
+//! Only what crosses processes goes through timely. The workers of a process share its rows
+//! (`shard.rs`) and labels (`labels.rs`): a report to a node of the same process is applied in
+//! place by the worker that makes it, and the operator applies a report from another process as
+//! it receives it. So when a worker's probe passes a round, every report of that round, local or
+//! not, has been applied, and no report of the next round has been made before that (its
+//! senders waited for the same probe). Checkpoints are written between two such epochs and
+//! followed by an empty one, so no worker changes a label while another saves it.
+//!
+//! Best moves, as `solve::best_move` defines them (ties to the lowest id), come from keys kept
+//! with the labels (`labels.rs`): a WIN's least LOSE child of the round that decides it, a
+//! LOSE's least WIN child of the round that empties its counter, and a DRAW's least DRAW child,
+//! reported in a last phase by every drawn node.
 
 use std::any::Any;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
-use std::sync::{mpsc, Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::{mpsc, Arc, Barrier, Mutex, OnceLock};
+use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::communication::Hooks;
@@ -28,272 +34,29 @@ use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Input, Probe};
-use timely::dataflow::{InputHandle, ProbeHandle};
+use timely::dataflow::InputHandle;
 use timely::worker::Worker;
 
-use zermelo::{Depth, NodeId, Outcome, Solution};
+use zermelo::io::{Away, WindowPart, WindowRows};
+use zermelo::{NodeId, Outcome, Solution};
 
 use crate::checkpoint::{self, Place};
-use crate::shard::{sequential_error, Input as SharedInput, Ownership, Shard, ShardBuilder};
+use crate::exchange::{route, slot, Deliver, Msg, Net, Tally, ROWS, SLOTS};
+use crate::labels::{payload, tag, Kind, Labels, DRAW, LOSE, PAYLOAD_MAX, UNDECIDED, WIN};
+use crate::shard::{sequential_error, Input as SharedInput, Ownership, Shard};
 use crate::{net, Cluster, ClusterError, Gathered, Job, Report, RoundStats, NO_MOVE};
 
-/// What travels between workers.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-enum Msg {
-    /// Load: the move `u -> v`, to the owner of `v`.
-    Pred { v: NodeId, u: NodeId },
-    /// Load: one more move out of `u`, to its owner.
-    Degree { u: NodeId },
-    /// Round: child `from` is LOSE, so `to` wins.
-    Lost { to: NodeId, from: NodeId },
-    /// Round: child `from` is WIN.
-    Won { to: NodeId, from: NodeId },
-    /// Draws: child `from` is a draw.
-    Drawn { to: NodeId, from: NodeId },
-    /// Every phase: one worker's numbers, to worker `to` (boxed: keeps the common messages at
-    /// 16 bytes in memory).
-    Tally { to: u32, tally: Box<Tally> },
-    /// Gather: a node's state word and best move, to worker 0.
-    Row {
-        node: NodeId,
-        word: u32,
-        best: NodeId,
-    },
-    /// Up to [`BATCH`] messages of one kind for worker `to`, as pairs (see [`Kind::message`]):
-    /// timely's cost is per message, so edge messages travel in batches.
-    Batch {
-        to: u32,
-        kind: Kind,
-        pairs: Vec<(NodeId, NodeId)>,
-    },
-}
-
-const _: () = assert!(std::mem::size_of::<Msg>() <= 32);
-
-/// Edge messages per batch.
-const BATCH: usize = 4096;
-
-/// Encoded size of a batch (bincode: variant, `to`, kind, length) besides its 8-byte pairs.
-const BATCH_HEADER_BYTES: u64 = 4 + 4 + 4 + 8;
-
-/// The kinds of edge message, batched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-enum Kind {
-    Pred,
-    Degree,
-    Lost,
-    Won,
-    Drawn,
-}
-
-const KINDS: usize = 5;
-
-impl Kind {
-    /// The message a pair stands for.
-    #[inline]
-    fn message(self, (a, b): (NodeId, NodeId)) -> Msg {
-        match self {
-            Kind::Pred => Msg::Pred { v: a, u: b },
-            Kind::Degree => Msg::Degree { u: a },
-            Kind::Lost => Msg::Lost { to: a, from: b },
-            Kind::Won => Msg::Won { to: a, from: b },
-            Kind::Drawn => Msg::Drawn { to: a, from: b },
-        }
-    }
-
-    /// A batchable message as its kind and pair.
-    #[inline]
-    fn of(m: &Msg) -> Option<(Kind, (NodeId, NodeId))> {
-        Some(match *m {
-            Msg::Pred { v, u } => (Kind::Pred, (v, u)),
-            Msg::Degree { u } => (Kind::Degree, (u, 0)),
-            Msg::Lost { to, from } => (Kind::Lost, (to, from)),
-            Msg::Won { to, from } => (Kind::Won, (to, from)),
-            Msg::Drawn { to, from } => (Kind::Drawn, (to, from)),
-            _ => return None,
-        })
-    }
-}
-
-/// One worker's numbers for a phase.
-#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
-struct Tally {
-    /// Load: edges parsed; round: frontier size.
-    count: u64,
-    /// Round: bytes sent to other processes.
-    bytes: u64,
-    /// Round: this worker's checkpoint interval has passed.
-    due: bool,
-    /// Load: a malformed line; resume: a counter too big.
-    bad: bool,
-    /// Resume: the rounds of this worker's checkpoints (`u64::MAX`: none).
-    have: [u64; 2],
-}
-
-/// The worker that receives `m`.
-#[inline]
-fn route(own: &Ownership, m: &Msg) -> usize {
-    match *m {
-        Msg::Pred { v, .. } => own.owner(v),
-        Msg::Degree { u } => own.owner(u),
-        Msg::Lost { to, .. } | Msg::Won { to, .. } | Msg::Drawn { to, .. } => own.owner(to),
-        Msg::Tally { to, .. } => to as usize,
-        Msg::Row { .. } => 0,
-        Msg::Batch { to, .. } => to as usize,
-    }
-}
-
-/// Messages sent between two looks at the inbox (bounds what waits in memory).
-const PUMP_EVERY: usize = 1 << 15;
-
-/// Delivered batches with their epoch: a faster peer's messages of the next epoch may arrive
-/// before this worker has closed the current one.
-type Inbox = Vec<(u64, Vec<Msg>)>;
-
-/// The worker's end of the dataflow.
-struct Net<'w> {
-    worker: &'w mut Worker,
-    input: InputHandle<u64, CapacityContainerBuilder<Vec<Msg>>>,
-    probe: ProbeHandle<u64>,
-    inbox: Rc<RefCell<Inbox>>,
-    own: Ownership,
-    me: usize,
-    workers: usize,
-    process: usize,
-    /// The epoch being sent (= the input's time).
-    epoch: u64,
-    remote_bytes: u64,
-    unpumped: usize,
-    /// Edge messages waiting to fill a batch, by destination and kind.
-    outbox: Vec<Vec<(NodeId, NodeId)>>,
-    timeout: Duration,
-}
-
-impl Net<'_> {
-    /// Sends `m` to its owner; a message to this worker itself goes straight to `sink`.
-    #[inline]
-    fn send(&mut self, m: Msg, sink: &mut impl FnMut(Msg)) {
-        let dest = route(&self.own, &m);
-        if dest == self.me {
-            sink(m);
-            return;
-        }
-        if let Some((kind, pair)) = Kind::of(&m) {
-            let slot = dest * KINDS + kind as usize;
-            self.outbox[slot].push(pair);
-            if self.outbox[slot].len() >= BATCH {
-                self.flush(slot, sink);
-            }
-            return;
-        }
-        self.input.send(m);
-        self.pump(1, sink);
-    }
-
-    /// Sends every waiting batch.
-    fn flush_all(&mut self, sink: &mut impl FnMut(Msg)) {
-        for slot in 0..self.outbox.len() {
-            if !self.outbox[slot].is_empty() {
-                self.flush(slot, sink);
-            }
-        }
-    }
-
-    /// Sends the batch waiting in `slot`.
-    fn flush(&mut self, slot: usize, sink: &mut impl FnMut(Msg)) {
-        let pairs = std::mem::take(&mut self.outbox[slot]);
-        let (dest, kind) = (slot / KINDS, slot % KINDS);
-        let kind = [Kind::Pred, Kind::Degree, Kind::Lost, Kind::Won, Kind::Drawn][kind];
-        if dest / self.workers != self.process
-            && matches!(kind, Kind::Lost | Kind::Won | Kind::Drawn)
-        {
-            self.remote_bytes += BATCH_HEADER_BYTES + 8 * pairs.len() as u64;
-        }
-        let n = pairs.len();
-        self.input.send(Msg::Batch {
-            to: dest as u32,
-            kind,
-            pairs,
-        });
-        self.pump(n, sink);
-    }
-
-    /// Lets the worker move data after every [`PUMP_EVERY`] messages sent.
-    fn pump(&mut self, sent: usize, sink: &mut impl FnMut(Msg)) {
-        self.unpumped += sent;
-        if self.unpumped >= PUMP_EVERY {
-            self.unpumped = 0;
-            self.worker.step();
-            self.drain(sink);
-        }
-    }
-
-    fn tally(&mut self, tally: Tally, sink: &mut impl FnMut(Msg)) {
-        for to in 0..self.worker.peers() {
-            let tally = Box::new(tally);
-            self.send(
-                Msg::Tally {
-                    to: to as u32,
-                    tally,
-                },
-                sink,
-            );
-        }
-    }
-
-    /// Hands the delivered messages of the current epoch to `sink`.
-    fn drain(&mut self, sink: &mut impl FnMut(Msg)) {
-        let batches = std::mem::take(&mut *self.inbox.borrow_mut());
-        let mut later = Vec::new();
-        for (time, batch) in batches {
-            if time == self.epoch {
-                for m in batch {
-                    match m {
-                        Msg::Batch { kind, pairs, .. } => {
-                            pairs.into_iter().for_each(|p| sink(kind.message(p)));
-                        }
-                        m => sink(m),
-                    }
-                }
-            } else {
-                later.push((time, batch));
-            }
-        }
-        if !later.is_empty() {
-            let mut inbox = self.inbox.borrow_mut();
-            later.append(&mut inbox);
-            *inbox = later;
-        }
-    }
-
-    /// Ends the epoch and waits until every worker's messages of it are delivered.
-    fn close(&mut self, sink: &mut impl FnMut(Msg)) -> Result<(), ClusterError> {
-        self.flush_all(sink);
-        let next = self.epoch + 1;
-        self.input.advance_to(next);
-        let start = Instant::now();
-        while self.probe.less_than(&next) {
-            if let Some(message) = net::lost_peer() {
-                return Err(ClusterError::Peer(format!(
-                    "process {}: lost the connection to a peer process ({message}); \
-                     rerun the job to resume from its last checkpoint",
-                    self.process
-                )));
-            }
-            if start.elapsed() > self.timeout {
-                return Err(ClusterError::Peer(format!(
-                    "process {}: no progress for {}s: a peer process stopped or is unreachable",
-                    self.process,
-                    self.timeout.as_secs()
-                )));
-            }
-            self.worker.step_or_park(Some(Duration::from_millis(10)));
-            self.drain(sink);
-        }
-        self.drain(sink);
-        self.epoch = next;
-        Ok(())
-    }
+/// What the workers of one process share.
+struct Process {
+    /// `workers` threads to build the rows (while the workers wait).
+    pool: rayon::ThreadPool,
+    /// The shares of the rows that the workers parsed and received.
+    shares: Mutex<Vec<WindowPart>>,
+    barrier: Barrier,
+    /// The rows and labels (`None`: a counter does not fit).
+    built: OnceLock<Option<(Arc<Shard>, Arc<Labels>)>>,
+    /// When this process started.
+    started: Instant,
 }
 
 /// Connects, runs the workers of this process and waits for them.
@@ -302,6 +65,7 @@ pub(crate) fn run(
     job: &Job,
     input: SharedInput,
 ) -> Result<Option<Gathered>, ClusterError> {
+    let started = Instant::now();
     net::watch_for_lost_peers();
     let (builders, others): (Vec<AllocatorBuilder>, Box<dyn Any + Send>) = if cluster.processes()
         == 1
@@ -331,7 +95,8 @@ pub(crate) fn run(
     if let Some(p) = &job.progress {
         p(Report::Connected);
     }
-    let shared = Arc::new((cluster.clone(), job.clone(), input));
+    let process = process(cluster, started)?;
+    let shared = Arc::new((cluster.clone(), job.clone(), input, process));
     let (tx, rx) = mpsc::channel();
     let tx = Mutex::new(tx);
     let guards = timely::execute::execute_from(
@@ -339,10 +104,11 @@ pub(crate) fn run(
         others,
         timely::WorkerConfig::default(),
         move |worker| {
-            let (cluster, job, input) = &*shared;
-            let result =
-                std::panic::catch_unwind(AssertUnwindSafe(|| work(worker, cluster, job, input)))
-                    .unwrap_or_else(|_| Err(ClusterError::Io("a worker thread panicked".into())));
+            let (cluster, job, input, process) = &*shared;
+            let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                work(worker, cluster, job, input, process)
+            }))
+            .unwrap_or_else(|_| Err(ClusterError::Io("a worker thread panicked".into())));
             let failed = result.is_err();
             let local = worker.index() % cluster.workers;
             let _ = tx
@@ -381,112 +147,19 @@ pub(crate) fn run(
     Ok(gathered)
 }
 
-/// State word of an owned node: a 2-bit tag and a 30-bit payload (counter or depth).
-const UNDECIDED: u32 = 0;
-const WIN: u32 = 1;
-const LOSE: u32 = 2;
-const DRAW: u32 = 3;
-const PAYLOAD_MAX: u32 = (1 << 30) - 1;
-
-#[inline]
-fn pack(tag: u32, payload: u32) -> u32 {
-    tag << 30 | payload
-}
-#[inline]
-fn tag(word: u32) -> u32 {
-    word >> 30
-}
-#[inline]
-fn payload(word: u32) -> u32 {
-    word & PAYLOAD_MAX
-}
-
-/// The owned nodes' labels.
-struct State {
-    lo: NodeId,
-    words: Vec<u32>,
-    best: Vec<NodeId>,
-}
-
-impl State {
-    /// Terminals decided at depth 0, the rest undecided with their out-degree; `None` if a
-    /// counter does not fit the word.
-    fn new(
-        shard: &Shard,
-        rules: &zermelo::graph::Rules,
-        (lo, hi): (NodeId, NodeId),
-    ) -> Option<State> {
-        let stuck = rules.convention().stuck_outcome();
-        let explicit = !rules.verdicts().is_empty();
-        let mut words = Vec::with_capacity((hi - lo) as usize);
-        for u in lo..hi {
-            let degree = shard.out_degree(u);
-            let verdict = explicit
-                .then(|| rules.explicit_verdict(u))
-                .flatten()
-                .or((degree == 0).then_some(stuck));
-            words.push(match verdict {
-                Some(Outcome::Win) => pack(WIN, 0),
-                Some(Outcome::Lose) => pack(LOSE, 0),
-                Some(Outcome::Draw) => pack(DRAW, 0),
-                None if degree > PAYLOAD_MAX => return None,
-                None => pack(UNDECIDED, degree),
-            });
-        }
-        Some(State {
-            lo,
-            best: vec![NO_MOVE; words.len()],
-            words,
-        })
-    }
-
-    /// The owned nodes decided at `depth`.
-    fn frontier(&self, depth: u64) -> Vec<NodeId> {
-        (self.lo..)
-            .zip(&self.words)
-            .filter(|&(_, &w)| matches!(tag(w), WIN | LOSE) && u64::from(payload(w)) == depth)
-            .map(|(u, _)| u)
-            .collect()
-    }
-
-    /// Applies one round's reports: nodes decided at `depth` go to `next`.
-    fn apply(
-        &mut self,
-        depth: u32,
-        lost: &mut Vec<(NodeId, NodeId)>,
-        won: &mut Vec<(NodeId, NodeId)>,
-        next: &mut Vec<NodeId>,
-    ) {
-        for (to, from) in lost.drain(..) {
-            let i = (to - self.lo) as usize;
-            let w = self.words[i];
-            if tag(w) == UNDECIDED {
-                self.words[i] = pack(WIN, depth);
-                self.best[i] = from;
-                next.push(to);
-            } else if w == pack(WIN, depth) {
-                self.best[i] = self.best[i].min(from);
-            }
-        }
-        for &(to, _) in won.iter() {
-            let i = (to - self.lo) as usize;
-            let w = self.words[i];
-            if tag(w) == UNDECIDED {
-                if payload(w) == 1 {
-                    self.words[i] = pack(LOSE, depth);
-                    next.push(to);
-                } else {
-                    self.words[i] = w - 1;
-                }
-            }
-        }
-        for (to, from) in won.drain(..) {
-            let i = (to - self.lo) as usize;
-            if self.words[i] == pack(LOSE, depth) {
-                self.best[i] = self.best[i].min(from);
-            }
-        }
-    }
+/// What the workers of this process will share.
+fn process(cluster: &Cluster, started: Instant) -> Result<Process, ClusterError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cluster.workers)
+        .build()
+        .map_err(|e| ClusterError::Io(format!("process {}: {e}", cluster.process)))?;
+    Ok(Process {
+        pool,
+        shares: Mutex::default(),
+        barrier: Barrier::new(cluster.workers),
+        built: OnceLock::new(),
+        started,
+    })
 }
 
 /// One worker's whole job.
@@ -495,32 +168,39 @@ fn work(
     cluster: &Cluster,
     job: &Job,
     input: &SharedInput,
+    process: &Process,
 ) -> Result<Option<Gathered>, ClusterError> {
     let me = worker.index();
     let peers = worker.peers();
     let nodes = input.nodes();
     let own = Ownership::new(nodes, peers);
+    let local = me % cluster.workers;
     let report = |r: Report| {
-        if me % cluster.workers == 0 {
+        if local == 0 {
             if let Some(p) = &job.progress {
                 p(r);
             }
         }
     };
+    let window = own.window(cluster.process, cluster.workers);
     let mut handle = InputHandle::new();
-    let inbox: Rc<RefCell<Inbox>> = Rc::default();
+    let deliver = Rc::new(Deliver {
+        inbox: RefCell::default(),
+        received: RefCell::new(WindowPart::new(window)),
+        labels: OnceCell::new(),
+        decided: RefCell::default(),
+    });
     let probe = worker.dataflow::<u64, _, _>(|scope| {
-        let inbox = Rc::clone(&inbox);
+        let deliver = Rc::clone(&deliver);
         scope
             .input_from(&mut handle)
             .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                Exchange::new(move |m: &Msg| route(&own, m) as u64),
+                Exchange::new(|m: &Msg| route(m) as u64),
                 "Deliver",
                 move |_, _| {
                     move |input, _output| {
                         input.for_each(|cap, data| {
-                            let time = cap.least().copied().unwrap_or_default();
-                            inbox.borrow_mut().push((time, std::mem::take(data)));
+                            deliver.take(cap.least().copied().unwrap_or_default(), data);
                         });
                     }
                 },
@@ -532,23 +212,25 @@ fn work(
         worker,
         input: handle,
         probe,
-        inbox,
+        deliver,
         own,
-        me,
-        workers: cluster.workers,
         process: cluster.process,
+        workers: cluster.workers,
         epoch: 0,
+        depth: 0,
         remote_bytes: 0,
         unpumped: 0,
-        outbox: vec![Vec::new(); peers * KINDS],
+        outbox: vec![Vec::new(); peers * SLOTS],
+        ids: vec![Vec::new(); peers],
         timeout: cluster.timeout,
     };
-    let t0 = Instant::now();
-    let (mut shard, parsed) = load(&mut net, job, input, me)?;
+    let (parsed, best_moves) = load(&mut net, job, input, process, me)?;
     report(Report::Loaded { edges: parsed });
+    let built = build(process, job, input, window, local, best_moves);
+    if let Some((_, labels)) = &built {
+        let _ = net.deliver.labels.set(Arc::clone(labels));
+    }
     let range = own.range(me);
-    let state = State::new(&shard, &job.rules, range);
-    shard.drop_degrees();
     let place = Place {
         fingerprint: checkpoint::fingerprint(&[
             nodes,
@@ -559,23 +241,25 @@ fn work(
             job.rules.verdicts().iter().fold(0u64, |h, &(u, o)| {
                 h.rotate_left(7) ^ (u64::from(u) << 2 | o as u64)
             }),
+            u64::from(best_moves),
         ]),
         worker: me as u32,
         workers: peers as u32,
         lo: range.0,
         len: range.1 - range.0,
+        keys: best_moves,
     };
-    let (mut state, start) = resume(&mut net, job, place, state)?;
+    let (shard, labels, start) = resume(&mut net, job, place, built)?;
     if start > 0 {
         report(Report::Resumed { round: start });
     }
     let t1 = Instant::now();
-    let rounds = solve_rounds(&mut net, job, place, &shard, &mut state, start, &report)?;
-    if job.best_moves {
-        draws(&mut net, &shard, &mut state)?;
+    let rounds = solve_rounds(&mut net, job, place, &shard, &labels, start, &report)?;
+    if best_moves {
+        draws(&mut net, &shard, &labels, range)?;
     }
     let t2 = Instant::now();
-    let gathered = gather(&mut net, &state, nodes, job.best_moves)?;
+    let gathered = gather(&mut net, &labels, (range, window), nodes, best_moves)?;
     if let Some(dir) = &job.work_dir {
         // The job is done: this worker's checkpoints are not needed any more.
         checkpoint::remove_all(dir, place.worker);
@@ -588,47 +272,63 @@ fn work(
         rounds,
         resumed_from: start,
         seconds: [
-            (t1 - t0).as_secs_f64(),
+            (t1 - process.started).as_secs_f64(),
             (t2 - t1).as_secs_f64(),
             (t3 - t2).as_secs_f64(),
         ],
     }))
 }
 
-/// Load: this worker's share of the rows, and the edges it parsed.
+/// Load: parses this worker's byte range of an edge list, keeping the moves of its process's
+/// window and sending the others to their owners, while the operator files what other
+/// processes send here; checks the edge count. Returns the edges this process parsed, and
+/// whether any process derives best moves (then all do: every process takes the same phases).
 fn load(
     net: &mut Net<'_>,
     job: &Job,
     input: &SharedInput,
+    process: &Process,
     me: usize,
-) -> Result<(Shard, u64), ClusterError> {
-    let (file, ranges) = match input {
-        SharedInput::Binary(g) => return Ok((Shard::Mapped(Arc::clone(g)), 0)),
-        SharedInput::Edges { file, ranges } => (file, ranges),
-    };
+) -> Result<(u64, bool), ClusterError> {
     let peers = net.worker.peers();
-    let mut builder = ShardBuilder::new(net.own.range(me));
-    let mut overflow = false;
-    let mut tallies = Vec::new();
-    let mut sink = |m: Msg| match m {
-        Msg::Pred { v, u } => builder.predecessor(v, u),
-        Msg::Degree { u } => overflow |= !builder.out_move(u),
-        Msg::Tally { tally, .. } => tallies.push(*tally),
-        _ => unreachable!("only load messages in the load epoch"),
-    };
-    let parsed = ranges.for_each_edge(file, ranges.range(me, peers), |batch| {
-        for &(u, v) in batch {
-            net.send(Msg::Pred { v, u }, &mut sink);
-            net.send(Msg::Degree { u }, &mut sink);
+    let parsed = match input {
+        SharedInput::Edges { file, ranges } => {
+            let own = net.own;
+            let window = own.window(net.process, net.workers);
+            let share =
+                ranges.parse_window(file, ranges.range(me, peers), window, |away| match away {
+                    Away::Move(u, v) => net.send_pair(own.owner(v), 0, (u, v)),
+                    Away::Source(u) => net.send_id(own.owner(u), u),
+                });
+            Some(share)
         }
-    });
-    let tally = Tally {
-        count: parsed.unwrap_or(0),
-        bad: parsed.is_none(),
-        ..Tally::default()
+        SharedInput::Binary(_) => None,
     };
-    net.tally(tally, &mut sink);
-    net.close(&mut sink)?;
+    let edges = parsed
+        .as_ref()
+        .map_or(0, |s| s.as_ref().map_or(0, WindowPart::edges));
+    net.tally(Tally {
+        count: edges,
+        bad: matches!(parsed, Some(None)),
+        due: job.best_moves,
+        process: net.process as u32,
+        ..Tally::default()
+    });
+    let mut tallies = Vec::new();
+    net.close(&mut |m| {
+        if let Msg::Tally { tally, .. } = m {
+            tallies.push(tally);
+        }
+    })?;
+    let best_moves = tallies.iter().any(|t| t.due);
+    let mine: u64 = tallies
+        .iter()
+        .filter(|t| t.process as usize == net.process)
+        .map(|t| t.count)
+        .sum();
+    let (Some(share), SharedInput::Edges { ranges, .. }) = (parsed, input) else {
+        return Ok((0, best_moves));
+    };
     let total: u64 = tallies.iter().map(|t| t.count).sum();
     if tallies.iter().any(|t| t.bad) || total != ranges.edges {
         return Err(if me % net.workers == 0 {
@@ -640,23 +340,54 @@ fn load(
             ))
         });
     }
-    if overflow {
-        return Err(ClusterError::TooBig(format!(
-            "{}: a node has 2^32 moves or more",
-            job.input.display()
-        )));
+    let received = std::mem::replace(
+        &mut *net.deliver.received.borrow_mut(),
+        WindowPart::new((0, 0)),
+    );
+    let mut shares = process.shares.lock().expect("no panic");
+    shares.extend(share);
+    shares.push(received);
+    Ok((mine, best_moves))
+}
+
+/// The process's rows and labels, built once (by its first worker, on every core of the
+/// process) and shared; `None` when a counter does not fit.
+fn build(
+    process: &Process,
+    job: &Job,
+    input: &SharedInput,
+    window: (NodeId, NodeId),
+    local: usize,
+    best_moves: bool,
+) -> Option<(Arc<Shard>, Arc<Labels>)> {
+    process.barrier.wait(); // every worker's shares are in
+    if local == 0 {
+        let built = process.pool.install(|| {
+            let mut shard = match input {
+                SharedInput::Binary(g) => Shard::Mapped(Arc::clone(g)),
+                SharedInput::Edges { .. } => {
+                    let shares = std::mem::take(&mut *process.shares.lock().ok()?);
+                    Shard::Owned(WindowRows::build(window, shares).ok()?)
+                }
+            };
+            let labels = Labels::new(&shard, &job.rules, window, best_moves)?;
+            shard.drop_degrees();
+            Some((Arc::new(shard), Arc::new(labels)))
+        });
+        let _ = process.built.set(built);
     }
-    Ok((builder.build(), parsed.unwrap_or(0)))
+    process.barrier.wait();
+    process.built.get().cloned().flatten()
 }
 
 /// Agrees on the round to start from: the last one every worker has a checkpoint of (0 if
-/// none), and fails everywhere if some worker's counters do not fit.
+/// none), and fails everywhere if some process's counters do not fit.
 fn resume(
     net: &mut Net<'_>,
     job: &Job,
     place: Place,
-    state: Option<State>,
-) -> Result<(State, u64), ClusterError> {
+    built: Option<(Arc<Shard>, Arc<Labels>)>,
+) -> Result<(Arc<Shard>, Arc<Labels>, u64), ClusterError> {
     let mut have = match &job.work_dir {
         Some(dir) => checkpoint::rounds(dir, place)
             .map_err(|e| ClusterError::Io(format!("{}: {e}", dir.display())))?,
@@ -665,37 +396,82 @@ fn resume(
     have.sort_unstable_by(|a, b| b.cmp(a));
     have.resize(2, u64::MAX);
     let mut tallies = Vec::new();
-    let mut sink = |m: Msg| {
-        if let Msg::Tally { tally, .. } = m {
-            tallies.push(*tally);
-        }
-    };
     let tally = Tally {
-        bad: state.is_none(),
+        bad: built.is_none(),
         have: [have[0], have[1]],
         ..Tally::default()
     };
-    net.tally(tally, &mut sink);
-    net.close(&mut sink)?;
+    net.tally(tally);
+    net.close(&mut |m| {
+        if let Msg::Tally { tally, .. } = m {
+            tallies.push(tally);
+        }
+    })?;
     if tallies.iter().any(|t| t.bad) {
         return Err(ClusterError::TooBig(format!(
-            "{}: a node has 2^30 moves or more, beyond the cluster solver's counters",
+            "{}: a node has 2^30 moves or more (or 65,536 consecutive nodes 2^32), beyond the \
+             cluster solver's counters",
             job.input.display()
         )));
     }
-    let mut state = state.expect("no worker is bad");
+    let (shard, labels) = built.expect("no process is bad");
     let common = tally
         .have
         .into_iter()
         .filter(|&r| r != u64::MAX && tallies.iter().all(|t| t.have.contains(&r)))
         .max();
     let (Some(round), Some(dir)) = (common, &job.work_dir) else {
-        return Ok((state, 0));
+        return Ok((shard, labels, 0));
     };
-    let (words, best) = checkpoint::read(dir, place, round).map_err(ClusterError::Checkpoint)?;
-    state.words = words;
-    state.best = best;
-    Ok((state, round))
+    let (words, keys) = checkpoint::read(dir, place, round).map_err(ClusterError::Checkpoint)?;
+    labels.restore(place.lo, &words, &keys);
+    // No worker reports before every worker has restored its nodes.
+    net.barrier()?;
+    Ok((shard, labels, round))
+}
+
+/// How many nodes ahead of the one being expanded each prefetch stage works (see [`expand`]).
+const AHEAD: usize = 4;
+
+/// Sends (or applies in place) the reports of one round's frontier; returns the nodes decided
+/// in place. The accesses are random, so the cache misses are overlapped as in
+/// `zermelo::solve::retrograde_parallel`: `3 * AHEAD` nodes ahead the row's offsets are
+/// prefetched, `2 * AHEAD` ahead the row and the node's word, `AHEAD` ahead its predecessors'
+/// words.
+fn expand(net: &mut Net<'_>, shard: &Shard, labels: &Labels, frontier: &[NodeId]) -> Vec<NodeId> {
+    use zermelo::prefetch::prefetch_start;
+    let depth = net.depth;
+    let mut next = Vec::new();
+    for (i, &v) in frontier.iter().enumerate() {
+        if let Some(&w) = frontier.get(i + 3 * AHEAD) {
+            shard.prefetch_row(w);
+        }
+        if let Some(&w) = frontier.get(i + 2 * AHEAD) {
+            prefetch_start(shard.predecessors(w));
+            labels.prefetch(w);
+        }
+        if let Some(&w) = frontier.get(i + AHEAD) {
+            shard
+                .predecessors(w)
+                .iter()
+                .for_each(|&u| labels.prefetch(u));
+        }
+        let kind = if tag(labels.word(v)) == LOSE {
+            Kind::Lost
+        } else {
+            Kind::Won
+        };
+        for &u in shard.predecessors(v) {
+            if labels.owns(u) {
+                if labels.report(kind, depth, u, v) {
+                    next.push(u);
+                }
+            } else {
+                net.send_pair(net.own.owner(u), slot(kind), (u, v));
+            }
+        }
+    }
+    next
 }
 
 /// The rounds: one depth each, until a frontier is empty everywhere.
@@ -704,48 +480,42 @@ fn solve_rounds(
     job: &Job,
     place: Place,
     shard: &Shard,
-    state: &mut State,
+    labels: &Labels,
     start: u64,
     report: &impl Fn(Report),
 ) -> Result<Vec<RoundStats>, ClusterError> {
     let peers = net.worker.peers();
-    let mut frontier = state.frontier(start);
-    let (mut lost, mut won, mut tallies) = (Vec::new(), Vec::new(), Vec::new());
+    let range = (place.lo, place.lo + place.len);
+    let mut frontier = labels.frontier(range, start);
+    let mut tallies = Vec::new();
     let mut stats = Vec::new();
     let mut last_checkpoint = Instant::now();
     let mut round = start;
     loop {
         let began = Instant::now();
         net.remote_bytes = 0;
-        {
-            let mut sink = |m: Msg| match m {
-                Msg::Lost { to, from } => lost.push((to, from)),
-                Msg::Won { to, from } => won.push((to, from)),
-                Msg::Tally { tally, .. } => tallies.push(*tally),
-                _ => unreachable!("only round messages in a round epoch"),
-            };
-            for &v in &frontier {
-                let child_lost = tag(state.words[(v - state.lo) as usize]) == LOSE;
-                for &u in shard.predecessors(v) {
-                    let m = if child_lost {
-                        Msg::Lost { to: u, from: v }
-                    } else {
-                        Msg::Won { to: u, from: v }
-                    };
-                    net.send(m, &mut sink);
-                }
+        // Depths beyond the word's payload: nothing is sent, and every worker fails below.
+        let fits = round < u64::from(PAYLOAD_MAX);
+        net.depth = if fits { round as u32 + 1 } else { 0 };
+        let mut next = if fits {
+            expand(net, shard, labels, &frontier)
+        } else {
+            Vec::new()
+        };
+        net.flush_all(); // counts the last batches' bytes
+        let due = job.work_dir.is_some() && last_checkpoint.elapsed() >= job.checkpoint_every;
+        net.tally(Tally {
+            count: frontier.len() as u64,
+            bytes: net.remote_bytes,
+            due,
+            ..Tally::default()
+        });
+        net.close(&mut |m| {
+            if let Msg::Tally { tally, .. } = m {
+                tallies.push(tally);
             }
-            net.flush_all(&mut sink); // counts the last batches' bytes
-            let due = job.work_dir.is_some() && last_checkpoint.elapsed() >= job.checkpoint_every;
-            let tally = Tally {
-                count: frontier.len() as u64,
-                bytes: net.remote_bytes,
-                due,
-                ..Tally::default()
-            };
-            net.tally(tally, &mut sink);
-            net.close(&mut sink)?;
-        }
+        })?;
+        next.append(&mut net.deliver.decided.borrow_mut()[net.depth as usize & 1]);
         debug_assert_eq!(tallies.len(), peers);
         let total: u64 = tallies.iter().map(|t| t.count).sum();
         let checkpoint_now = tallies.iter().any(|t| t.due);
@@ -762,83 +532,108 @@ fn solve_rounds(
         if total == 0 {
             return Ok(stats);
         }
-        let depth = u32::try_from(round + 1)
-            .ok()
-            .filter(|&d| d <= PAYLOAD_MAX)
-            .ok_or_else(|| {
-                ClusterError::TooBig(
-                    "depths beyond 2^30 - 1 plies do not fit the state word".into(),
-                )
-            })?;
-        frontier.clear();
-        state.apply(depth, &mut lost, &mut won, &mut frontier);
+        if !fits {
+            return Err(ClusterError::TooBig(
+                "depths beyond 2^30 - 1 plies do not fit the state word".into(),
+            ));
+        }
+        frontier = next;
         round += 1;
         if let (true, Some(dir)) = (checkpoint_now, &job.work_dir) {
+            let (words, keys) = labels.save(range);
             std::fs::create_dir_all(dir)
-                .and_then(|()| checkpoint::write(dir, place, round, &state.words, &state.best))
+                .and_then(|()| checkpoint::write(dir, place, round, &words, &keys))
                 .map_err(|e| ClusterError::Io(format!("{}: checkpoint: {e}", dir.display())))?;
+            // No worker reports again before every worker has saved its nodes.
+            net.barrier()?;
             last_checkpoint = Instant::now();
         }
     }
 }
 
 /// The best move of each DRAW: its least DRAW child.
-fn draws(net: &mut Net<'_>, shard: &Shard, state: &mut State) -> Result<(), ClusterError> {
-    let State { lo, words, best } = state;
-    let lo = *lo;
-    let mut sink = |m: Msg| {
-        if let Msg::Drawn { to, from } = m {
-            let i = (to - lo) as usize;
-            if tag(words[i]) == UNDECIDED {
-                best[i] = best[i].min(from);
+fn draws(
+    net: &mut Net<'_>,
+    shard: &Shard,
+    labels: &Labels,
+    (lo, hi): (NodeId, NodeId),
+) -> Result<(), ClusterError> {
+    net.depth = 0;
+    for v in lo..hi {
+        if !matches!(tag(labels.word(v)), UNDECIDED | DRAW) {
+            continue;
+        }
+        for &u in shard.predecessors(v) {
+            if labels.owns(u) {
+                labels.report(Kind::Drawn, 0, u, v);
+            } else {
+                net.send_pair(net.own.owner(u), slot(Kind::Drawn), (u, v));
             }
         }
-    };
-    let drawn: Vec<NodeId> = (lo..)
-        .zip(words.iter())
-        .filter(|&(_, &w)| matches!(tag(w), UNDECIDED | DRAW))
-        .map(|(u, _)| u)
-        .collect();
-    for v in drawn {
-        for &u in shard.predecessors(v) {
-            net.send(Msg::Drawn { to: u, from: v }, &mut sink);
-        }
     }
-    net.close(&mut sink)
+    net.close(&mut |_| {})
 }
 
-/// Everything to worker 0, which returns the whole solution.
+/// Outcome and depth (`u32::MAX`: none) of a state word.
+fn label(word: u32) -> (Outcome, u32) {
+    match tag(word) {
+        WIN => (Outcome::Win, payload(word)),
+        LOSE => (Outcome::Lose, payload(word)),
+        _ => (Outcome::Draw, u32::MAX),
+    }
+}
+
+/// Everything to worker 0, which returns the whole solution: the workers of other processes
+/// send their nodes' rows, and worker 0 reads its own process's labels in place.
 #[allow(clippy::type_complexity)]
 fn gather(
     net: &mut Net<'_>,
-    state: &State,
+    labels: &Labels,
+    (range, window): ((NodeId, NodeId), (NodeId, NodeId)),
     nodes: u64,
     with_moves: bool,
 ) -> Result<Option<(Solution, Vec<NodeId>)>, ClusterError> {
-    let n = if net.worker.index() == 0 {
-        nodes as usize
-    } else {
-        0
-    };
+    let root = net.worker.index() == 0;
+    let n = if root { nodes as usize } else { 0 };
     let mut outcomes = vec![Outcome::Draw; n];
-    let mut depths: Vec<Option<Depth>> = vec![None; n];
+    let mut depths = vec![u32::MAX; n];
     let mut best_moves = vec![NO_MOVE; if with_moves { n } else { 0 }];
-    let mut sink = |m: Msg| {
-        if let Msg::Row { node, word, best } = m {
-            let u = node as usize;
-            (outcomes[u], depths[u]) = match tag(word) {
-                WIN => (Outcome::Win, Some(Depth(payload(word)))),
-                LOSE => (Outcome::Lose, Some(Depth(payload(word)))),
-                _ => (Outcome::Draw, None),
-            };
-            if with_moves {
-                best_moves[u] = best;
-            }
+    let mut put = |u: NodeId, word: u32, best: NodeId| {
+        let i = u as usize;
+        (outcomes[i], depths[i]) = label(word);
+        if with_moves {
+            best_moves[i] = best;
         }
     };
-    for ((node, &word), &best) in (state.lo..).zip(&state.words).zip(&state.best) {
-        net.send(Msg::Row { node, word, best }, &mut sink);
+    if net.process != 0 {
+        for lo in (range.0..range.1).step_by(ROWS) {
+            let hi = range.1.min(lo.saturating_add(ROWS as NodeId));
+            let words = (lo..hi).map(|u| labels.word(u)).collect();
+            let best = if with_moves {
+                (lo..hi).map(|u| labels.best(u)).collect()
+            } else {
+                Vec::new()
+            };
+            net.input.send(Msg::Rows { lo, words, best });
+            net.pump(ROWS);
+        }
     }
-    net.close(&mut sink)?;
-    Ok((net.worker.index() == 0).then(|| (Solution::from_parts(outcomes, depths), best_moves)))
+    net.close(&mut |m| {
+        if let Msg::Rows { lo, words, best } = m {
+            for (i, &word) in words.iter().enumerate() {
+                put(
+                    lo + i as NodeId,
+                    word,
+                    best.get(i).copied().unwrap_or(NO_MOVE),
+                );
+            }
+        }
+    })?;
+    if !root {
+        return Ok(None);
+    }
+    for u in window.0..window.1 {
+        put(u, labels.word(u), labels.best(u));
+    }
+    Ok(Some((Solution::from_depths(outcomes, depths), best_moves)))
 }

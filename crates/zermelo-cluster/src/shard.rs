@@ -1,15 +1,20 @@
 //! Who owns which node, and the rows a worker holds for the nodes it owns.
 //!
-//! Memory per worker: an owned node costs 4 bytes of out-degree (while loading), 8 of reverse
-//! row offset, 4 of state word and 4 of best move; an edge costs 4 bytes in its target's reverse
-//! row, plus 8 bytes while loading (the `(target, source)` pair before the counting sort).
+//! Nodes are owned by id range, worker by worker; the workers of a process own consecutive
+//! ranges, so a process owns one window of ids, loads the rows of that window once and shares
+//! them (and the labels, `labels.rs`) between its workers.
+//!
+//! Memory per process: an owned node costs 4 bytes of out-degree (while loading), 8 of reverse
+//! row offset, 4 of state word and 8 of best-move key (only when best moves are wanted); an
+//! owned edge costs 4 bytes in its target's reverse row, plus 10 bytes while loading (the
+//! radix entries, `zermelo::io::WindowPart`), whether parsed here or received.
 
 use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 
 use zermelo::graph::{Predecessors, ReverseCsr};
-use zermelo::io::{EdgeListRanges, InputFormat};
+use zermelo::io::{EdgeListRanges, InputFormat, WindowRows};
 use zermelo::NodeId;
 
 use crate::ClusterError;
@@ -20,8 +25,7 @@ pub(crate) struct Ownership {
     nodes: u64,
     block: u64,
     /// `⌊2^64 / block⌋ + 1`: `u / block` as a multiplication, exact for `u, block < 2^32`
-    /// (the error is below `u / 2^64 < 1 / block`). Every message is routed twice, so the
-    /// division showed in profiles of the load.
+    /// (the error is below `u / 2^64 < 1 / block`): every report to another process is routed.
     inverse: u128,
 }
 
@@ -39,6 +43,14 @@ impl Ownership {
     #[inline]
     pub(crate) fn owner(&self, u: NodeId) -> usize {
         ((u128::from(u) * self.inverse) >> 64) as usize
+    }
+
+    /// The nodes the `workers` workers of process `p` own together.
+    pub(crate) fn window(&self, p: usize, workers: usize) -> (NodeId, NodeId) {
+        (
+            self.range(p * workers).0,
+            self.range(p * workers + workers - 1).1,
+        )
     }
 
     /// The nodes worker `w` owns.
@@ -140,14 +152,12 @@ impl Input {
     }
 }
 
-/// The rows of the nodes one worker owns.
+/// The rows of the nodes a process owns, shared by its workers.
 pub(crate) enum Shard {
-    Owned {
-        lo: NodeId,
-        out_degree: Vec<u32>,
-        offsets: Vec<u64>,
-        sources: Vec<NodeId>,
-    },
+    /// Loaded from the process's byte range of an edge list plus the moves other processes
+    /// sent (the rows of the process's window).
+    Owned(WindowRows),
+    /// A memory-mapped `.zg` graph: every node's rows.
     Mapped(Arc<ReverseCsr>),
 }
 
@@ -155,7 +165,7 @@ impl Shard {
     #[inline]
     pub(crate) fn out_degree(&self, u: NodeId) -> u32 {
         match self {
-            Shard::Owned { lo, out_degree, .. } => out_degree[(u - lo) as usize],
+            Shard::Owned(rows) => rows.out_degree(u),
             Shard::Mapped(g) => g.out_degree(u),
         }
     }
@@ -163,84 +173,24 @@ impl Shard {
     #[inline]
     pub(crate) fn predecessors(&self, v: NodeId) -> &[NodeId] {
         match self {
-            Shard::Owned {
-                lo,
-                offsets,
-                sources,
-                ..
-            } => {
-                let i = (v - lo) as usize;
-                &sources[offsets[i] as usize..offsets[i + 1] as usize]
-            }
+            Shard::Owned(rows) => rows.predecessors(v),
             Shard::Mapped(g) => g.predecessors(v),
+        }
+    }
+
+    /// Hints that the row of `v` will be read soon.
+    #[inline(always)]
+    pub(crate) fn prefetch_row(&self, v: NodeId) {
+        match self {
+            Shard::Owned(rows) => rows.prefetch_row(v),
+            Shard::Mapped(g) => g.prefetch_row(v),
         }
     }
 
     /// Frees what only initialisation needs.
     pub(crate) fn drop_degrees(&mut self) {
-        if let Shard::Owned { out_degree, .. } = self {
-            *out_degree = Vec::new();
-        }
-    }
-}
-
-/// Collects a worker's share of the edges as they arrive, then builds its rows.
-pub(crate) struct ShardBuilder {
-    lo: NodeId,
-    out_degree: Vec<u32>,
-    pairs: Vec<(u32, NodeId)>,
-}
-
-impl ShardBuilder {
-    pub(crate) fn new((lo, hi): (NodeId, NodeId)) -> ShardBuilder {
-        ShardBuilder {
-            lo,
-            out_degree: vec![0; (hi - lo) as usize],
-            pairs: Vec::new(),
-        }
-    }
-
-    /// The move `u -> v` (this worker owns `v`).
-    #[inline]
-    pub(crate) fn predecessor(&mut self, v: NodeId, u: NodeId) {
-        self.pairs.push((v - self.lo, u));
-    }
-
-    /// One more move out of `u` (this worker owns `u`); false past 2^32 - 1 moves.
-    #[inline]
-    pub(crate) fn out_move(&mut self, u: NodeId) -> bool {
-        let d = &mut self.out_degree[(u - self.lo) as usize];
-        match d.checked_add(1) {
-            Some(x) => {
-                *d = x;
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Counting sort of the pairs into reverse rows.
-    pub(crate) fn build(self) -> Shard {
-        let len = self.out_degree.len();
-        let mut offsets = vec![0u64; len + 1];
-        for &(v, _) in &self.pairs {
-            offsets[v as usize + 1] += 1;
-        }
-        for i in 0..len {
-            offsets[i + 1] += offsets[i];
-        }
-        let mut cursor: Vec<u64> = offsets[..len].to_vec();
-        let mut sources = vec![0 as NodeId; self.pairs.len()];
-        for &(v, u) in &self.pairs {
-            let c = &mut cursor[v as usize];
-            sources[*c as usize] = u;
-            *c += 1;
-        }
-        Shard::Owned {
-            lo: self.lo,
-            out_degree: self.out_degree,
-            offsets,
-            sources,
+        if let Shard::Owned(rows) = self {
+            rows.drop_out_degrees();
         }
     }
 }
@@ -280,20 +230,5 @@ mod tests {
                 assert_eq!(own.owner(v) as u64, u64::from(v) / own.block);
             }
         }
-    }
-
-    #[test]
-    fn builder_makes_reverse_rows() {
-        let mut b = ShardBuilder::new((2, 5));
-        for (u, v) in [(0, 3), (4, 2), (1, 3), (9, 4)] {
-            b.predecessor(v, u);
-        }
-        assert!(b.out_move(2));
-        let s = b.build();
-        assert_eq!(s.predecessors(2), &[4]);
-        assert_eq!(s.predecessors(3), &[0, 1]);
-        assert_eq!(s.predecessors(4), &[9]);
-        assert_eq!(s.out_degree(2), 1);
-        assert_eq!(s.out_degree(3), 0);
     }
 }

@@ -64,7 +64,7 @@ pub mod io;
 pub mod memory;
 mod outcome;
 pub mod parity;
-mod prefetch;
+pub mod prefetch;
 pub mod report;
 pub mod solve;
 mod value;

@@ -9,7 +9,7 @@
 
 /// Hints that `slice[index]` will be read soon; an index past the end is ignored.
 #[inline(always)]
-pub(crate) fn prefetch<T>(slice: &[T], index: usize) {
+pub fn prefetch<T>(slice: &[T], index: usize) {
     if let Some(item) = slice.get(index) {
         prefetch_ptr(item as *const T);
     }
@@ -17,7 +17,7 @@ pub(crate) fn prefetch<T>(slice: &[T], index: usize) {
 
 /// Hints that the first elements of `slice` will be read soon.
 #[inline(always)]
-pub(crate) fn prefetch_start<T>(slice: &[T]) {
+pub fn prefetch_start<T>(slice: &[T]) {
     if let Some(first) = slice.first() {
         prefetch_ptr(first as *const T);
     }

@@ -31,6 +31,7 @@ pub use parallel::{
 pub use pgsolver::{
     parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol, write_pgsolver,
 };
+pub use radix::{Away, TooManyMoves, WindowPart, WindowRows};
 pub use solution_csv::{
     parse_solution_csv, write_solution_csv, write_two_player_csv, ClaimedSolution, CSV_HEADER,
     TWO_PLAYER_CSV_HEADER,

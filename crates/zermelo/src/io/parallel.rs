@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::lexer::Lexer;
+use super::radix::{Away, WindowPart};
 use super::ParseError;
 use crate::graph::{Csr, ReverseCsr, MAX_NODES};
 use crate::outcome::NodeId;
@@ -616,5 +617,18 @@ impl EdgeListRanges {
     ) -> Option<u64> {
         let progress = Progress::new(0);
         for_each_edge(src, range, self.body, self.nodes, &progress, edges).ok()
+    }
+
+    /// Parses the edges whose line starts in `range` into a share of the rows of the nodes
+    /// `window` ([`WindowPart`]), handing what belongs to other windows to `away`, in input
+    /// order; `None` at a line that is not blank, a comment or `u v` with `u, v < N`.
+    pub fn parse_window<R: ReadAt + ?Sized>(
+        &self,
+        src: &R,
+        range: (u64, u64),
+        window: (NodeId, NodeId),
+        away: impl FnMut(Away),
+    ) -> Option<WindowPart> {
+        WindowPart::parse(src, (range, self.body, self.nodes), window, away).ok()
     }
 }

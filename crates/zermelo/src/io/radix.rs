@@ -88,6 +88,81 @@ struct Part {
     sources: Vec<Entries<u16>>,
 }
 
+impl Part {
+    fn new(blocks: usize) -> Part {
+        Part {
+            targets: (0..blocks).map(|_| Entries::default()).collect(),
+            sources: (0..blocks).map(|_| Entries::default()).collect(),
+        }
+    }
+}
+
+/// A window `[lo, lo + len)` of the nodes, cut into blocks of `2^shift`.
+#[derive(Clone, Copy)]
+struct Window {
+    lo: u64,
+    len: u64,
+    shift: u32,
+}
+
+impl Window {
+    fn new(lo: u64, len: usize) -> Window {
+        Window {
+            lo,
+            len: len as u64,
+            shift: block_shift(len),
+        }
+    }
+
+    fn blocks(self) -> usize {
+        if self.len == 0 {
+            0
+        } else {
+            (((self.len - 1) >> self.shift) + 1) as usize
+        }
+    }
+
+    /// Files the move `u -> v` under its target's block and its source's block, or hands them
+    /// to `away`.
+    #[inline(always)]
+    fn file(self, part: &mut Part, u: NodeId, v: NodeId, away: &mut impl FnMut(Away)) {
+        let mask = (1u64 << self.shift) - 1;
+        let (gu, gv) = (u64::from(u), u64::from(v));
+        let (lu, lv) = (gu.wrapping_sub(self.lo), gv.wrapping_sub(self.lo));
+        if lu < self.len {
+            part.sources[(lu >> self.shift) as usize].push((lu & mask) as u16);
+        } else {
+            away(Away::Source(u));
+        }
+        if lv < self.len {
+            part.targets[(lv >> self.shift) as usize].push((gu << BLOCK_BITS) | (lv & mask));
+        } else {
+            away(Away::Move(u, v));
+        }
+    }
+
+    /// Files a move whose target is in the window (received from the window that parsed it).
+    #[inline(always)]
+    fn file_target(self, part: &mut Part, u: NodeId, v: NodeId) {
+        let mask = (1u64 << self.shift) - 1;
+        let lv = u64::from(v).wrapping_sub(self.lo);
+        assert!(
+            lv < self.len,
+            "a received move into node {v} outside the window"
+        );
+        part.targets[(lv >> self.shift) as usize].push((u64::from(u) << BLOCK_BITS) | (lv & mask));
+    }
+
+    /// Files the source of a move (received from the window that parsed it; `u` is in this one).
+    #[inline(always)]
+    fn file_source(self, part: &mut Part, u: NodeId) {
+        let mask = (1u64 << self.shift) - 1;
+        let lu = u64::from(u).wrapping_sub(self.lo);
+        assert!(lu < self.len, "a received source {u} outside the window");
+        part.sources[(lu >> self.shift) as usize].push((lu & mask) as u16);
+    }
+}
+
 /// Loads the reverse half of an edge list whose header said `n` nodes and `m` moves, from the
 /// byte `ranges` of its body. `Err` when a line is malformed or the count is not `m` (the caller
 /// then lets the sequential parser report the error).
@@ -99,8 +174,9 @@ pub(super) fn load_reverse<R: ReadAt + ?Sized>(
     m: u64,
     progress: &Progress,
 ) -> Result<ReverseCsr, Malformed> {
-    let shift = block_shift(n);
-    let parts = parse(src, ranges, body, n, shift, progress)?;
+    let window = Window::new(0, n);
+    let shift = window.shift;
+    let parts = parse(src, ranges, body, n as u64, window, progress)?;
     let (targets, sources): (Vec<_>, Vec<_>) =
         parts.into_iter().map(|p| (p.targets, p.sources)).unzip();
     let targets = by_block(targets);
@@ -126,29 +202,198 @@ fn parse<R: ReadAt + ?Sized>(
     src: &R,
     ranges: &[(u64, u64)],
     body: u64,
-    n: usize,
-    shift: u32,
+    n: u64,
+    window: Window,
     progress: &Progress,
 ) -> Result<Vec<Part>, Malformed> {
-    let blocks = if n == 0 { 0 } else { ((n - 1) >> shift) + 1 };
-    let mask = (1u64 << shift) - 1;
     ranges
         .par_iter()
         .map(|&range| {
-            let mut part = Part {
-                targets: (0..blocks).map(|_| Entries::default()).collect(),
-                sources: (0..blocks).map(|_| Entries::default()).collect(),
-            };
-            for_each_edge(src, range, body, n as u64, progress, |batch| {
+            let mut part = Part::new(window.blocks());
+            for_each_edge(src, range, body, n, progress, |batch| {
                 for &(u, v) in batch {
-                    let (u, v) = (u64::from(u), u64::from(v));
-                    part.sources[(u >> shift) as usize].push((u & mask) as u16);
-                    part.targets[(v >> shift) as usize].push((u << BLOCK_BITS) | (v & mask));
+                    // The window is every node: nothing is away.
+                    window.file(&mut part, u, v, &mut |_| {});
                 }
             })?;
             Ok(part)
         })
         .collect()
+}
+
+/// A move, or the source of one, that belongs to another window than the one being loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Away {
+    /// The move `u -> v`, whose target lies outside the window (its row is another's).
+    Move(NodeId, NodeId),
+    /// A move out of `u`, which lies outside the window (its out-degree is another's).
+    Source(NodeId),
+}
+
+/// A share of the rows of one window of nodes `[lo, hi)` (a cluster process's nodes): the moves
+/// into the window and out of its nodes that one byte range of the edge list holds, or that
+/// other windows' parses sent here, filed by block. [`WindowRows::build`] joins the shares.
+pub struct WindowPart {
+    window: Window,
+    part: Part,
+    edges: u64,
+}
+
+impl WindowPart {
+    /// An empty share of the window `[lo, hi)`, to receive moves into.
+    pub fn new((lo, hi): (NodeId, NodeId)) -> WindowPart {
+        let window = Window::new(u64::from(lo), (hi - lo) as usize);
+        WindowPart {
+            window,
+            part: Part::new(window.blocks()),
+            edges: 0,
+        }
+    }
+
+    /// Parses the lines that start in `range`, handing what belongs to other windows to `away`
+    /// in input order; `Err` at a malformed line.
+    pub(super) fn parse<R: ReadAt + ?Sized>(
+        src: &R,
+        (range, body, n): ((u64, u64), u64, u64),
+        window: (NodeId, NodeId),
+        mut away: impl FnMut(Away),
+    ) -> Result<WindowPart, Malformed> {
+        let mut share = WindowPart::new(window);
+        let w = share.window;
+        let progress = Progress::new(0);
+        share.edges = for_each_edge(src, range, body, n, &progress, |batch| {
+            for &(u, v) in batch {
+                w.file(&mut share.part, u, v, &mut away);
+            }
+        })?;
+        Ok(share)
+    }
+
+    /// Edges parsed into this share (0 for one that only received).
+    pub fn edges(&self) -> u64 {
+        self.edges
+    }
+
+    /// Files moves `u -> v` another window's parse found (every `v` in this window).
+    ///
+    /// # Panics
+    /// If a target lies outside the window.
+    pub fn receive_moves(&mut self, moves: &[(NodeId, NodeId)]) {
+        for &(u, v) in moves {
+            self.window.file_target(&mut self.part, u, v);
+        }
+    }
+
+    /// Files the sources of moves another window's parse found (one per move, every source in
+    /// this window).
+    ///
+    /// # Panics
+    /// If a source lies outside the window.
+    pub fn receive_sources(&mut self, sources: &[NodeId]) {
+        for &u in sources {
+            self.window.file_source(&mut self.part, u);
+        }
+    }
+}
+
+/// The reverse rows of the nodes `[lo, hi)` of a graph, and their out-degrees; predecessors are
+/// any nodes of the graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WindowRows {
+    lo: NodeId,
+    out_degree: Vec<u32>,
+    offsets: Vec<u64>,
+    sources: Vec<NodeId>,
+}
+
+impl WindowRows {
+    /// The first node of the window.
+    pub fn lo(&self) -> NodeId {
+        self.lo
+    }
+
+    /// Nodes in the window.
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Whether the window holds no node.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Moves out of `u` (in the window); 0 once [`drop_out_degrees`](Self::drop_out_degrees).
+    #[inline]
+    pub fn out_degree(&self, u: NodeId) -> u32 {
+        self.out_degree
+            .get((u - self.lo) as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The sources of the moves into `v` (in the window).
+    #[inline]
+    pub fn predecessors(&self, v: NodeId) -> &[NodeId] {
+        let i = (v - self.lo) as usize;
+        &self.sources[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// Hints that the row of `v` (in the window) will be read soon.
+    #[inline(always)]
+    pub fn prefetch_row(&self, v: NodeId) {
+        crate::prefetch::prefetch(&self.offsets, v.wrapping_sub(self.lo) as usize);
+    }
+
+    /// Frees the out-degrees (a solver needs them only to start its counters).
+    pub fn drop_out_degrees(&mut self) {
+        self.out_degree = Vec::new();
+    }
+}
+
+/// Too many moves into or out of one block of a window for the `u32` counters of
+/// [`WindowRows::build`] (2^32 or more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyMoves;
+
+impl WindowRows {
+    /// The rows of the window `[lo, hi)` from every share of it (in parallel on the current
+    /// rayon pool; a row lists its sources share by share, in each share's order).
+    ///
+    /// # Errors
+    /// [`TooManyMoves`] when a block of the window has 2^32 moves or more into or out of it.
+    ///
+    /// # Panics
+    /// If a share is of another window.
+    pub fn build(
+        (lo, hi): (NodeId, NodeId),
+        shares: Vec<WindowPart>,
+    ) -> Result<WindowRows, TooManyMoves> {
+        let window = Window::new(u64::from(lo), (hi - lo) as usize);
+        let (targets, sources): (Vec<_>, Vec<_>) = shares
+            .into_iter()
+            .map(|s| {
+                assert!(s.window.lo == window.lo && s.window.len == window.len);
+                (s.part.targets, s.part.sources)
+            })
+            .unzip();
+        let (targets, sources) = (by_block(targets), by_block(sources));
+        let fits = |len: u64| len <= u64::from(u32::MAX);
+        if !targets.iter().all(|b| fits(block_len(b)))
+            || !sources.iter().all(|b| fits(block_len(b)))
+        {
+            return Err(TooManyMoves);
+        }
+        let n = window.len as usize;
+        let m = targets.iter().map(|b| block_len(b)).sum();
+        let out_degree = out_degrees(sources, n, window.shift);
+        let (offsets, sources) = build_rows(targets, n, m, window.shift, |_| {});
+        Ok(WindowRows {
+            lo,
+            out_degree,
+            offsets,
+            sources,
+        })
+    }
 }
 
 /// Regroups per-range lists of per-block entries into per-block lists in range order.
@@ -298,6 +543,70 @@ mod tests {
             edges.extend((0..20_000).map(|i| (i % n, n - 1)));
             edges.extend((0..600).map(|i| (n / 2, (i * 7919) % n)));
             check(&graph(n, &edges));
+        }
+    }
+
+    #[test]
+    fn windows_hold_the_rows_of_their_nodes() {
+        use super::super::EdgeListRanges;
+        use super::{Away, NodeId, WindowPart, WindowRows};
+        use crate::graph::Predecessors;
+        for (n, windows, ranges) in [
+            (1u64, 1usize, 1usize),
+            (1000, 3, 7),
+            (70_000, 2, 4),
+            (200_003, 5, 3),
+        ] {
+            let mut rng = SplitMix64::new(n);
+            let edges: Vec<(u64, u64)> = (0..4 * n).map(|_| (rng.below(n), rng.below(n))).collect();
+            let text = graph(n, &edges);
+            let full = ReverseCsr::from_csr(&parse_edge_list(text.as_bytes(), "g").unwrap());
+            let src = text.as_bytes();
+            let lists = EdgeListRanges::open(src).unwrap().unwrap();
+            let block = n.div_ceil(windows as u64);
+            let window = |w: u64| {
+                (
+                    (w * block).min(n) as NodeId,
+                    ((w + 1) * block).min(n) as NodeId,
+                )
+            };
+            let mut shares: Vec<Vec<WindowPart>> = (0..windows as u64)
+                .map(|w| vec![WindowPart::new(window(w))])
+                .collect();
+            // Range r is parsed for window r % windows; what is away goes to its window's first share.
+            for r in 0..ranges {
+                let mine = window((r % windows) as u64);
+                let mut away = Vec::new();
+                let share = lists
+                    .parse_window(src, lists.range(r, ranges), mine, |a| away.push(a))
+                    .unwrap();
+                shares[r % windows].push(share);
+                for a in away {
+                    match a {
+                        Away::Move(u, v) => {
+                            shares[(u64::from(v) / block) as usize][0].receive_moves(&[(u, v)])
+                        }
+                        Away::Source(u) => {
+                            shares[(u64::from(u) / block) as usize][0].receive_sources(&[u])
+                        }
+                    }
+                }
+            }
+            let parsed: u64 = shares.iter().flatten().map(WindowPart::edges).sum();
+            assert_eq!(parsed, edges.len() as u64);
+            for (w, shares) in shares.into_iter().enumerate() {
+                let (lo, hi) = window(w as u64);
+                let rows = WindowRows::build((lo, hi), shares).unwrap();
+                assert_eq!(rows.len(), (hi - lo) as usize);
+                for v in lo..hi {
+                    let mut got = rows.predecessors(v).to_vec();
+                    let mut want = full.predecessors(v).to_vec();
+                    got.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(got, want, "n {n}, node {v}");
+                    assert_eq!(rows.out_degree(v), full.out_degree(v), "n {n}, node {v}");
+                }
+            }
         }
     }
 }

@@ -56,6 +56,23 @@ impl Solution {
         Solution { outcomes, depths }
     }
 
+    /// Builds a solution from per-node labels with depths as plain numbers, `u32::MAX` for
+    /// "none" (4 bytes per node where [`from_parts`](Self::from_parts) takes 8).
+    ///
+    /// # Panics
+    /// If the lengths differ or `depths[u]` is `u32::MAX` anywhere but exactly at the draws.
+    pub fn from_depths(outcomes: Vec<Outcome>, depths: Vec<u32>) -> Solution {
+        assert_eq!(outcomes.len(), depths.len(), "one depth per outcome");
+        assert!(
+            outcomes
+                .iter()
+                .zip(&depths)
+                .all(|(&o, &d)| (o == Outcome::Draw) == (d == NO_DEPTH)),
+            "a WIN or LOSE needs a depth below u32::MAX and a DRAW none"
+        );
+        Solution { outcomes, depths }
+    }
+
     /// A solution from raw columns: `depths[u]` is `u32::MAX` exactly where `outcomes[u]` is a
     /// draw (callers inside the crate uphold this).
     pub(crate) fn from_raw(outcomes: Vec<Outcome>, depths: Vec<u32>) -> Solution {
@@ -116,5 +133,23 @@ impl Solution {
             }
         }
         c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_depths_equals_from_parts_and_checks_draws() {
+        let outcomes = vec![Outcome::Win, Outcome::Draw, Outcome::Lose];
+        let parts =
+            Solution::from_parts(outcomes.clone(), vec![Some(Depth(1)), None, Some(Depth(0))]);
+        assert_eq!(
+            Solution::from_depths(outcomes.clone(), vec![1, NO_DEPTH, 0]),
+            parts
+        );
+        let bad = std::panic::catch_unwind(|| Solution::from_depths(outcomes, vec![1, 2, 0]));
+        assert!(bad.is_err());
     }
 }
