@@ -31,7 +31,7 @@
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -201,6 +201,8 @@ pub fn generate_with(
             values: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
             exits: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
             counters: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
+            fresh: [0, 1].map(|_| (0..n.div_ceil(CHUNK)).map(|_| AtomicBool::new(false)).collect()),
+            exit_depths: OnceLock::new(),
             window,
             store: &store,
             progress,
@@ -222,6 +224,9 @@ pub fn generate_with(
         let mut mark = match resumed {
             Some(mark) => {
                 run.progress.fetch_add(n as u64, Relaxed);
+                // Which chunks hold positions decided in the layer before is not saved.
+                let before = &run.fresh[(mark.layer as usize + 1) % 2];
+                before.iter().for_each(|f| f.store(true, Relaxed));
                 mark
             }
             None => {
@@ -235,6 +240,7 @@ pub fn generate_with(
                 mark
             }
         };
+        run.note_exit_depths();
         while run.layer_step(&mut mark)? {
             save(mark, false)?;
         }
@@ -490,6 +496,12 @@ struct Run<'a> {
     /// Per undecided local index: its distinct in-group children not yet known to be won,
     /// plus one while a losing exit is deeper than the current layer.
     counters: Vec<AtomicU8>,
+    /// Per chunk of [`CHUNK`] local indices, by the parity of the layer: whether a position
+    /// of the chunk was decided in that layer (layer `d` scans only the chunks that had a
+    /// decision in `d - 1` or hold an exit of depth `d`).
+    fresh: [Vec<AtomicBool>; 2],
+    /// Per chunk: the exit bytes present, as a 256-bit set.
+    exit_depths: OnceLock<Vec<[u64; 4]>>,
     progress: &'a AtomicU64,
 }
 
@@ -519,6 +531,7 @@ impl Run<'_> {
                     if !any_move {
                         if self.game.in_check(&b) {
                             self.values[local].store(1, Relaxed); // checkmated: Loss(0)
+                            self.fresh[0][c].store(true, Relaxed);
                         }
                         continue;
                     }
@@ -662,19 +675,51 @@ impl Run<'_> {
         Ok(decided > 0 || d <= mark.max_exit)
     }
 
+    /// Notes, per chunk, the exit bytes its positions hold (after the initialisation pass or
+    /// a resume).
+    fn note_exit_depths(&self) {
+        let n = self.exits.len();
+        let sets = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let mut set = [0u64; 4];
+                for e in &self.exits[c * CHUNK..((c + 1) * CHUNK).min(n)] {
+                    let e = e.load(Relaxed);
+                    set[usize::from(e / 64)] |= 1 << (e % 64);
+                }
+                set
+            })
+            .collect();
+        // Called once per group; a resumed group has a fresh `Run`.
+        let _ = self.exit_depths.set(sets);
+    }
+
     /// One layer: decides the positions of depth `d`; returns how many. `dry`: only count.
     fn layer(&self, d: u32, dry: bool) -> u64 {
         let n = self.values.len();
-        let trigger = d as u8; // entry byte of depth d - 1
-        let exit_trigger = (d + 2).min(255) as u8;
+        // Entry byte of depth d - 1; the entries of depth 254 (byte 255) have no successor
+        // layer, and 255 also marks illegal indices.
+        let trigger = (d <= 254).then_some(d as u8);
+        let exit_trigger = (d + 2 <= 255).then_some((d + 2) as u8);
+        let before = &self.fresh[(d as usize + 1) % 2];
+        let exit_depths = self.exit_depths.get().expect("noted before the layers");
         let decided = AtomicU64::new(0);
         (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+            let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+            let triggers = trigger.filter(|_| before[c].swap(false, Relaxed));
+            let exits = exit_trigger
+                .filter(|&e| exit_depths[c][usize::from(e / 64)] & (1 << (e % 64)) != 0);
+            if triggers.is_none() && exits.is_none() {
+                return;
+            }
             let mut preds = Vec::new();
             let mut count = 0;
-            for local in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                let v = self.values[local].load(Relaxed);
-                if v == trigger && d <= 254 {
-                    let b = self.board(local);
+            let values = &self.values[range.clone()];
+            let exit_bytes = &self.exits[range.clone()];
+            for (k, (v, e)) in values.iter().zip(exit_bytes).enumerate() {
+                let v = v.load(Relaxed);
+                if Some(v) == triggers {
+                    let b = self.board(range.start + k);
                     preds.clear();
                     self.game.unmoves(&b, &mut preds);
                     // Each predecessor once: its counter counts distinct children.
@@ -686,9 +731,8 @@ impl Run<'_> {
                             count += u64::from(self.step(q, d, dry));
                         }
                     }
-                }
-                if v == 0 && d + 2 <= 255 && self.exits[local].load(Relaxed) == exit_trigger {
-                    count += u64::from(self.step(local, d, dry));
+                } else if v == 0 && exits.is_some() && Some(e.load(Relaxed)) == exits {
+                    count += u64::from(self.step(range.start + k, d, dry));
                 }
             }
             decided.fetch_add(count, Relaxed);
@@ -713,8 +757,18 @@ impl Run<'_> {
                 return false;
             }
         }
-        dry || cell
+        if dry {
+            return true;
+        }
+        let won = cell
             .compare_exchange(0, d as u8 + 1, Relaxed, Relaxed)
-            .is_ok()
+            .is_ok();
+        if won {
+            let flag = &self.fresh[d as usize % 2][q / CHUNK];
+            if !flag.load(Relaxed) {
+                flag.store(true, Relaxed);
+            }
+        }
+        won
     }
 }

@@ -511,10 +511,12 @@ fn encode(
     }
     let total = Indexer::new(material).size();
     let count = total.div_ceil(u64::from(block)) as usize;
-    let mut dir = Vec::with_capacity(count * DIR_ENTRY);
-    let mut data = Vec::new();
+    let data_start = HEADER + count * DIR_ENTRY;
+    // Header and directory are filled in at the end; the blocks go straight after them.
+    let mut bytes = vec![0u8; data_start];
     let mut buf = vec![0u8; total.min(PIECE) as usize];
     let mut first = 0;
+    let mut k = 0;
     while first < total {
         let piece = &mut buf[..(total - first).min(PIECE) as usize];
         fill(first, piece)?;
@@ -523,13 +525,17 @@ fn encode(
             .map(|c| compress(options.codec, c))
             .collect::<io::Result<_>>()?;
         for b in &blocks {
-            data.extend_from_slice(b);
-            dir.extend_from_slice(&(data.len() as u64).to_le_bytes());
-            dir.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
+            bytes.extend_from_slice(b);
+            let at = HEADER + k * DIR_ENTRY;
+            let end = (bytes.len() - data_start) as u64;
+            bytes[at..at + 8].copy_from_slice(&end.to_le_bytes());
+            bytes[at + 8..at + 12].copy_from_slice(&crc32fast::hash(b).to_le_bytes());
+            k += 1;
         }
         first += piece.len() as u64;
     }
-    let mut header = [0u8; HEADER];
+    let dir_crc = crc32fast::hash(&bytes[HEADER..data_start]);
+    let header = &mut bytes[..HEADER];
     header[..8].copy_from_slice(MAGIC);
     header[8..12].copy_from_slice(&VERSION.to_le_bytes());
     header[12] = METRIC_DTM;
@@ -540,13 +546,9 @@ fn encode(
     header[32..40].copy_from_slice(&total.to_le_bytes());
     header[40..44].copy_from_slice(&block.to_le_bytes());
     header[48..56].copy_from_slice(&(count as u64).to_le_bytes());
-    header[56..60].copy_from_slice(&crc32fast::hash(&dir).to_le_bytes());
+    header[56..60].copy_from_slice(&dir_crc.to_le_bytes());
     let crc = crc32fast::hash(&header[..60]);
     header[60..64].copy_from_slice(&crc.to_le_bytes());
-    let mut bytes = Vec::with_capacity(HEADER + dir.len() + data.len());
-    bytes.extend_from_slice(&header);
-    bytes.extend_from_slice(&dir);
-    bytes.extend_from_slice(&data);
     Ok(bytes)
 }
 
