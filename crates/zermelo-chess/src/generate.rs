@@ -201,7 +201,11 @@ pub fn generate_with(
             values: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
             exits: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
             counters: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
-            fresh: [0, 1].map(|_| (0..n.div_ceil(CHUNK)).map(|_| AtomicBool::new(false)).collect()),
+            fresh: [0, 1].map(|_| {
+                (0..n.div_ceil(CHUNK))
+                    .map(|_| AtomicBool::new(false))
+                    .collect()
+            }),
             exit_depths: OnceLock::new(),
             window,
             store: &store,
