@@ -1,7 +1,7 @@
 //! Checkpoints of a generation in progress, so that a killed `tb gen` resumes where it was.
 //!
 //! One file per material in the work folder, `<material>.state`: a 52-byte header, then the
-//! entry bytes, the exit bytes and the counter bytes of every index of the group being solved
+//! entry bytes and the counter bytes of every index of the group being solved
 //! (the groups before it are in the values file, see [`generate`](crate::generate)). It is written to a temporary file, synced
 //! and renamed over the previous one, so a kill at any moment (even `kill -9`) leaves either
 //! the old checkpoint or the new one, never a torn file.
@@ -9,7 +9,7 @@
 //! | bytes | field |
 //! |---|---|
 //! | 0..8 | magic `ZRMGENST` |
-//! | 8..12 | version, little-endian `u32` (2) |
+//! | 8..12 | version, little-endian `u32` (3) |
 //! | 12..28 | material (`KRBvKR`), ASCII, zero-padded |
 //! | 28..36 | index count of the group, `u64` |
 //! | 36..40 | group number (position in the order of solving), `u32` |
@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use crate::material::Material;
 
 const MAGIC: &[u8; 8] = b"ZRMGENST";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 const HEADER: usize = 52;
 const CRC_AT: usize = 48;
 const BLOCK: usize = 1 << 20;

@@ -1,4 +1,4 @@
-//! Generation of one table by retrograde analysis on un-moves: no graph, three bytes per
+//! Generation of one table by retrograde analysis on un-moves: no graph, two bytes per
 //! index of the group being solved.
 //!
 //! A pawnless table is solved as one group. A pawn table is solved one *group of pawn
@@ -11,19 +11,23 @@
 //! the work folder (`<material>.values`), or in memory when there is none, and only the blocks
 //! a group's pushes reach are read back. The table is compressed from that file block by block.
 //!
-//! The working state of a group is one entry byte per index (0 undecided or draw, `plies + 1`
-//! once decided, 255 illegal), one *exit* byte per index (the best value, for the mover, among
-//! the moves that leave the group: captures and promotions, probed from the smaller tables;
-//! pawn moves, read from the groups already solved) and one counter byte.
+//! The working state of a group is one entry byte and one counter byte per index. The entry
+//! byte is 0 (undecided or draw), `plies + 1` once decided, 255 illegal, and, before layer `d`,
+//! any byte above `d` is *provisional*: the value of the position's best *exit* (the best, for
+//! the mover, among the moves that leave the group: captures and promotions, probed from the
+//! smaller tables; pawn moves, read from the groups already solved), set by the
+//! initialisation pass. The counter holds the in-group moves not yet known to lose for the
+//! mover, plus one while an exit that draws or loses may still decide the position.
 //!
-//! Each group is solved layer by layer, depth `d = 1, 2, ...`: a scan finds the positions
-//! decided at depth `d - 1` and the positions whose exit has depth `d`. At an odd `d` every
-//! undecided predecessor (an un-move of a king or piece) of a position lost in `d - 1` wins in
-//! `d`, as does every undecided position whose exit wins in `d`. At an even `d` an undecided
-//! predecessor of a position won in `d - 1` (or a position whose exit loses in `d`) loses in
-//! `d` when its exit loses in at most `d` and every in-group move leads to a decided win: a
-//! counter of pending moves per position, set by the initialisation pass. What stays undecided
-//! is a draw. The layers give the same fast-win / slow-loss depths as
+//! Each group is solved layer by layer, depth `d = 1, 2, ...`. First the provisional values
+//! of depth `d`: a win is decided; a loss is decided if its exit was the last pending move,
+//! otherwise the position is open again (0). Then a scan of the chunks that had a decision in
+//! layer `d - 1` finds the positions decided at depth `d - 1`. At an odd `d` every open
+//! predecessor (an un-move of a king or piece; open: undecided or provisional) of a position
+//! lost in `d - 1` wins in `d`. At an even `d` an undecided predecessor of a position won in
+//! `d - 1` loses in `d` when that was its last pending move (a provisional win never loses; a
+//! provisional loss keeps its exit pending until its own depth). What stays undecided is a
+//! draw. The layers give the same fast-win / slow-loss depths as
 //! [`zermelo::solve::retrograde`] on the explicit graph. Cost per layer: one scan of the group
 //! plus an un-move generation per position decided. Threads only write values that do not
 //! depend on the order of the writes, so the result is the same for any thread count.
@@ -199,19 +203,18 @@ pub fn generate_with(
             tb,
             game: &game,
             values: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
-            exits: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
             counters: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
             fresh: [0, 1].map(|_| {
                 (0..n.div_ceil(CHUNK))
                     .map(|_| AtomicBool::new(false))
                     .collect()
             }),
-            exit_depths: OnceLock::new(),
+            provisional: OnceLock::new(),
             window,
             store: &store,
             progress,
         };
-        let arrays = &[&run.values[..], &run.exits[..], &run.counters[..]][..];
+        let arrays = &[&run.values[..], &run.counters[..]][..];
         let mut save = |mark: Mark, force: bool| -> Result<(), GenError> {
             if let Some(d) = dir {
                 if force || last_save.elapsed() >= options.checkpoint_interval {
@@ -244,7 +247,7 @@ pub fn generate_with(
                 mark
             }
         };
-        run.note_exit_depths();
+        run.note_provisional(mark.layer);
         while run.layer_step(&mut mark)? {
             save(mark, false)?;
         }
@@ -477,15 +480,6 @@ impl Store {
     }
 }
 
-/// Exit byte: 0 none, 1 draw, `plies + 2` otherwise.
-fn encode_exit(v: Option<Value>) -> Option<u8> {
-    match v {
-        None => Some(0),
-        Some(Value::Draw) => Some(1),
-        Some(Value::Win(d) | Value::Lose(d)) => (d + 2 <= 255).then(|| d as u8 + 2),
-    }
-}
-
 /// The working state of one group.
 struct Run<'a> {
     material: &'a Material,
@@ -493,19 +487,20 @@ struct Run<'a> {
     game: &'a SliceGame,
     window: Window,
     store: &'a Store,
-    /// Per local index: entry byte.
+    /// Per local index: entry byte; before layer `d`, a byte above `d` is *provisional*: the
+    /// value of the position's best exit (a win or loss in that many plies minus one), which
+    /// an earlier in-group win may still replace and which a loss only keeps if every
+    /// in-group move turns out to lose for the mover.
     values: Vec<AtomicU8>,
-    /// Per local index: exit byte ([`encode_exit`]).
-    exits: Vec<AtomicU8>,
     /// Per undecided local index: its distinct in-group children not yet known to be won,
-    /// plus one while a losing exit is deeper than the current layer.
+    /// plus one while an exit that draws or loses may still decide it.
     counters: Vec<AtomicU8>,
     /// Per chunk of [`CHUNK`] local indices, by the parity of the layer: whether a position
     /// of the chunk was decided in that layer (layer `d` scans only the chunks that had a
-    /// decision in `d - 1` or hold an exit of depth `d`).
+    /// decision in `d - 1`).
     fresh: [Vec<AtomicBool>; 2],
-    /// Per chunk: the exit bytes present, as a 256-bit set.
-    exit_depths: OnceLock<Vec<[u64; 4]>>,
+    /// Per chunk: the provisional bytes present, as a 256-bit set.
+    provisional: OnceLock<Vec<[u64; 4]>>,
     progress: &'a AtomicU64,
 }
 
@@ -515,8 +510,8 @@ impl Run<'_> {
         Board { turn, sq }
     }
 
-    /// Marks illegal indices, mates, and the exits and counters of every position of the
-    /// group. Returns the deepest exit.
+    /// Marks illegal indices and mates, and sets the provisional value (the best exit) and
+    /// the counter of every other position of the group. Returns the deepest exit.
     fn init(&self) -> Result<u32, ProbeError> {
         let max_exit = AtomicU32::new(0);
         let n = self.values.len();
@@ -539,15 +534,22 @@ impl Run<'_> {
                         }
                         continue;
                     }
-                    let byte = encode_exit(exit).ok_or_else(|| {
-                        ProbeError::Illegal(format!(
-                            "{}: an exit deeper than {MAX_PLIES} plies",
-                            self.game.position(&b, None).fen()
-                        ))
-                    })?;
-                    self.exits[local].store(byte, Relaxed);
-                    let pending =
-                        children.len() + usize::from(matches!(exit, Some(Value::Lose(_))));
+                    let provisional = match exit {
+                        Some(Value::Win(d) | Value::Lose(d)) => u8::try_from(d + 1)
+                            .ok()
+                            .filter(|&b| b < ILLEGAL)
+                            .ok_or_else(|| {
+                                ProbeError::Illegal(format!(
+                                    "{}: an exit deeper than {} plies",
+                                    self.game.position(&b, None).fen(),
+                                    ILLEGAL - 2
+                                ))
+                            })?,
+                        _ => 0,
+                    };
+                    self.values[local].store(provisional, Relaxed);
+                    let pending = children.len()
+                        + usize::from(matches!(exit, Some(Value::Lose(_) | Value::Draw)));
                     let pending = u8::try_from(pending).map_err(|_| {
                         ProbeError::Illegal(format!(
                             "{}: more than 255 moves",
@@ -679,64 +681,89 @@ impl Run<'_> {
         Ok(decided > 0 || d <= mark.max_exit)
     }
 
-    /// Notes, per chunk, the exit bytes its positions hold (after the initialisation pass or
-    /// a resume).
-    fn note_exit_depths(&self) {
-        let n = self.exits.len();
+    /// Notes, per chunk, the provisional bytes its positions hold before layer `layer` (after
+    /// the initialisation pass or a resume): the bytes above `layer`.
+    fn note_provisional(&self, layer: u32) {
+        let n = self.values.len();
         let sets = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let mut set = [0u64; 4];
-                for e in &self.exits[c * CHUNK..((c + 1) * CHUNK).min(n)] {
-                    let e = e.load(Relaxed);
-                    set[usize::from(e / 64)] |= 1 << (e % 64);
+                for v in &self.values[c * CHUNK..((c + 1) * CHUNK).min(n)] {
+                    let v = v.load(Relaxed);
+                    if u32::from(v) > layer && v != ILLEGAL {
+                        set[usize::from(v / 64)] |= 1 << (v % 64);
+                    }
                 }
                 set
             })
             .collect();
         // Called once per group; a resumed group has a fresh `Run`.
-        let _ = self.exit_depths.set(sets);
+        let _ = self.provisional.set(sets);
     }
 
     /// One layer: decides the positions of depth `d`; returns how many. `dry`: only count.
     fn layer(&self, d: u32, dry: bool) -> u64 {
         let n = self.values.len();
+        let chunks = n.div_ceil(CHUNK);
+        let now = &self.fresh[d as usize % 2];
+        let before = &self.fresh[(d as usize + 1) % 2];
+        let provisional = self.provisional.get().expect("noted before the layers");
+        let decided = AtomicU64::new(0);
+        // First the provisional values of depth `d`: a win is decided now; a loss only if
+        // its exit was the last pending move, otherwise the position is open again.
+        let due = (d + 1 < u32::from(ILLEGAL)).then_some((d + 1) as u8);
+        if let Some(due) = due.filter(|_| !dry) {
+            (0..chunks).into_par_iter().for_each(|c| {
+                if provisional[c][usize::from(due / 64)] & (1 << (due % 64)) == 0 {
+                    return;
+                }
+                if d % 2 == 1 {
+                    now[c].store(true, Relaxed);
+                    return;
+                }
+                let mut count = 0;
+                for local in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                    if self.values[local].load(Relaxed) != due {
+                        continue;
+                    }
+                    if self.counters[local].fetch_sub(1, Relaxed) == 1 {
+                        count += 1;
+                        now[c].store(true, Relaxed);
+                    } else {
+                        self.values[local].store(0, Relaxed);
+                    }
+                }
+                decided.fetch_add(count, Relaxed);
+            });
+        }
         // Entry byte of depth d - 1; the entries of depth 254 (byte 255) have no successor
         // layer, and 255 also marks illegal indices.
-        let trigger = (d <= 254).then_some(d as u8);
-        let exit_trigger = (d + 2 <= 255).then_some((d + 2) as u8);
-        let before = &self.fresh[(d as usize + 1) % 2];
-        let exit_depths = self.exit_depths.get().expect("noted before the layers");
-        let decided = AtomicU64::new(0);
-        (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
-            let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-            let triggers = trigger.filter(|_| before[c].swap(false, Relaxed));
-            let exits = exit_trigger
-                .filter(|&e| exit_depths[c][usize::from(e / 64)] & (1 << (e % 64)) != 0);
-            if triggers.is_none() && exits.is_none() {
+        let Some(trigger) = (d <= 254).then_some(d as u8) else {
+            return decided.into_inner();
+        };
+        (0..chunks).into_par_iter().for_each(|c| {
+            if !before[c].swap(false, Relaxed) {
                 return;
             }
             let mut preds = Vec::new();
             let mut count = 0;
-            let values = &self.values[range.clone()];
-            let exit_bytes = &self.exits[range.clone()];
-            for (k, (v, e)) in values.iter().zip(exit_bytes).enumerate() {
-                let v = v.load(Relaxed);
-                if Some(v) == triggers {
-                    let b = self.board(range.start + k);
-                    preds.clear();
-                    self.game.unmoves(&b, &mut preds);
-                    // Each predecessor once: its counter counts distinct children.
-                    preds.sort_unstable();
-                    preds.dedup();
-                    for &q in &preds {
-                        // Un-moves of kings and pieces keep the pawns: `q` is in the group.
-                        if let Some(q) = self.window.local(q) {
-                            count += u64::from(self.step(q, d, dry));
-                        }
+            let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+            for (k, v) in self.values[range.clone()].iter().enumerate() {
+                if v.load(Relaxed) != trigger {
+                    continue;
+                }
+                let b = self.board(range.start + k);
+                preds.clear();
+                self.game.unmoves(&b, &mut preds);
+                // Each predecessor once: its counter counts distinct children.
+                preds.sort_unstable();
+                preds.dedup();
+                for &q in &preds {
+                    // Un-moves of kings and pieces keep the pawns: `q` is in the group.
+                    if let Some(q) = self.window.local(q) {
+                        count += u64::from(self.step(q, d, dry));
                     }
-                } else if v == 0 && exits.is_some() && Some(e.load(Relaxed)) == exits {
-                    count += u64::from(self.step(range.start + k, d, dry));
                 }
             }
             decided.fetch_add(count, Relaxed);
@@ -744,20 +771,24 @@ impl Run<'_> {
         decided.into_inner()
     }
 
-    /// One child (or the exit) of undecided local index `q` has just been resolved at depth
-    /// `d - 1` (resp. `d`): at an odd `d` `q` wins in `d`; at an even `d` it loses in `d` if
-    /// that was its last pending move and its exit does not draw or win. Returns whether `q`
-    /// was decided.
+    /// A child of open local index `q` (undecided, or holding a provisional value deeper than
+    /// `d`) has just been decided at depth `d - 1`: at an odd `d` `q` wins in `d`; at an even
+    /// `d` it loses in `d` if that was its last pending move. Returns whether `q` was decided.
     fn step(&self, q: usize, d: u32, dry: bool) -> bool {
         let cell = &self.values[q];
-        if cell.load(Relaxed) != 0 {
+        let cur = cell.load(Relaxed);
+        let open = cur == 0 || (u32::from(cur) > d + 1 && cur != ILLEGAL);
+        if !open {
             return false;
         }
         if d % 2 == 0 {
-            let last = self.counters[q].fetch_sub(1, Relaxed) == 1;
-            let exit = self.exits[q].load(Relaxed);
-            let exit_loses = exit == 0 || (exit >= 2 && (exit - 2) % 2 == 0);
-            if !(last && exit_loses) {
+            // A provisional win (an even byte: odd plies) never loses; a provisional loss
+            // or a drawing exit keeps one pending move until its depth, so only an
+            // undecided position without such an exit reaches zero here.
+            if cur != 0 && cur % 2 == 0 {
+                return false;
+            }
+            if self.counters[q].fetch_sub(1, Relaxed) != 1 {
                 return false;
             }
         }
@@ -765,7 +796,7 @@ impl Run<'_> {
             return true;
         }
         let won = cell
-            .compare_exchange(0, d as u8 + 1, Relaxed, Relaxed)
+            .compare_exchange(cur, d as u8 + 1, Relaxed, Relaxed)
             .is_ok();
         if won {
             let flag = &self.fresh[d as usize % 2][q / CHUNK];

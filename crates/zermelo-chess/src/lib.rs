@@ -13,7 +13,7 @@
 //!   capture or promotion away ([`Material::generation_order`]);
 //! * [`Indexer`] — rank/unrank of one material with symmetry reduction;
 //! * [`generate`] — one table (3 to 5 pieces) by retrograde analysis on un-moves over the
-//!   index (no graph, 3 bytes per index), seeded from the smaller tables that captures and
+//!   index (no graph, 2 bytes per index of the group being solved), seeded from the smaller tables that captures and
 //!   promotions lead into; [`generate_with`] checkpoints to a work folder and resumes;
 //!   [`generate_compact`] solves pawnless tables on zermelo's compact engine instead;
 //! * [`Table`] — the checksummed, versioned on-disk format, memory-mapped for probing;
