@@ -181,6 +181,19 @@ fn winners(s: &ParitySolution) -> Vec<bool> {
         .collect()
 }
 
+/// Every solver with every option set finds `expected` (Even's winning vertices) and a
+/// strategy the verifier accepts; `context` names the game in failure messages.
+fn assert_every_solver_finds(a: &Arena, expected: &[bool], context: &str) {
+    for solver in Solver::ALL {
+        for options in ALL_OPTIONS {
+            let s = parity::solve_with(a, solver, options);
+            assert_eq!(winners(&s), expected, "{context} {solver:?} {options:?}");
+            parity::verify(a, &s)
+                .unwrap_or_else(|e| panic!("{context} {solver:?} {options:?}: {e}"));
+        }
+    }
+}
+
 #[test]
 fn every_solver_matches_brute_force_and_verifies() {
     let mut rng = SplitMix64::new(7);
@@ -189,18 +202,7 @@ fn every_solver_matches_brute_force_and_verifies() {
         let top = 1 + rng.below(5);
         let a = small_arena(&mut rng, n, top);
         let expected = brute_force_even(&a);
-        for solver in Solver::ALL {
-            for options in ALL_OPTIONS {
-                let s = parity::solve_with(&a, solver, options);
-                assert_eq!(
-                    winners(&s),
-                    expected,
-                    "case {case}, {solver:?}, {options:?}: {a:?}"
-                );
-                parity::verify(&a, &s)
-                    .unwrap_or_else(|e| panic!("case {case} {solver:?} {options:?}: {e}"));
-            }
-        }
+        assert_every_solver_finds(&a, &expected, &format!("case {case} {a:?}"));
     }
 }
 
@@ -371,14 +373,7 @@ fn synthesis_games_match_the_oracles_and_verify() {
             assert_eq!(oracle, brute_force_even(&a), "{spec:?}");
             brute_forced += 1;
         }
-        for solver in Solver::ALL {
-            for options in ALL_OPTIONS {
-                let s = parity::solve_with(&a, solver, options);
-                assert_eq!(winners(&s), oracle, "{spec:?} {solver:?} {options:?}");
-                parity::verify(&a, &s)
-                    .unwrap_or_else(|e| panic!("{spec:?} {solver:?} {options:?}: {e}"));
-            }
-        }
+        assert_every_solver_finds(&a, &oracle, &format!("{spec:?}"));
     }
     // Both players must win somewhere in enough of them for the comparison to mean something.
     assert!(
@@ -401,13 +396,7 @@ fn synthesis_games_match_the_oracles_and_verify() {
         Solver::Zielonka,
         SolveOptions::NONE,
     ));
-    for solver in Solver::ALL {
-        for options in ALL_OPTIONS {
-            let s = parity::solve_with(&a, solver, options);
-            assert_eq!(winners(&s), oracle, "{solver:?} {options:?}");
-            parity::verify(&a, &s).unwrap();
-        }
-    }
+    assert_every_solver_finds(&a, &oracle, "");
 }
 
 #[test]
@@ -681,13 +670,7 @@ fn a_region_won_below_splits_the_component_above() {
     .unwrap();
     let expected = brute_force_even(&a);
     assert_eq!(expected, [false, false, false, true, true, true]);
-    for solver in Solver::ALL {
-        for options in ALL_OPTIONS {
-            let s = parity::solve_with(&a, solver, options);
-            assert_eq!(winners(&s), expected, "{solver:?} {options:?}");
-            parity::verify(&a, &s).unwrap();
-        }
-    }
+    assert_every_solver_finds(&a, &expected, "");
 }
 
 #[test]
