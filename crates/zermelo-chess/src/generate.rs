@@ -156,7 +156,7 @@ pub fn generate_with(
         tb.table(&m).map_err(dep)?;
     }
     let game = SliceGame::new(material, tb).map_err(dep)?;
-    let groups = plan_groups(&game);
+    let groups = plan_groups(game.indexer());
     let dir = options.work_dir.as_deref();
     let resume = match dir {
         Some(d) => checkpoint::peek(d, material).map_err(ck)?,
@@ -289,10 +289,27 @@ pub fn generate_with(
     }
 }
 
+/// The resident memory [`generate`] needs for the canonical `material`, in bytes: two bytes
+/// per index of its largest group, plus (for a pawn table, whose finished groups wait on disk)
+/// the compressed table (estimated at a quarter of its entries) and the buffers that read the
+/// values file back. The smaller tables it probes are not included.
+pub fn estimate_memory(material: &Material) -> u64 {
+    let ix = crate::Indexer::new(material);
+    let largest = plan_groups(&ix)
+        .iter()
+        .map(|g| g.len() as u64 * 2 * ix.block_len())
+        .max()
+        .unwrap_or(0);
+    if ix.has_pawns() {
+        2 * largest + ix.size() / 4 + (64 << 20)
+    } else {
+        2 * largest
+    }
+}
+
 /// The groups of pawn configurations of a material, in the order they are solved (each a
 /// list of configurations; a pawnless material is one group of configuration 0).
-fn plan_groups(game: &SliceGame) -> Vec<Vec<u64>> {
-    let ix = game.indexer();
+fn plan_groups(ix: &crate::Indexer) -> Vec<Vec<u64>> {
     if !ix.has_pawns() {
         return vec![vec![0]];
     }
@@ -304,7 +321,7 @@ fn plan_groups(game: &SliceGame) -> Vec<Vec<u64>> {
             continue;
         }
         let pair = if m == c { vec![c] } else { vec![c, m] };
-        by_stage[game.config_stage(c) as usize].push(pair);
+        by_stage[ix.config_stage(c) as usize].push(pair);
     }
     let mut groups = Vec::new();
     for pairs in by_stage.into_iter().rev() {

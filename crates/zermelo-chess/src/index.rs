@@ -287,6 +287,24 @@ impl Indexer {
         squares.iter().fold(0, |c, &s| c * 48 + u64::from(s - 8))
     }
 
+    /// The stage of pawn configuration `config`: the sum of its pawns' advancement, each
+    /// counted from its own side (pawn pushes only raise it).
+    pub(crate) fn config_stage(&self, config: u64) -> u32 {
+        let squares = self.config_squares(config);
+        squares
+            .iter()
+            .zip(self.pawn_slots())
+            .map(|(&s, slot)| {
+                let rank = u32::from(s / 8);
+                if self.slots[slot].color == Color::White {
+                    rank
+                } else {
+                    7 - rank
+                }
+            })
+            .sum()
+    }
+
     /// The slots holding pawns, in slot order.
     pub(crate) fn pawn_slots(&self) -> impl DoubleEndedIterator<Item = usize> + '_ {
         (0..self.slots.len()).filter(|&i| self.slots[i].role == Role::Pawn)

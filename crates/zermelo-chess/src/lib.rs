@@ -58,7 +58,9 @@ mod value;
 mod verify;
 
 pub use compact::generate_compact;
-pub use generate::{discard_checkpoint, generate, generate_with, GenError, GenOptions};
+pub use generate::{
+    discard_checkpoint, estimate_memory, generate, generate_with, GenError, GenOptions,
+};
 pub use index::Indexer;
 pub use material::{Material, ParseMaterialError, MAX_PIECES};
 pub use position::{FenError, Move, Position, PositionError, Setup};

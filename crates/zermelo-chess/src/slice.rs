@@ -127,24 +127,6 @@ impl SliceGame {
         (!self.attacked(&b, occ, their_king, turn)).then_some(b)
     }
 
-    /// The stage of pawn configuration `config`: the sum of its pawns' advancement, each
-    /// counted from its own side (pawn pushes only raise it).
-    pub(crate) fn config_stage(&self, config: u64) -> u32 {
-        let squares = self.indexer.config_squares(config);
-        squares
-            .iter()
-            .zip(self.indexer.pawn_slots())
-            .map(|(&s, slot)| {
-                let rank = u32::from(s / 8);
-                if self.slots[slot].color == Color::White {
-                    rank
-                } else {
-                    7 - rank
-                }
-            })
-            .sum()
-    }
-
     fn occupancy(&self, b: &Board) -> u64 {
         b.sq[..self.slots.len()]
             .iter()

@@ -138,3 +138,28 @@ fn tb_errors_are_clear() {
             "table format version 1, this zermelo reads version 3: regenerate with `zermelo tb gen KRvK`",
         ));
 }
+
+#[test]
+fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    // KQvK and KRvK (2 bytes x 81,920 indices of state) fit in 1 MiB; KQvKR (10 MB) does not.
+    zermelo()
+        .args([
+            "-q",
+            "--max-memory",
+            "1M",
+            "tb",
+            "gen",
+            "KQvKR",
+            "--stats",
+            "--tables",
+        ])
+        .arg(dir.path())
+        .assert()
+        .code(3)
+        .stdout(contains("KRvK:"))
+        .stderr(contains("stats: KQvK: 81920 indices in"))
+        .stderr(contains("tb gen KQvKR: this job needs about"));
+    assert!(dir.path().join("KRvK.zct").exists());
+    assert!(!dir.path().join("KQvKR.zct").exists());
+}

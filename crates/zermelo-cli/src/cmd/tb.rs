@@ -57,9 +57,12 @@ struct GenArgs {
     /// Work folder for checkpoints (default: DIR/.work); the same command resumes a killed run.
     #[arg(long, value_name = "WORK")]
     work_dir: Option<PathBuf>,
-    /// Least seconds between two checkpoints (one is also taken after each pawn stage's setup).
+    /// Least seconds between two checkpoints (one is also taken after each group's setup).
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     checkpoint_every: u64,
+    /// Print each table's time, thread count and the peak memory so far on standard error.
+    #[arg(long)]
+    stats: bool,
 }
 
 #[derive(Debug, Args)]
@@ -166,6 +169,21 @@ fn gen(args: GenArgs) -> CliResult {
             println!("{m}: present");
             continue;
         }
+        // The smaller tables are read whole into memory while this one is generated.
+        let dependencies: u64 = m
+            .successors()
+            .iter()
+            .filter_map(|d| std::fs::metadata(dir.join(Table::file_name(d))).ok())
+            .map(|meta| meta.len())
+            .sum();
+        crate::input::check_memory(
+            &format!("tb gen {m}"),
+            zermelo::memory::Estimate {
+                graph: dependencies,
+                loading: 0,
+                solving: zermelo_chess::estimate_memory(&m),
+            },
+        )?;
         let t0 = Instant::now();
         let size = zermelo_chess::Indexer::new(&m).size();
         let bar = Progress::global().count(&m.to_string(), size);
@@ -191,6 +209,17 @@ fn gen(args: GenArgs) -> CliResult {
             longest[0],
             longest[1],
         );
+        if args.stats {
+            eprintln!(
+                "stats: {m}: {size} indices in {:.3}s; {} threads; peak memory {}",
+                t0.elapsed().as_secs_f64(),
+                rayon::current_num_threads(),
+                crate::cmd::solve::peak_memory().map_or("unknown".into(), |kib| format!(
+                    "{:.1} MiB",
+                    kib as f64 / 1024.0
+                )),
+            );
+        }
         // Later tables read it back from the file, compressed: a generated pawnless table
         // holds every entry uncompressed (335 MB for KRBvKR).
         drop(table);
