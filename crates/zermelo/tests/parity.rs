@@ -181,17 +181,24 @@ fn winners(s: &ParitySolution) -> Vec<bool> {
         .collect()
 }
 
-/// Every solver with every option set finds `expected` (Even's winning vertices) and a
-/// strategy the verifier accepts; `context` names the game in failure messages.
-fn assert_every_solver_finds(a: &Arena, expected: &[bool], context: &str) {
+/// Whether every solver with every option set finds `expected` (Even's winning vertices) and
+/// a strategy the verifier accepts; the error names the solver, options and what differed.
+fn every_solver_finds(a: &Arena, expected: &[bool]) -> Result<(), TestCaseError> {
     for solver in Solver::ALL {
         for options in ALL_OPTIONS {
             let s = parity::solve_with(a, solver, options);
-            assert_eq!(winners(&s), expected, "{context} {solver:?} {options:?}");
-            parity::verify(a, &s)
-                .unwrap_or_else(|e| panic!("{context} {solver:?} {options:?}: {e}"));
+            prop_assert_eq!(&winners(&s), expected, "{:?} {:?}", solver, options);
+            if let Err(e) = parity::verify(a, &s) {
+                return Err(TestCaseError::fail(format!("{solver:?} {options:?}: {e}")));
+            }
         }
     }
+    Ok(())
+}
+
+/// [`every_solver_finds`] as an assertion; `context` names the game in failure messages.
+fn assert_every_solver_finds(a: &Arena, expected: &[bool], context: &str) {
+    every_solver_finds(a, expected).unwrap_or_else(|e| panic!("{context}: {e}"));
 }
 
 #[test]
@@ -591,15 +598,7 @@ proptest! {
         if a.vertex_count() <= 8 {
             prop_assert_eq!(&oracle, &brute_force_even(&a));
         }
-        for solver in Solver::ALL {
-            for options in ALL_OPTIONS {
-                let s = parity::solve_with(&a, solver, options);
-                prop_assert_eq!(&winners(&s), &oracle, "{:?} {:?}", solver, options);
-                if let Err(e) = parity::verify(&a, &s) {
-                    return Err(TestCaseError::fail(format!("{solver:?} {options:?}: {e}")));
-                }
-            }
-        }
+        every_solver_finds(&a, &oracle)?;
     }
 }
 
@@ -628,15 +627,7 @@ proptest! {
     #[test]
     fn scc_decomposition_of_many_small_components(a in layered_game_of(100..400, 2..12)) {
         let oracle = winners(&parity::solve_with(&a, Solver::Zielonka, SolveOptions::NONE));
-        for solver in Solver::ALL {
-            for options in ALL_OPTIONS {
-                let s = parity::solve_with(&a, solver, options);
-                prop_assert_eq!(&winners(&s), &oracle, "{:?} {:?}", solver, options);
-                if let Err(e) = parity::verify(&a, &s) {
-                    return Err(TestCaseError::fail(format!("{solver:?} {options:?}: {e}")));
-                }
-            }
-        }
+        every_solver_finds(&a, &oracle)?;
     }
 }
 

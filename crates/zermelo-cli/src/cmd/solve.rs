@@ -146,11 +146,15 @@ fn print_stats(t: [Instant; 4], nodes: usize, edges: u64) {
         secs(t[2], t[3]),
         secs(t[0], t[3]),
         rayon::current_num_threads(),
-        peak_memory().map_or("unknown".into(), |kib| format!(
-            "{:.1} MiB",
-            kib as f64 / 1024.0
-        )),
+        peak_memory_text(),
     );
+}
+
+/// The peak memory for `--stats` lines: `123.4 MiB`, or `unknown` off Linux.
+pub(crate) fn peak_memory_text() -> String {
+    peak_memory().map_or("unknown".into(), |kib| {
+        format!("{:.1} MiB", kib as f64 / 1024.0)
+    })
 }
 
 /// Peak resident memory of this process in KiB (Linux: `VmHWM` in /proc/self/status).

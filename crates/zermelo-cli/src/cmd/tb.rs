@@ -214,10 +214,7 @@ fn gen(args: GenArgs) -> CliResult {
                 "stats: {m}: {size} indices in {:.3}s; {} threads; peak memory {}",
                 t0.elapsed().as_secs_f64(),
                 rayon::current_num_threads(),
-                crate::cmd::solve::peak_memory().map_or("unknown".into(), |kib| format!(
-                    "{:.1} MiB",
-                    kib as f64 / 1024.0
-                )),
+                crate::cmd::solve::peak_memory_text(),
             );
         }
         // Later tables read it back from the file, compressed: a generated pawnless table

@@ -411,9 +411,6 @@ fn print_stats(states: impl std::fmt::Display, started: Instant) {
         "stats: solved {states} states in {:.3}s; {} threads; peak memory {}",
         started.elapsed().as_secs_f64(),
         rayon::current_num_threads(),
-        crate::cmd::solve::peak_memory().map_or("unknown".into(), |kib| format!(
-            "{:.1} MiB",
-            kib as f64 / 1024.0
-        )),
+        crate::cmd::solve::peak_memory_text(),
     );
 }
