@@ -1,5 +1,6 @@
-//! Generation of one table by retrograde analysis on un-moves: no graph, two bytes per
-//! index of the group being solved.
+//! Generation of one table by retrograde analysis on un-moves, on zermelo's compact engine
+//! ([`zermelo::game::compact`]): no graph, no stored moves, two bytes and one bit per index of
+//! the group being solved.
 //!
 //! A pawnless table is solved as one group. A pawn table is solved one *group of pawn
 //! configurations* at a time: pawn moves are irreversible and the index puts the pawn digits
@@ -11,37 +12,30 @@
 //! the work folder (`<material>.values`), or in memory when there is none, and only the blocks
 //! a group's pushes reach are read back. The table is compressed from that file block by block.
 //!
-//! The working state of a group is one entry byte and one counter byte per index. The entry
-//! byte is 0 (undecided or draw), `plies + 1` once decided, 255 illegal, and, before layer `d`,
-//! any byte above `d` is *provisional*: the value of the position's best *exit* (the best, for
-//! the mover, among the moves that leave the group: captures and promotions, probed from the
-//! smaller tables; pawn moves, read from the groups already solved), set by the
-//! initialisation pass. The counter holds the in-group moves not yet known to lose for the
-//! mover, plus one while an exit that draws or loses may still decide the position.
-//!
-//! Each group is solved layer by layer, depth `d = 1, 2, ...`. First the provisional values
-//! of depth `d`: a win is decided; a loss is decided if its exit was the last pending move,
-//! otherwise the position is open again (0). Then a scan of the chunks that had a decision in
-//! layer `d - 1` finds the positions decided at depth `d - 1`. At an odd `d` every open
-//! predecessor (an un-move of a king or piece; open: undecided or provisional) of a position
-//! lost in `d - 1` wins in `d`. At an even `d` an undecided predecessor of a position won in
-//! `d - 1` loses in `d` when that was its last pending move (a provisional win never loses; a
-//! provisional loss keeps its exit pending until its own depth). What stays undecided is a
-//! draw. The layers give the same fast-win / slow-loss depths as
-//! [`zermelo::solve::retrograde`] on the explicit graph. Cost per layer: one scan of the group
-//! plus an un-move generation per position decided. Threads only write values that do not
-//! depend on the order of the writes, so the result is the same for any thread count.
+//! A group is an [`IndexedGame`] over its own dense range of indices: a hole for an illegal
+//! index, a terminal for a mate or stalemate, every other position open with its distinct
+//! in-group children (moves of kings and pieces) and its best *exit*: the best, for the mover,
+//! among the moves that leave the group (captures and promotions, probed from the smaller
+//! tables; pawn moves, read from the groups already solved). Its predecessors are the
+//! bitboard un-moves of [`SliceGame`]. The engine solves it layer by layer with the same
+//! fast-win / slow-loss depths as [`zermelo::solve::retrograde`] on the explicit graph, the
+//! same result for any thread count, and checkpoints at layer boundaries in the work folder
+//! (`<material>/`); `<material>.groups` records how many groups are in the values file.
 
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use rayon::prelude::*;
+use zermelo::game::compact::{
+    self, CompactError, CompactOptions, CompactSolution, IndexedGame, Start,
+};
+use zermelo::Outcome;
 
-use crate::checkpoint::{self, Mark};
+use crate::checkpoint;
 use crate::material::{Material, MAX_PIECES};
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
@@ -72,6 +66,14 @@ pub enum GenError {
         /// The cause.
         source: std::io::Error,
     },
+    /// The compact engine refused (a damaged or foreign checkpoint, a memory limit, threads).
+    #[error("generating {material}: {source}")]
+    Engine {
+        /// The table being generated.
+        material: Material,
+        /// The engine's error.
+        source: CompactError,
+    },
     /// A depth to mate does not fit in an entry byte.
     #[error(
         "generating {0}: a depth to mate exceeds {MAX_PLIES} plies, the most a table entry holds"
@@ -79,8 +81,6 @@ pub enum GenError {
     TooDeep(Material),
 }
 
-/// Indices per unit of parallel work.
-const CHUNK: usize = 1 << 14;
 /// The most indices of pawn configurations solved together (a group holds at least one
 /// configuration and its mirror image, whatever their size).
 const GROUP_ENTRIES: u64 = 1 << 27;
@@ -88,12 +88,17 @@ const GROUP_ENTRIES: u64 = 1 << 27;
 /// How to run a generation.
 #[derive(Clone, Debug)]
 pub struct GenOptions {
-    /// Where checkpoints go (`<material>.state`); `None`: no checkpoints. A checkpoint found
-    /// there is resumed, and the result is byte-identical to an uninterrupted run.
+    /// The work folder: checkpoints (`<material>/`), the values of the finished groups of a pawn
+    /// table (`<material>.values`, `<material>.groups`). `None`: no checkpoints, values in
+    /// memory. A run started again with the same folder resumes, and the result is
+    /// byte-identical to an uninterrupted run.
     pub work_dir: Option<PathBuf>,
-    /// The least time between two checkpoints (one is also written after each stage's
-    /// initialisation pass).
+    /// The least time between two checkpoints (taken at layer boundaries).
     pub checkpoint_interval: Duration,
+    /// Keep the group's cells in a memory-mapped file in the work folder instead of on the heap.
+    pub mapped: bool,
+    /// Refuse a group whose engine state exceeds this many bytes.
+    pub max_memory: Option<u64>,
 }
 
 impl Default for GenOptions {
@@ -101,22 +106,24 @@ impl Default for GenOptions {
         GenOptions {
             work_dir: None,
             checkpoint_interval: Duration::from_secs(60),
+            mapped: false,
+            max_memory: None,
         }
     }
 }
 
 /// Generates the table of the canonical `material`; every table it depends on must be
-/// reachable through `tb`. `progress` counts indices initialised.
+/// reachable through `tb`. `progress` counts indices settled (decided, or in a finished group).
 pub fn generate(
     material: &Material,
     tb: &Tablebase,
-    progress: &AtomicU64,
+    progress: &Arc<AtomicU64>,
 ) -> Result<Table, GenError> {
     generate_with(material, tb, progress, &GenOptions::default())
 }
 
-/// Deletes the checkpoint and the values file of `material` in `work_dir` (call it once the
-/// table is written).
+/// Deletes the checkpoints, the values file and the group count of `material` in `work_dir`
+/// (call it once the table is written).
 pub fn discard_checkpoint(work_dir: &Path, material: &Material) -> std::io::Result<()> {
     checkpoint::remove(work_dir, material)?;
     match std::fs::remove_file(values_path(work_dir, material)) {
@@ -130,11 +137,19 @@ fn values_path(work_dir: &Path, material: &Material) -> PathBuf {
     work_dir.join(format!("{material}.values"))
 }
 
+/// Names group `k` of `material` in the engine's checkpoints (FNV-1a).
+fn fingerprint(material: &Material, k: usize, len: u64) -> u64 {
+    let text = format!("zermelo-chess group v4 {material} {k} {len}");
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// [`generate`] with checkpoints in a work folder (see [`GenOptions`]).
 pub fn generate_with(
     material: &Material,
     tb: &Tablebase,
-    progress: &AtomicU64,
+    progress: &Arc<AtomicU64>,
     options: &GenOptions,
 ) -> Result<Table, GenError> {
     if !material.is_canonical() || material.piece_count() > MAX_PIECES || material.piece_count() < 3
@@ -156,119 +171,102 @@ pub fn generate_with(
         tb.table(&m).map_err(dep)?;
     }
     let game = SliceGame::new(material, tb).map_err(dep)?;
-    let groups = plan_groups(game.indexer());
+    let ix = game.indexer();
+    let groups = plan_groups(ix);
     let dir = options.work_dir.as_deref();
-    let resume = match dir {
-        Some(d) => checkpoint::peek(d, material).map_err(ck)?,
-        None => None,
+    let pawns = ix.has_pawns();
+    let done = match dir {
+        Some(d) if pawns => checkpoint::groups_done(d, material).map_err(ck)?,
+        _ => 0,
     };
-    let pawns = game.indexer().has_pawns();
     let mut store = match (pawns, dir) {
         (false, _) => Store::None,
         (true, None) => Store::Memory(
-            (0..game.indexer().size())
+            (0..ix.size())
                 .into_par_iter()
                 .map(|_| AtomicU8::new(ILLEGAL))
                 .collect(),
         ),
-        (true, Some(d)) => {
-            Store::file(&values_path(d, material), &game, resume.is_some()).map_err(ck)?
-        }
+        (true, Some(d)) => Store::file(&values_path(d, material), &game, done > 0).map_err(ck)?,
     };
     if pawns {
         // Configurations that hold no position are never solved: count them as done.
-        let ix = game.indexer();
         let invalid = (0..ix.pawn_configs())
             .filter(|&c| !ix.config_is_valid(c))
             .count() as u64;
         progress.fetch_add(invalid * 2 * ix.block_len(), Relaxed);
     }
-    let mut last_save = Instant::now();
-    let start = resume.unwrap_or(Mark {
-        stage: 0,
-        layer: 0,
-        max_exit: 0,
-    });
-    let mut last_values = None;
-    let done: u64 = groups[..(start.stage as usize).min(groups.len())]
-        .iter()
-        .map(|g| g.len() as u64 * 2 * game.indexer().block_len())
-        .sum();
-    progress.fetch_add(done, Relaxed);
-    for (k, configs) in groups.iter().enumerate().skip(start.stage as usize) {
-        let window = Window::new(game.indexer(), configs);
-        let n = window.len();
-        let run = Run {
+    let group_len = |g: &Vec<u64>| g.len() as u64 * 2 * ix.block_len();
+    let finished: u64 = groups[..done.min(groups.len())].iter().map(group_len).sum();
+    progress.fetch_add(finished, Relaxed);
+    let mut last = None;
+    for (k, configs) in groups.iter().enumerate().skip(done) {
+        let window = Window::new(ix, configs);
+        let group = GroupGame {
             material,
             tb,
             game: &game,
-            values: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
-            counters: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
-            fresh: [0, 1].map(|_| {
-                (0..n.div_ceil(CHUNK))
-                    .map(|_| AtomicBool::new(false))
-                    .collect()
-            }),
-            provisional: OnceLock::new(),
-            window,
+            window: &window,
             store: &store,
-            progress,
+            failure: Mutex::new(None),
         };
-        let arrays = &[&run.values[..], &run.counters[..]][..];
-        let mut save = |mark: Mark, force: bool| -> Result<(), GenError> {
-            if let Some(d) = dir {
-                if force || last_save.elapsed() >= options.checkpoint_interval {
-                    checkpoint::save(d, material, mark, arrays).map_err(ck)?;
-                    last_save = Instant::now();
-                }
-            }
-            Ok(())
+        let before = progress.load(Relaxed);
+        let bar = Arc::clone(progress);
+        let engine_options = CompactOptions {
+            work_dir: dir.map(|d| checkpoint::group_dir(d, material)),
+            mapped: options.mapped && dir.is_some(),
+            checkpoint_every: Some(options.checkpoint_interval),
+            fingerprint: fingerprint(material, k, window.len() as u64),
+            max_memory: options.max_memory,
+            progress: Some(Arc::new(move |p: &compact::LayerProgress| {
+                bar.store(before + p.decided, Relaxed);
+            })),
+            ..CompactOptions::default()
         };
-        let resumed = match (k == start.stage as usize && start.layer > 0, dir) {
-            (true, Some(d)) => checkpoint::load(d, material, arrays).map_err(ck)?,
-            _ => None,
-        };
-        let mut mark = match resumed {
-            Some(mark) => {
-                run.progress.fetch_add(n as u64, Relaxed);
-                // Which chunks hold positions decided in the layer before is not saved.
-                let before = &run.fresh[(mark.layer as usize + 1) % 2];
-                before.iter().for_each(|f| f.store(true, Relaxed));
-                mark
-            }
-            None => {
-                let max_exit = run.init().map_err(dep)?;
-                let mark = Mark {
-                    stage: k as u32,
-                    layer: 1,
-                    max_exit,
-                };
-                save(mark, true)?;
-                mark
-            }
-        };
-        run.note_provisional(mark.layer);
-        while run.layer_step(&mut mark)? {
-            save(mark, false)?;
+        let solved = compact::solve(&group, &engine_options);
+        if let Some(e) = group
+            .failure
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+        {
+            return Err(dep(e));
         }
-        let Run { window, values, .. } = run;
-        store.keep(&window, &values).map_err(ck)?;
-        if !pawns {
-            last_values = Some(values);
+        let solution = solved.map_err(|source| match source {
+            CompactError::TooDeep => GenError::TooDeep(material.clone()),
+            source => GenError::Engine {
+                material: material.clone(),
+                source,
+            },
+        })?;
+        if solution.counts().max_depth.is_some_and(|d| d.0 > MAX_PLIES) {
+            return Err(GenError::TooDeep(material.clone()));
+        }
+        progress.store(before + window.len() as u64, Relaxed);
+        if pawns {
+            store.keep(&window, &solution).map_err(ck)?;
+            if let Some(d) = dir {
+                checkpoint::set_groups_done(d, material, k + 1).map_err(ck)?;
+            }
+        } else {
+            last = Some(solution);
         }
     }
     match store {
         Store::None => {
-            let values = last_values.expect("a pawnless table is one group");
-            let entries = values.into_par_iter().map(AtomicU8::into_inner).collect();
-            Ok(Table::from_entries(material, entries))
+            let solution = last.expect("a pawnless table is one group");
+            Table::from_fill(material, &WriteOptions::default(), |first, out| {
+                out.par_iter_mut()
+                    .enumerate()
+                    .for_each(|(j, b)| *b = entry(&solution, first + j as u64));
+                Ok(())
+            })
+            .map_err(ck)
         }
         Store::Memory(values) => {
             let entries = values.into_par_iter().map(AtomicU8::into_inner).collect();
             Ok(Table::from_entries(material, entries))
         }
         Store::File { file, .. } => {
-            let ix = game.indexer();
             let bl = ix.block_len();
             let configs = ix.pawn_configs();
             let valid: Vec<bool> = (0..configs).map(|c| ix.config_is_valid(c)).collect();
@@ -289,21 +287,41 @@ pub fn generate_with(
     }
 }
 
-/// The resident memory [`generate`] needs for the canonical `material`, in bytes: two bytes
-/// per index of its largest group, plus (for a pawn table, whose finished groups wait on disk)
-/// the compressed table (estimated at a quarter of its entries) and the buffers that read the
-/// values file back. The smaller tables it probes are not included.
-pub fn estimate_memory(material: &Material) -> u64 {
+/// The entry byte of index `i` of a solved group (depths checked against [`MAX_PLIES`]).
+#[inline]
+fn entry(solution: &CompactSolution, i: u64) -> u8 {
+    if solution.is_hole(i) {
+        return ILLEGAL;
+    }
+    match solution.value(i) {
+        Value::Draw => 0,
+        Value::Win(d) | Value::Lose(d) => d as u8 + 1,
+    }
+}
+
+/// The resident memory [`generate_with`] needs for the canonical `material`, in bytes: the
+/// engine's state for its largest group (2.125 bytes per index, the frontier bit alone when
+/// `mapped`), the compressed table (estimated at a quarter of its entries) and, for a pawn
+/// table, the buffers that read the values file back. The smaller tables it probes are not
+/// included.
+pub fn estimate_memory(material: &Material, options: &GenOptions) -> u64 {
     let ix = crate::Indexer::new(material);
     let largest = plan_groups(&ix)
         .iter()
         .map(|g| g.len() as u64 * 2 * ix.block_len())
         .max()
         .unwrap_or(0);
+    let engine = compact::estimate_memory(
+        largest,
+        &CompactOptions {
+            mapped: options.mapped && options.work_dir.is_some(),
+            ..CompactOptions::default()
+        },
+    );
     if ix.has_pawns() {
-        2 * largest + ix.size() / 4 + (64 << 20)
+        engine + ix.size() / 4 + (64 << 20)
     } else {
-        2 * largest
+        engine + ix.size() / 4
     }
 }
 
@@ -468,16 +486,16 @@ impl Store {
     }
 
     /// Keeps a solved group's values (and forgets the blocks read back for it).
-    fn keep(&mut self, window: &Window, values: &[AtomicU8]) -> std::io::Result<()> {
+    fn keep(&mut self, window: &Window, solution: &CompactSolution) -> std::io::Result<()> {
         let bl = window.block_len as usize;
         match self {
             Store::None => Ok(()),
             Store::Memory(all) => {
                 for (k, &start) in window.starts.iter().enumerate() {
-                    let dst = &all[start as usize..start as usize + bl];
-                    dst.par_iter()
-                        .zip(&values[k * bl..(k + 1) * bl])
-                        .for_each(|(d, v)| d.store(v.load(Relaxed), Relaxed));
+                    all[start as usize..start as usize + bl]
+                        .par_iter()
+                        .enumerate()
+                        .for_each(|(j, d)| d.store(entry(solution, (k * bl + j) as u64), Relaxed));
                 }
                 Ok(())
             }
@@ -486,105 +504,79 @@ impl Store {
                 let mut buf = vec![0u8; bl];
                 for (k, &start) in window.starts.iter().enumerate() {
                     buf.par_iter_mut()
-                        .zip(&values[k * bl..(k + 1) * bl])
-                        .for_each(|(b, v)| *b = v.load(Relaxed));
+                        .enumerate()
+                        .for_each(|(j, b)| *b = entry(solution, (k * bl + j) as u64));
                     file.write_all_at(&buf, start)?;
                 }
-                // A checkpoint of a later group implies that this one is on disk.
+                // The group count written next implies that these values are on disk.
                 file.sync_data()
             }
         }
     }
 }
 
-/// The working state of one group.
-struct Run<'a> {
+/// One group of a table as the compact engine sees it: local indices `0..window.len()`.
+struct GroupGame<'a> {
     material: &'a Material,
     tb: &'a Tablebase,
     game: &'a SliceGame,
-    window: Window,
+    window: &'a Window,
     store: &'a Store,
-    /// Per local index: entry byte; before layer `d`, a byte above `d` is *provisional*: the
-    /// value of the position's best exit (a win or loss in that many plies minus one), which
-    /// an earlier in-group win may still replace and which a loss only keeps if every
-    /// in-group move turns out to lose for the mover.
-    values: Vec<AtomicU8>,
-    /// Per undecided local index: its distinct in-group children not yet known to be won,
-    /// plus one while an exit that draws or loses may still decide it.
-    counters: Vec<AtomicU8>,
-    /// Per chunk of [`CHUNK`] local indices, by the parity of the layer: whether a position
-    /// of the chunk was decided in that layer (layer `d` scans only the chunks that had a
-    /// decision in `d - 1`).
-    fresh: [Vec<AtomicBool>; 2],
-    /// Per chunk: the provisional bytes present, as a 256-bit set.
-    provisional: OnceLock<Vec<[u64; 4]>>,
-    progress: &'a AtomicU64,
+    /// The first failed probe of a smaller table or of a finished group (the trait has no
+    /// error path: the position is given as a hole and the solve is discarded).
+    failure: Mutex<Option<ProbeError>>,
 }
 
-impl Run<'_> {
-    fn board(&self, local: usize) -> Board {
-        let (turn, sq) = self.game.indexer().decode(self.window.global(local));
-        Board { turn, sq }
+impl IndexedGame for GroupGame<'_> {
+    fn index_count(&self) -> u64 {
+        self.window.len() as u64
     }
 
-    /// Marks illegal indices and mates, and sets the provisional value (the best exit) and
-    /// the counter of every other position of the group. Returns the deepest exit.
-    fn init(&self) -> Result<u32, ProbeError> {
-        let max_exit = AtomicU32::new(0);
-        let n = self.values.len();
-        (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .try_for_each(|c| -> Result<(), ProbeError> {
-                let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-                let mut children = Vec::new();
-                self.progress.fetch_add(range.len() as u64, Relaxed);
-                for local in range {
-                    let Some(b) = self.game.legal_board(self.window.global(local)) else {
-                        self.values[local].store(ILLEGAL, Relaxed);
-                        continue;
-                    };
-                    let (any_move, exit) = self.exit_of(&b, &mut children)?;
-                    if !any_move {
-                        if self.game.in_check(&b) {
-                            self.values[local].store(1, Relaxed); // checkmated: Loss(0)
-                            self.fresh[0][c].store(true, Relaxed);
-                        }
-                        continue;
-                    }
-                    let provisional = match exit {
-                        Some(Value::Win(d) | Value::Lose(d)) => u8::try_from(d + 1)
-                            .ok()
-                            .filter(|&b| b < ILLEGAL)
-                            .ok_or_else(|| {
-                                ProbeError::Illegal(format!(
-                                    "{}: an exit deeper than {} plies",
-                                    self.game.position(&b, None).fen(),
-                                    ILLEGAL - 2
-                                ))
-                            })?,
-                        _ => 0,
-                    };
-                    self.values[local].store(provisional, Relaxed);
-                    let pending = children.len()
-                        + usize::from(matches!(exit, Some(Value::Lose(_) | Value::Draw)));
-                    let pending = u8::try_from(pending).map_err(|_| {
-                        ProbeError::Illegal(format!(
-                            "{}: more than 255 moves",
-                            self.game.position(&b, None).fen()
-                        ))
-                    })?;
-                    self.counters[local].store(pending, Relaxed);
-                    if let Some(d) = exit.and_then(Value::plies) {
-                        max_exit.fetch_max(d, Relaxed);
-                    }
-                }
-                Ok(())
-            })?;
-        Ok(max_exit.into_inner())
+    fn start(&self, local: u64) -> Start {
+        let Some(b) = self.game.legal_board(self.window.global(local as usize)) else {
+            return Start::Hole;
+        };
+        let mut children = Vec::new();
+        match self.exit_of(&b, &mut children) {
+            Err(e) => {
+                let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+                slot.get_or_insert(e);
+                Start::Hole
+            }
+            Ok((false, _)) => Start::Terminal(if self.game.in_check(&b) {
+                Outcome::Lose
+            } else {
+                Outcome::Draw
+            }),
+            Ok((true, exit)) => Start::Open {
+                moves: children.len() as u32,
+                exit,
+            },
+        }
     }
 
+    fn predecessors(&self, local: u64, out: &mut Vec<u64>) {
+        let Some(b) = self.game.legal_board(self.window.global(local as usize)) else {
+            return;
+        };
+        self.game.unmoves(&b, out);
+        // Un-moves of kings and pieces keep the pawns: every predecessor is in the group.
+        out.retain_mut(|q| match self.window.local(*q) {
+            Some(l) => {
+                *q = l as u64;
+                true
+            }
+            None => false,
+        });
+        // Each predecessor once, as `start` counts distinct children.
+        out.sort_unstable();
+        out.dedup();
+    }
+}
+
+impl GroupGame<'_> {
     /// Whether `b` has a legal move, and the best exit for the side to move; `children` gets
-    /// the distinct indices of its in-stage children.
+    /// the distinct indices of its in-group children.
     fn exit_of(
         &self,
         b: &Board,
@@ -620,8 +612,8 @@ impl Run<'_> {
                 }
             }
         });
-        // A position symmetric to itself can reach one child by two moves: the solver
-        // counts children, as the un-moves list each predecessor once (see `layer`).
+        // A position symmetric to itself can reach one child by two moves: the engine counts
+        // children, as the un-moves list each predecessor once.
         children.sort_unstable();
         children.dedup();
         match err {
@@ -683,144 +675,5 @@ impl Run<'_> {
             return self.own_value(idx);
         }
         self.tb.probe(pos)
-    }
-
-    /// Runs layer `mark.layer` and advances the mark; returns whether the group has more
-    /// layers (what stays undecided at the end is drawn).
-    fn layer_step(&self, mark: &mut Mark) -> Result<bool, GenError> {
-        let d = mark.layer;
-        let dry = d > MAX_PLIES;
-        let decided = self.layer(d, dry);
-        if decided > 0 && dry {
-            return Err(GenError::TooDeep(self.material.clone()));
-        }
-        mark.layer += 1;
-        Ok(decided > 0 || d <= mark.max_exit)
-    }
-
-    /// Notes, per chunk, the provisional bytes its positions hold before layer `layer` (after
-    /// the initialisation pass or a resume): the bytes above `layer`.
-    fn note_provisional(&self, layer: u32) {
-        let n = self.values.len();
-        let sets = (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
-                let mut set = [0u64; 4];
-                for v in &self.values[c * CHUNK..((c + 1) * CHUNK).min(n)] {
-                    let v = v.load(Relaxed);
-                    if u32::from(v) > layer && v != ILLEGAL {
-                        set[usize::from(v / 64)] |= 1 << (v % 64);
-                    }
-                }
-                set
-            })
-            .collect();
-        // Called once per group; a resumed group has a fresh `Run`.
-        let _ = self.provisional.set(sets);
-    }
-
-    /// One layer: decides the positions of depth `d`; returns how many. `dry`: only count.
-    fn layer(&self, d: u32, dry: bool) -> u64 {
-        let n = self.values.len();
-        let chunks = n.div_ceil(CHUNK);
-        let now = &self.fresh[d as usize % 2];
-        let before = &self.fresh[(d as usize + 1) % 2];
-        let provisional = self.provisional.get().expect("noted before the layers");
-        let decided = AtomicU64::new(0);
-        // First the provisional values of depth `d`: a win is decided now; a loss only if
-        // its exit was the last pending move, otherwise the position is open again.
-        let due = (d + 1 < u32::from(ILLEGAL)).then_some((d + 1) as u8);
-        if let Some(due) = due.filter(|_| !dry) {
-            (0..chunks).into_par_iter().for_each(|c| {
-                if provisional[c][usize::from(due / 64)] & (1 << (due % 64)) == 0 {
-                    return;
-                }
-                if d % 2 == 1 {
-                    now[c].store(true, Relaxed);
-                    return;
-                }
-                let mut count = 0;
-                for local in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                    if self.values[local].load(Relaxed) != due {
-                        continue;
-                    }
-                    if self.counters[local].fetch_sub(1, Relaxed) == 1 {
-                        count += 1;
-                        now[c].store(true, Relaxed);
-                    } else {
-                        self.values[local].store(0, Relaxed);
-                    }
-                }
-                decided.fetch_add(count, Relaxed);
-            });
-        }
-        // Entry byte of depth d - 1; the entries of depth 254 (byte 255) have no successor
-        // layer, and 255 also marks illegal indices.
-        let Some(trigger) = (d <= 254).then_some(d as u8) else {
-            return decided.into_inner();
-        };
-        (0..chunks).into_par_iter().for_each(|c| {
-            if !before[c].swap(false, Relaxed) {
-                return;
-            }
-            let mut preds = Vec::new();
-            let mut count = 0;
-            let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-            for (k, v) in self.values[range.clone()].iter().enumerate() {
-                if v.load(Relaxed) != trigger {
-                    continue;
-                }
-                let b = self.board(range.start + k);
-                preds.clear();
-                self.game.unmoves(&b, &mut preds);
-                // Each predecessor once: its counter counts distinct children.
-                preds.sort_unstable();
-                preds.dedup();
-                for &q in &preds {
-                    // Un-moves of kings and pieces keep the pawns: `q` is in the group.
-                    if let Some(q) = self.window.local(q) {
-                        count += u64::from(self.step(q, d, dry));
-                    }
-                }
-            }
-            decided.fetch_add(count, Relaxed);
-        });
-        decided.into_inner()
-    }
-
-    /// A child of open local index `q` (undecided, or holding a provisional value deeper than
-    /// `d`) has just been decided at depth `d - 1`: at an odd `d` `q` wins in `d`; at an even
-    /// `d` it loses in `d` if that was its last pending move. Returns whether `q` was decided.
-    fn step(&self, q: usize, d: u32, dry: bool) -> bool {
-        let cell = &self.values[q];
-        let cur = cell.load(Relaxed);
-        let open = cur == 0 || (u32::from(cur) > d + 1 && cur != ILLEGAL);
-        if !open {
-            return false;
-        }
-        if d % 2 == 0 {
-            // A provisional win (an even byte: odd plies) never loses; a provisional loss
-            // or a drawing exit keeps one pending move until its depth, so only an
-            // undecided position without such an exit reaches zero here.
-            if cur != 0 && cur % 2 == 0 {
-                return false;
-            }
-            if self.counters[q].fetch_sub(1, Relaxed) != 1 {
-                return false;
-            }
-        }
-        if dry {
-            return true;
-        }
-        let won = cell
-            .compare_exchange(cur, d as u8 + 1, Relaxed, Relaxed)
-            .is_ok();
-        if won {
-            let flag = &self.fresh[d as usize % 2][q / CHUNK];
-            if !flag.load(Relaxed) {
-                flag.store(true, Relaxed);
-            }
-        }
-        won
     }
 }

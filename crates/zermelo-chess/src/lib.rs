@@ -13,9 +13,9 @@
 //!   capture or promotion away ([`Material::generation_order`]);
 //! * [`Indexer`] — rank/unrank of one material with symmetry reduction;
 //! * [`generate`] — one table (3 to 5 pieces) by retrograde analysis on un-moves over the
-//!   index (no graph, 2 bytes per index of the group being solved), seeded from the smaller tables that captures and
-//!   promotions lead into; [`generate_with`] checkpoints to a work folder and resumes;
-//!   [`generate_compact`] solves pawnless tables on zermelo's compact engine instead;
+//!   index, on zermelo's compact engine (no graph, 2 bytes and a bit per index of the group
+//!   being solved), seeded from the smaller tables that captures and promotions lead into;
+//!   [`generate_with`] checkpoints to a work folder and resumes;
 //! * [`Table`] — the checksummed, versioned on-disk format, memory-mapped for probing;
 //! * [`Tablebase`] — a directory of tables: probe, best moves, principal line;
 //! * [`verify`] — re-checks a table against the certificate rules with move generation.
@@ -44,7 +44,6 @@
 
 mod bitboard;
 mod checkpoint;
-mod compact;
 mod generate;
 mod index;
 mod material;
@@ -57,7 +56,6 @@ mod unmove;
 mod value;
 mod verify;
 
-pub use compact::generate_compact;
 pub use generate::{
     discard_checkpoint, estimate_memory, generate, generate_with, GenError, GenOptions,
 };

@@ -2,8 +2,6 @@
 //! absurd sizes, wrong material, old versions, blocks that decode wrong behind valid
 //! checksums) are clear errors, never a panic.
 
-use std::sync::atomic::AtomicU64;
-
 use zermelo_chess::{
     generate, verify, Codec, Material, Position, Table, TableError, Tablebase, WriteOptions,
 };
@@ -13,7 +11,7 @@ fn build(target: &str) -> (Tablebase, Material) {
     let tb = Tablebase::in_memory();
     let m: Material = target.parse().unwrap();
     for dep in Material::generation_order(std::slice::from_ref(&m)) {
-        let t = generate(&dep, &tb, &AtomicU64::new(0)).unwrap();
+        let t = generate(&dep, &tb, &Default::default()).unwrap();
         tb.insert(t);
     }
     (tb, m)

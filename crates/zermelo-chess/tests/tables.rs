@@ -1,7 +1,5 @@
 //! Published facts about 3- and 4-man tables, each generating only the tables it needs.
 
-use std::sync::atomic::AtomicU64;
-
 use zermelo_chess::{
     generate, verify, Color, Material, Piece, Position, Role, Setup, Square, Table, Tablebase,
     Value,
@@ -12,7 +10,7 @@ fn build(target: &str) -> (Tablebase, Material) {
     let tb = Tablebase::in_memory();
     let m: Material = target.parse().unwrap();
     for dep in Material::generation_order(std::slice::from_ref(&m)) {
-        let t = generate(&dep, &tb, &AtomicU64::new(0)).unwrap();
+        let t = generate(&dep, &tb, &Default::default()).unwrap();
         tb.insert(t);
     }
     (tb, m)

@@ -57,9 +57,13 @@ struct GenArgs {
     /// Work folder for checkpoints (default: DIR/.work); the same command resumes a killed run.
     #[arg(long, value_name = "WORK")]
     work_dir: Option<PathBuf>,
-    /// Least seconds between two checkpoints (one is also taken after each group's setup).
+    /// Least seconds between two checkpoints (taken at layer boundaries).
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     checkpoint_every: u64,
+    /// Keep the solver's state (two bytes per index of the group being solved) in a
+    /// memory-mapped file in the work folder instead of in memory.
+    #[arg(long)]
+    mapped: bool,
     /// Print each table's time, thread count and the peak memory so far on standard error.
     #[arg(long)]
     stats: bool,
@@ -161,6 +165,8 @@ fn gen(args: GenArgs) -> CliResult {
     let options = GenOptions {
         work_dir: Some(work.clone()),
         checkpoint_interval: std::time::Duration::from_secs(args.checkpoint_every),
+        mapped: args.mapped,
+        ..GenOptions::default()
     };
     let started = Instant::now();
     for m in targets {
@@ -181,14 +187,14 @@ fn gen(args: GenArgs) -> CliResult {
             zermelo::memory::Estimate {
                 graph: dependencies,
                 loading: 0,
-                solving: zermelo_chess::estimate_memory(&m),
+                solving: zermelo_chess::estimate_memory(&m, &options),
             },
         )?;
         let t0 = Instant::now();
         let size = zermelo_chess::Indexer::new(&m).size();
         let bar = Progress::global().count(&m.to_string(), size);
-        let table =
-            generate_with(&m, &tb, bar.counter(), &options).map_err(|e| anyhow::anyhow!(e))?;
+        let table = generate_with(&m, &tb, &bar.shared_counter(), &options)
+            .map_err(|e| anyhow::anyhow!(e))?;
         bar.finish();
         let path = dir.join(Table::file_name(&m));
         let mut written = 0;

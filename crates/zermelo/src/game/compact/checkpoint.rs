@@ -1,8 +1,9 @@
 //! Checkpoints at layer boundaries, and the state file of a memory-mapped run.
 //!
 //! A checkpoint is one file, `checkpoint.zck` in the work folder: a header (magic, fingerprint,
-//! index count, counter mode, layer, decided count, spill entries, CRC-32 of the body), then the
-//! cells (`u16` little-endian), the frontier and pending bitmaps, and the spilled counters. It
+//! index count, counter mode, layer, decided count, spill entries, pending entries, CRC-32 of
+//! the body), then the cells (`u16` little-endian), the frontier bitmap, the pending
+//! `(depth, piece)` pairs (`u32` each) and the spilled counters (`u64` index, `u64` count). It
 //! is written to a temporary file, synced and renamed, so a run killed at any moment (even by
 //! SIGKILL) leaves either the previous checkpoint or the new one. Resuming loads it and
 //! replays the layers from there; every layer is deterministic, so the result is the same
@@ -18,8 +19,10 @@ use super::store::{Bits, Cells};
 use super::{CompactError, CompactOptions, CounterMode};
 use crate::io::mapped::MappedCells;
 
-const MAGIC: &[u8; 8] = b"ZMCKPT01";
-const HEADER: usize = 8 + 8 + 8 + 4 + 4 + 8 + 8 + 4 + 4;
+const MAGIC: &[u8; 8] = b"ZMCKPT02";
+const HEADER: usize = 8 + 8 + 8 + 4 + 4 + 8 + 8 + 4 + 4 + 8;
+/// Where the CRC-32 of the body sits in the header.
+const CRC_AT: usize = 48;
 const FILE: &str = "checkpoint.zck";
 const TEMP: &str = "checkpoint.zck.tmp";
 const STATE: &str = "state.cells";
@@ -45,8 +48,8 @@ impl Resume {
 pub(super) struct Restored {
     pub(super) layer: u32,
     pub(super) decided: u64,
-    pub(super) cur: Vec<u8>,
-    pub(super) pending: Vec<u8>,
+    pub(super) frontier: Vec<u8>,
+    pub(super) pending: Vec<(u32, u32)>,
     pub(super) spill: HashMap<u64, u64>,
 }
 
@@ -55,8 +58,8 @@ pub(super) struct Snapshot<'a> {
     pub(super) layer: u32,
     pub(super) decided: u64,
     pub(super) cells: &'a [AtomicU16],
-    pub(super) cur: &'a Bits,
-    pub(super) pending: &'a Bits,
+    pub(super) frontier: &'a Bits,
+    pub(super) pending: Vec<(u32, u32)>,
     pub(super) spill: HashMap<u64, u64>,
 }
 
@@ -138,11 +141,13 @@ fn load(
              folder",
         ));
     }
-    let (layer, decided, spilled, crc) = (u32_at(24), u64_at(32), u64_at(40), u32_at(48));
+    let (layer, decided, spilled, crc) = (u32_at(24), u64_at(32), u64_at(40), u32_at(CRC_AT));
+    let pending_len = u64_at(56);
     let bitmap = n.div_ceil(64) * 8;
     let expected = (HEADER as u64)
-        .checked_add(2 * n + 2 * bitmap)
-        .and_then(|b| b.checked_add(spilled.checked_mul(16)?));
+        .checked_add(2 * n + bitmap)
+        .and_then(|b| b.checked_add(spilled.checked_mul(16)?))
+        .and_then(|b| b.checked_add(pending_len.checked_mul(8)?));
     if expected != Some(len) {
         return Err(bad(
             path,
@@ -165,8 +170,8 @@ fn load(
         hasher.update(&v);
         Ok(v)
     };
-    let cur = read(bitmap)?;
-    let pending = read(bitmap)?;
+    let frontier = read(bitmap)?;
+    let pairs = read(8 * pending_len)?;
     let entries = read(16 * spilled)?;
     if hasher.finalize() != crc {
         return Err(bad(path, "damaged: checksum mismatch"));
@@ -178,10 +183,20 @@ fn load(
             (at(0), at(8))
         })
         .collect();
+    let u32_of = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
+    let pieces = n.div_ceil(1 << super::engine::PIECE_BITS);
+    let mut pending = Vec::with_capacity(pairs.len() / 8);
+    for p in pairs.chunks_exact(8) {
+        let (depth, piece) = (u32_of(&p[..4]), u32_of(&p[4..]));
+        if depth < layer || u64::from(piece) >= pieces {
+            return Err(bad(path, "damaged: a pending entry out of range"));
+        }
+        pending.push((depth, piece));
+    }
     Ok(Restored {
         layer,
         decided,
-        cur,
+        frontier,
         pending,
         spill,
     })
@@ -206,6 +221,7 @@ pub(super) fn save(
     header.extend_from_slice(&s.decided.to_le_bytes());
     header.extend_from_slice(&(s.spill.len() as u64).to_le_bytes());
     header.extend_from_slice(&[0u8; 8]); // CRC-32 and padding, filled in at the end
+    header.extend_from_slice(&(s.pending.len() as u64).to_le_bytes());
     w.write_all(&header).map_err(io_error(&temp))?;
     let mut buf = Vec::with_capacity(2 * BLOCK);
     for block in s.cells.chunks(BLOCK) {
@@ -214,9 +230,13 @@ pub(super) fn save(
         hasher.update(&buf);
         w.write_all(&buf).map_err(io_error(&temp))?;
     }
-    let mut rest = Vec::with_capacity(s.cur.byte_len() * 2 + 16 * s.spill.len());
-    s.cur.snapshot_into(&mut rest);
-    s.pending.snapshot_into(&mut rest);
+    let mut rest =
+        Vec::with_capacity(s.frontier.byte_len() + 8 * s.pending.len() + 16 * s.spill.len());
+    s.frontier.snapshot_into(&mut rest);
+    for (depth, piece) in &s.pending {
+        rest.extend_from_slice(&depth.to_le_bytes());
+        rest.extend_from_slice(&piece.to_le_bytes());
+    }
     let mut spill: Vec<_> = s.spill.iter().collect();
     spill.sort_unstable();
     for (i, c) in spill {
@@ -228,7 +248,8 @@ pub(super) fn save(
     let mut file = w
         .into_inner()
         .map_err(|e| io_error(&temp)(e.into_error()))?;
-    file.seek(SeekFrom::Start(48)).map_err(io_error(&temp))?;
+    file.seek(SeekFrom::Start(CRC_AT as u64))
+        .map_err(io_error(&temp))?;
     file.write_all(&hasher.finalize().to_le_bytes())
         .map_err(io_error(&temp))?;
     file.sync_all().map_err(io_error(&temp))?;

@@ -1,7 +1,13 @@
 //! The layer loop: seeding, one pass per depth layer over the frontier bitmap, and the cell
 //! updates (compare-and-swap) that make the result independent of the thread count.
+//!
+//! One frontier bitmap serves two layers: while layer `d` is processed it holds the cells
+//! decided at `d` (processed, then cleared) and those decided at `d + 1` (left for the next
+//! pass); the cell's depth tells them apart. Values set ahead of their layer (exits, and
+//! losses that an exit makes last longer) are listed by depth as the 16 K-index pieces that
+//! hold them, and join the frontier when their layer comes (a scan of those pieces only).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -36,6 +42,10 @@ const DRAW_EXIT: u16 = 1 << 12;
 
 /// Bitmap words per parallel work item (65 536 indices).
 const CHUNK_WORDS: usize = 1024;
+/// A hole: a draw that nothing reaches, told apart from a drawn position by the low bit.
+const HOLE: u16 = DRAW | 1;
+/// Indices per piece of the pending lists (`index >> PIECE_BITS`).
+pub(super) const PIECE_BITS: u32 = 14;
 
 #[inline]
 fn decided(tag: u16, depth: u32) -> u16 {
@@ -108,11 +118,9 @@ fn run<G: IndexedGame + ?Sized>(
         n,
         mode: options.counters,
         cells: resume.cells,
-        cur: Bits::new(n),
-        next: Bits::new(n),
-        pending: Bits::new(n),
+        frontier: Bits::new(n),
+        pending: Mutex::new(BTreeMap::new()),
         spill: Mutex::new(HashMap::new()),
-        pending_count: AtomicU64::new(0),
         decided: AtomicU64::new(0),
         next_count: AtomicU64::new(0),
         error: Mutex::new(None),
@@ -128,7 +136,7 @@ fn run<G: IndexedGame + ?Sized>(
     let mut last_checkpoint = Instant::now();
     loop {
         let frontier = engine.next_count.swap(0, Relaxed) + engine.absorb_pending(layer);
-        if frontier == 0 && engine.pending_count.load(Relaxed) == 0 {
+        if frontier == 0 && engine.pending_is_empty() {
             break;
         }
         if frontier > 0 {
@@ -138,8 +146,6 @@ fn run<G: IndexedGame + ?Sized>(
             engine.process(layer);
             engine.take_error()?;
         }
-        std::mem::swap(&mut engine.cur, &mut engine.next);
-        engine.next.clear();
         layer += 1;
         if let Some(progress) = &options.progress {
             progress(&LayerProgress {
@@ -175,15 +181,14 @@ pub(super) struct Engine<'g, G: ?Sized> {
     n: u64,
     mode: CounterMode,
     pub(super) cells: Cells,
-    /// The frontier: indices decided at the current layer's depth.
-    pub(super) cur: Bits,
-    /// Indices decided at the next depth, found while processing the current layer.
-    next: Bits,
-    /// Values set ahead of their layer (exits), waiting to join the frontier at their depth.
-    pub(super) pending: Bits,
+    /// The frontier: indices decided at the current layer's depth (processed and cleared in
+    /// this layer) and at the next depth (found while processing this one).
+    pub(super) frontier: Bits,
+    /// Values set ahead of their layer (exits), by depth: the pieces (`index >> PIECE_BITS`)
+    /// that hold some, maybe listed twice.
+    pub(super) pending: Mutex<BTreeMap<u32, Vec<u32>>>,
     /// Counters of 8191 moves or more.
     pub(super) spill: Mutex<HashMap<u64, u64>>,
-    pub(super) pending_count: AtomicU64,
     pub(super) decided: AtomicU64,
     next_count: AtomicU64,
     error: Mutex<Option<CompactError>>,
@@ -207,49 +212,60 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         }
     }
 
-    /// Writes every index's starting cell; terminals join the frontier of layer 0 (`next`,
-    /// which the loop reads as the first frontier), exits wait in `pending`.
+    /// Writes every index's starting cell; terminals join the frontier of layer 0, exits are
+    /// listed as pending at their depth.
     fn seed(&mut self) -> Result<(), CompactError> {
-        let words = self.next.words().len();
-        (0..words.div_ceil(CHUNK_WORDS))
+        let words = self.frontier.words().len();
+        let joined: u64 = (0..words.div_ceil(CHUNK_WORDS))
             .into_par_iter()
-            .for_each(|chunk| {
+            .map(|chunk| {
                 let lo = (chunk * CHUNK_WORDS * 64) as u64;
                 let hi = (lo + (CHUNK_WORDS * 64) as u64).min(self.n);
+                let mut tally = Tally::default();
+                let mut pend = Vec::new();
                 for i in lo..hi {
-                    if let Err(e) = self.seed_one(i) {
+                    if let Err(e) = self.seed_one(i, &mut tally, &mut pend) {
                         self.fail(e);
-                        return;
+                        break;
                     }
                 }
-            });
+                self.decided.fetch_add(tally.decided, Relaxed);
+                self.list_pending(pend);
+                tally.next
+            })
+            .sum();
         self.take_error()?;
-        // The first frontier was written to `next`; the loop swaps nothing before layer 0.
-        std::mem::swap(&mut self.cur, &mut self.next);
-        self.next_count.store(
-            self.cur
-                .words()
-                .par_iter()
-                .map(|w| u64::from(w.load(Relaxed).count_ones()))
-                .sum(),
-            Relaxed,
-        );
+        self.next_count.store(joined, Relaxed);
         Ok(())
     }
 
-    fn seed_one(&self, i: u64) -> Result<(), CompactError> {
+    fn seed_one(
+        &self,
+        i: u64,
+        tally: &mut Tally,
+        pend: &mut Vec<(u32, u32)>,
+    ) -> Result<(), CompactError> {
         let code = match self.game.start(i) {
-            Start::Hole | Start::Terminal(Outcome::Draw) => DRAW,
+            Start::Hole => HOLE,
+            Start::Terminal(Outcome::Draw) => DRAW,
             Start::Terminal(o) => {
-                self.next.insert(i);
-                self.decided.fetch_add(1, Relaxed);
+                self.frontier.insert(i);
+                tally.next += 1;
+                tally.decided += 1;
                 if o == Outcome::Win {
                     WIN
                 } else {
                     LOSE
                 }
             }
-            Start::Open { moves, exit } => self.seed_open(i, u64::from(moves), exit)?,
+            Start::Open { moves, exit } => {
+                let code = self.seed_open(i, u64::from(moves), exit)?;
+                if code & TAG != OPEN && code != DRAW {
+                    tally.decided += 1;
+                    pend.push((u32::from(code & DEPTH), (i >> PIECE_BITS) as u32));
+                }
+                code
+            }
         };
         self.cell(i).store(code, Relaxed);
         Ok(())
@@ -267,8 +283,8 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         };
         Ok(match exit {
             None => open(0, 0),
-            Some((Outcome::Win, e)) => self.pend(i, decided(WIN, e)),
-            Some((Outcome::Lose, e)) if moves == 0 => self.pend(i, decided(LOSE, e)),
+            Some((Outcome::Win, e)) => decided(WIN, e),
+            Some((Outcome::Lose, e)) if moves == 0 => decided(LOSE, e),
             Some((Outcome::Lose, _)) => open(0, LOSE_EXIT),
             Some((Outcome::Draw, _)) if moves == 0 => DRAW,
             // A drawing exit is a move that never counts down: the position is never lost.
@@ -284,50 +300,52 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         OPEN | flags | SPILL
     }
 
-    /// Marks a value set ahead of its layer; returns its code.
-    fn pend(&self, i: u64, code: u16) -> u16 {
-        if self.pending.insert(i) {
-            self.pending_count.fetch_add(1, Relaxed);
+    /// Lists pieces holding values set ahead of their layer: `(depth, piece)` pairs.
+    fn list_pending(&self, mut pend: Vec<(u32, u32)>) {
+        if pend.is_empty() {
+            return;
         }
-        self.decided.fetch_add(1, Relaxed);
-        code
+        pend.sort_unstable();
+        pend.dedup();
+        let mut lists = self.pending.lock().expect("no panics");
+        for (depth, piece) in pend {
+            lists.entry(depth).or_default().push(piece);
+        }
+    }
+
+    fn pending_is_empty(&self) -> bool {
+        self.pending.lock().expect("no panics").is_empty()
     }
 
     /// Moves the pending values of depth `layer` into the frontier; returns how many joined.
     fn absorb_pending(&self, layer: u32) -> u64 {
-        if self.pending_count.load(Relaxed) == 0 {
+        let Some(mut pieces) = self.pending.lock().expect("no panics").remove(&layer) else {
             return 0;
-        }
-        self.pending
-            .words()
-            .par_chunks(CHUNK_WORDS)
-            .enumerate()
-            .map(|(chunk, words)| {
+        };
+        pieces.sort_unstable();
+        pieces.dedup();
+        pieces
+            .par_iter()
+            .map(|&piece| {
+                let lo = u64::from(piece) << PIECE_BITS;
+                let hi = (lo + (1 << PIECE_BITS)).min(self.n);
                 let mut joined = 0;
-                for (k, w) in words.iter().enumerate() {
-                    let mut bits = w.load(Relaxed);
-                    while bits != 0 {
-                        let i = ((chunk * CHUNK_WORDS + k) * 64) as u64
-                            + u64::from(bits.trailing_zeros());
-                        bits &= bits - 1;
-                        let depth = u32::from(self.cell(i).load(Relaxed) & DEPTH);
-                        if depth <= layer {
-                            // Below the layer: an exit overtaken by a faster win, already in.
-                            self.pending.remove(i);
-                            self.pending_count.fetch_sub(1, Relaxed);
-                            joined += u64::from(depth == layer && self.cur.insert(i));
-                        }
-                    }
+                for i in lo..hi {
+                    let code = self.cell(i).load(Relaxed);
+                    // Overtaken by a faster win, the value joined at its own depth already.
+                    let due = matches!(code & TAG, WIN | LOSE) && u32::from(code & DEPTH) == layer;
+                    joined += u64::from(due && self.frontier.insert(i));
                 }
                 joined
             })
             .sum()
     }
 
-    /// Processes the frontier of depth `layer`: decides predecessors at `layer + 1`.
+    /// Processes the frontier of depth `layer`: decides predecessors at `layer + 1` (they join
+    /// the same bitmap; the bits of depth `layer` are cleared once processed).
     fn process(&self, layer: u32) {
         let next_depth = layer + 1;
-        self.cur
+        self.frontier
             .words()
             .par_chunks(CHUNK_WORDS)
             .enumerate()
@@ -339,15 +357,34 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                     let mut tally = Tally::default();
                     for (k, w) in words.iter().enumerate() {
                         let mut bits = w.load(Relaxed);
+                        let mut done = 0u64;
                         while bits != 0 {
-                            let v = ((chunk * CHUNK_WORDS + k) * 64) as u64
-                                + u64::from(bits.trailing_zeros());
+                            let bit = bits.trailing_zeros();
                             bits &= bits - 1;
-                            self.visit(v, next_depth, preds, scratch, &mut tally);
+                            let v = ((chunk * CHUNK_WORDS + k) * 64) as u64 + u64::from(bit);
+                            let code = self.cell(v).load(Relaxed);
+                            if u32::from(code & DEPTH) != layer {
+                                continue; // decided at the next depth during this pass
+                            }
+                            done |= 1 << bit;
+                            self.visit(
+                                v,
+                                code & TAG == LOSE,
+                                next_depth,
+                                preds,
+                                scratch,
+                                &mut tally,
+                            );
+                        }
+                        if done != 0 {
+                            w.fetch_and(!done, Relaxed);
                         }
                     }
                     self.decided.fetch_add(tally.decided, Relaxed);
                     self.next_count.fetch_add(tally.next, Relaxed);
+                    if !tally.pending.is_empty() {
+                        self.list_pending(std::mem::take(&mut tally.pending));
+                    }
                 },
             );
     }
@@ -355,12 +392,12 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
     fn visit(
         &self,
         v: u64,
+        lost: bool,
         next_depth: u32,
         preds: &mut Vec<u64>,
         scratch: &mut Vec<u64>,
         tally: &mut Tally,
     ) {
-        let lost = self.cell(v).load(Relaxed) & TAG == LOSE;
         preds.clear();
         self.game.predecessors(v, preds);
         for &u in preds.iter() {
@@ -408,7 +445,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                 self.spill.lock().expect("no panics").remove(&u);
             }
         }
-        if self.next.insert(u) {
+        if self.frontier.insert(u) {
             tally.next += 1;
         }
     }
@@ -494,11 +531,10 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
 
     fn after_lost(&self, u: u64, code: u16, depth: u32, tally: &mut Tally) {
         tally.decided += 1;
-        if u32::from(code & DEPTH) > depth {
-            if self.pending.insert(u) {
-                self.pending_count.fetch_add(1, Relaxed);
-            }
-        } else if self.next.insert(u) {
+        let d = u32::from(code & DEPTH);
+        if d > depth {
+            tally.pending.push((d, (u >> PIECE_BITS) as u32));
+        } else if self.frontier.insert(u) {
             tally.next += 1;
         }
     }
@@ -514,12 +550,21 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
 
     /// The state at a layer boundary, for a checkpoint.
     fn snapshot(&self, layer: u32) -> Snapshot<'_> {
+        let mut pending: Vec<(u32, u32)> = self
+            .pending
+            .lock()
+            .expect("no panics")
+            .iter()
+            .flat_map(|(&d, pieces)| pieces.iter().map(move |&p| (d, p)))
+            .collect();
+        pending.sort_unstable();
+        pending.dedup();
         Snapshot {
             layer,
             decided: self.decided.load(Relaxed),
             cells: self.cells.slice(),
-            cur: &self.cur,
-            pending: &self.pending,
+            frontier: &self.frontier,
+            pending,
             spill: self.spill.lock().expect("no panics").clone(),
         }
     }
@@ -527,16 +572,16 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
     /// Takes back the counters of a checkpoint (its cells and bitmaps are loaded already);
     /// returns the layer to go on with.
     fn restore(&mut self, s: Restored) -> u32 {
-        self.cur.restore(&s.cur);
-        self.pending.restore(&s.pending);
-        let ones = |b: &Bits| -> u64 {
-            b.words()
+        self.frontier.restore(&s.frontier);
+        self.next_count.store(
+            self.frontier
+                .words()
                 .par_iter()
                 .map(|w| u64::from(w.load(Relaxed).count_ones()))
-                .sum()
-        };
-        self.next_count.store(ones(&self.cur), Relaxed);
-        self.pending_count.store(ones(&self.pending), Relaxed);
+                .sum(),
+            Relaxed,
+        );
+        self.list_pending(s.pending);
         self.decided.store(s.decided, Relaxed);
         *self.spill.get_mut().expect("no panics") = s.spill;
         s.layer
@@ -548,6 +593,8 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
 struct Tally {
     decided: u64,
     next: u64,
+    /// `(depth, piece)` of losses that an exit makes last longer than the layer.
+    pending: Vec<(u32, u32)>,
 }
 
 /// An exit value as (outcome, depth), checked.
@@ -599,7 +646,18 @@ impl CompactSolution {
     /// draw), the other 14 the depth in plies (0 for a draw). Table writers may repack it.
     #[inline]
     pub fn code(&self, index: u64) -> u16 {
-        self.cells.slice()[index as usize].load(Relaxed)
+        let code = self.cells.slice()[index as usize].load(Relaxed);
+        if code == HOLE {
+            DRAW
+        } else {
+            code
+        }
+    }
+
+    /// Whether `index` is a hole ([`Start::Hole`]: not a position; its value is a draw).
+    #[inline]
+    pub fn is_hole(&self, index: u64) -> bool {
+        self.cells.slice()[index as usize].load(Relaxed) == HOLE
     }
 
     /// How many indices have each outcome, and the largest depth.

@@ -14,12 +14,14 @@
 //!
 //! Memory layout (see ARCHITECTURE.md): one `u16` cell per index that holds either the open
 //! move counter (13 bits, a flag "has a losing exit", the rare count of 8191 moves or more in a
-//! side map) or the decided value (2-bit tag + 14-bit depth); plus two frontier bitmaps
-//! (layer `d` and `d + 1`) and a bitmap of values waiting for their layer (exits), one bit per
-//! index each. Layer `d` is processed in index order, in parallel over ranges of the bitmap,
-//! with compare-and-swap on the cells; every update of a layer commutes with the others, so the
-//! result is the same for every thread count. Cost: O(V + E) predecessor generations, plus one
-//! scan of the frontier bitmap per layer.
+//! side map) or the decided value (2-bit tag + 14-bit depth); plus one frontier bitmap (one
+//! bit per index) that holds layer `d` and the layer `d + 1` found while processing it (the
+//! cell's depth tells them apart), and lists, by depth, of the 16 K-index pieces that hold
+//! values set ahead of their layer (exits). Layer `d` is processed in index order, in parallel
+//! over ranges of the bitmap, with compare-and-swap on the cells; every update of a layer
+//! commutes with the others, so the result is the same for every thread count. Cost: O(V + E)
+//! predecessor generations, one scan of the frontier bitmap per layer, and one scan of a
+//! piece per depth of the exits it holds.
 
 mod adapter;
 mod checkpoint;
@@ -146,12 +148,14 @@ impl std::fmt::Debug for CompactOptions {
 /// with [`CompactError::TooDeep`].
 pub const MAX_DEPTH: u32 = (1 << 14) - 1;
 
-/// Resident bytes a solve of `index_count` indices needs: the cells (unless mapped) and three
-/// bitmaps. The side map of counters of 8191 moves or more is not included.
+/// Resident bytes a solve of `index_count` indices needs: the cells (unless mapped) and the
+/// frontier bitmap, 2.125 bytes per index. The side map of counters of 8191 moves or more and
+/// the pending lists (8 bytes per piece of 16 K indices and depth of the exits in it) are not
+/// included.
 pub fn estimate_memory(index_count: u64, options: &CompactOptions) -> u64 {
     let cells = if options.mapped { 0 } else { 2 * index_count };
     let bitmap = index_count.div_ceil(64) * 8;
-    cells + 3 * bitmap
+    cells + bitmap
 }
 
 /// Why the compact engine could not solve a game.

@@ -4,8 +4,6 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
-use rayon::prelude::*;
-
 use crate::io::mapped::MappedCells;
 
 /// One `u16` cell per index, on the heap or in a file (removed when the cells are dropped:
@@ -59,17 +57,8 @@ impl Bits {
         self.words[(i / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
     }
 
-    #[inline]
-    pub(super) fn remove(&self, i: u64) {
-        self.words[(i / 64) as usize].fetch_and(!(1u64 << (i % 64)), Relaxed);
-    }
-
     pub(super) fn words(&self) -> &[AtomicU64] {
         &self.words
-    }
-
-    pub(super) fn clear(&self) {
-        self.words.par_iter().for_each(|w| w.store(0, Relaxed));
     }
 
     /// The words as plain integers (for checkpoints).
