@@ -293,10 +293,7 @@ fn entry(solution: &CompactSolution, i: u64) -> u8 {
     if solution.is_hole(i) {
         return ILLEGAL;
     }
-    match solution.value(i) {
-        Value::Draw => 0,
-        Value::Win(d) | Value::Lose(d) => d as u8 + 1,
-    }
+    crate::value::encode(solution.value(i)).expect("depths checked against MAX_PLIES")
 }
 
 /// The resident memory [`generate_with`] needs for the canonical `material`, in bytes: the

@@ -12,7 +12,6 @@ pub(crate) const MAX_PLIES: u32 = 254;
 
 /// The entry byte: 0 draw, `plies + 1` otherwise (the parity gives the outcome: wins have odd
 /// depths, losses even ones); `None` past [`MAX_PLIES`].
-#[cfg_attr(not(test), allow(dead_code))] // the generator writes entry bytes directly
 pub(crate) fn encode(v: Value) -> Option<u8> {
     match v {
         Value::Draw => Some(0),

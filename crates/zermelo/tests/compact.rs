@@ -49,6 +49,9 @@ impl Synthetic {
         let exit = (0..n)
             .map(|_| match rng.below(if exits { 8 } else { 1 }) {
                 1 => Some(value(Outcome::Win, 1 + rng.below(12) as u32)),
+                // Deep losing exits too: the engine packs a losing exit of up to 127 plies
+                // with the move counter and asks the game again for deeper ones.
+                2 if rng.below(4) == 0 => Some(value(Outcome::Lose, 125 + rng.below(5) as u32)),
                 2 => Some(value(Outcome::Lose, 1 + rng.below(12) as u32)),
                 3 => Some(value(Outcome::Draw, 0)),
                 _ => None,
@@ -73,7 +76,7 @@ impl Synthetic {
     /// The explicit graph: nodes `0..n`, then two value chains of `CHAIN` nodes each and one
     /// drawn node; exits become moves into them.
     fn oracle(&self) -> Vec<Value> {
-        const CHAIN: u64 = 16;
+        const CHAIN: u64 = 132;
         let (a, b, draw) = (self.n, self.n + CHAIN, self.n + 2 * CHAIN);
         // a + k has value (k even: lose, k odd: win) in k plies; b + k the opposite.
         let mut edges = Vec::new();

@@ -131,6 +131,12 @@ fn load(
         .map_err(|_| bad(path, "truncated checkpoint header"))?;
     let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
     let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().expect("4 bytes"));
+    if &h[..7] == b"ZMCKPT0" && &h[..8] != MAGIC {
+        return Err(bad(
+            path,
+            "a checkpoint of another zermelo version; remove it to start over",
+        ));
+    }
     if &h[..8] != MAGIC {
         return Err(bad(path, "not a zermelo checkpoint (bad magic)"));
     }

@@ -39,6 +39,19 @@ const COUNT: u16 = 0x1FFF;
 const SPILL: u16 = COUNT;
 /// Open, recompute mode: the position has a drawing exit, so it is never lost.
 const DRAW_EXIT: u16 = 1 << 12;
+/// Open with a losing exit, counter mode, small numbers: the DRAW tag with bit 13 set, then
+/// the move counter (6 bits) and the exit's depth (7 bits), so that the exit need not be
+/// asked for again when every move is lost. Larger ones use `OPEN | LOSE_EXIT`.
+const PACKED: u16 = DRAW | 1 << 13;
+const PACKED_SHIFT: u32 = 7;
+const PACKED_DEPTH: u16 = (1 << PACKED_SHIFT) - 1;
+const PACKED_COUNT_MAX: u64 = 63;
+
+/// Whether `code` is an open position (undecided, maybe with a packed losing exit).
+#[inline]
+fn is_open(code: u16) -> bool {
+    code & TAG == OPEN || code & PACKED == PACKED
+}
 
 /// Bitmap words per parallel work item (65 536 indices).
 const CHUNK_WORDS: usize = 1024;
@@ -260,7 +273,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
             }
             Start::Open { moves, exit } => {
                 let code = self.seed_open(i, u64::from(moves), exit)?;
-                if code & TAG != OPEN && code != DRAW {
+                if !is_open(code) && code != DRAW {
                     tally.decided += 1;
                     pend.push((u32::from(code & DEPTH), (i >> PIECE_BITS) as u32));
                 }
@@ -285,6 +298,13 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
             None => open(0, 0),
             Some((Outcome::Win, e)) => decided(WIN, e),
             Some((Outcome::Lose, e)) if moves == 0 => decided(LOSE, e),
+            Some((Outcome::Lose, e))
+                if self.mode == CounterMode::Counter
+                    && moves <= PACKED_COUNT_MAX
+                    && e <= u32::from(PACKED_DEPTH) =>
+            {
+                PACKED | (moves as u16) << PACKED_SHIFT | e as u16
+            }
             Some((Outcome::Lose, _)) => open(0, LOSE_EXIT),
             Some((Outcome::Draw, _)) if moves == 0 => DRAW,
             // A drawing exit is a move that never counts down: the position is never lost.
@@ -427,7 +447,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         let mut code = cell.load(Relaxed);
         loop {
             let improves = match code & TAG {
-                OPEN => true,
+                _ if is_open(code) => true,
                 WIN => u32::from(code & DEPTH) > depth,
                 _ => false,
             };
@@ -439,9 +459,9 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                 Err(now) => code = now,
             }
         }
-        if code & TAG == OPEN {
+        if is_open(code) {
             tally.decided += 1;
-            if self.mode == CounterMode::Counter && code & COUNT == SPILL {
+            if self.mode == CounterMode::Counter && code & TAG == OPEN && code & COUNT == SPILL {
                 self.spill.lock().expect("no panics").remove(&u);
             }
         }
@@ -455,10 +475,15 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         let cell = self.cell(u);
         let mut code = cell.load(Relaxed);
         loop {
-            if code & TAG != OPEN {
+            let new = if code & PACKED == PACKED {
+                if (code >> PACKED_SHIFT) & 0x3F == 1 {
+                    decided(LOSE, depth.max(u32::from(code & PACKED_DEPTH)))
+                } else {
+                    code - (1 << PACKED_SHIFT)
+                }
+            } else if code & TAG != OPEN {
                 return;
-            }
-            let new = if code & COUNT == SPILL {
+            } else if code & COUNT == SPILL {
                 let mut spill = self.spill.lock().expect("no panics");
                 let Some(count) = spill.get_mut(&u) else {
                     return; // decided meanwhile
@@ -475,7 +500,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                 code - 1
             };
             match cell.compare_exchange_weak(code, new, Relaxed, Relaxed) {
-                Ok(_) if new & TAG == OPEN => return,
+                Ok(_) if is_open(new) => return,
                 Ok(_) => break self.after_lost(u, new, depth, tally),
                 Err(now) => code = now,
             }
@@ -542,7 +567,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
     /// Open cells left at the end are draws.
     fn finish(&self) {
         self.cells.slice().par_iter().for_each(|c| {
-            if c.load(Relaxed) & TAG == OPEN {
+            if is_open(c.load(Relaxed)) {
                 c.store(DRAW, Relaxed);
             }
         });
