@@ -533,29 +533,35 @@ impl IndexedGame for GroupGame<'_> {
         let Some(b) = self.game.legal_board(self.window.global(local as usize)) else {
             return Start::Hole;
         };
-        let mut children = Vec::new();
-        match self.exit_of(&b, &mut children) {
+        thread_local! {
+            // Reused: an allocation per position made the threads queue on malloc's lock.
+            static CHILDREN: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let found = CHILDREN.with_borrow_mut(|children| {
+            self.exit_of(&b, children)
+                .map(|(any, exit)| (any, exit, children.len()))
+        });
+        match found {
             Err(e) => {
                 let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
                 slot.get_or_insert(e);
                 Start::Hole
             }
-            Ok((false, _)) => Start::Terminal(if self.game.in_check(&b) {
+            Ok((false, _, _)) => Start::Terminal(if self.game.in_check(&b) {
                 Outcome::Lose
             } else {
                 Outcome::Draw
             }),
-            Ok((true, exit)) => Start::Open {
-                moves: children.len() as u32,
+            Ok((true, exit, moves)) => Start::Open {
+                moves: moves as u32,
                 exit,
             },
         }
     }
 
     fn predecessors(&self, local: u64, out: &mut Vec<u64>) {
-        let Some(b) = self.game.legal_board(self.window.global(local as usize)) else {
-            return;
-        };
+        // The engine asks only for decided positions: legal ones.
+        let b = self.game.board(self.window.global(local as usize));
         self.game.unmoves(&b, out);
         // Un-moves of kings and pieces keep the pawns: every predecessor is in the group.
         out.retain_mut(|q| match self.window.local(*q) {

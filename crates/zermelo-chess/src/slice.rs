@@ -107,6 +107,13 @@ impl SliceGame {
         &self.indexer
     }
 
+    /// The board of `idx`, which the caller knows to be legal (a decided position).
+    #[inline]
+    pub(crate) fn board(&self, idx: u64) -> Board {
+        let (turn, sq) = self.indexer.decode(idx);
+        Board { turn, sq }
+    }
+
     /// The board of `idx` if it is a legal, canonical index.
     #[inline]
     pub(crate) fn legal_board(&self, idx: u64) -> Option<Board> {

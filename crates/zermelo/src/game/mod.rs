@@ -9,7 +9,7 @@
 //! | function | needs | memory | suits |
 //! |---|---|---|---|
 //! | [`explore`], [`solve_reachable`] | [`Game`] | the explicit graph + a hash index | sparse games: few positions reachable from the start |
-//! | [`compact::solve`] | [`IndexedGame`] (every [`Ranked`] + [`Unmoves`] game through [`RankedGame`]) | 2 bytes per index + 3 bitmaps, no edges; resumable, optionally on disk | huge dense spaces (pursuit games, endgames with exits) |
+//! | [`compact::solve`] | [`IndexedGame`] (every [`Ranked`] + [`Unmoves`] game through [`RankedGame`]) | 2 bytes + 1 bit per index, no edges; resumable, optionally on disk | huge dense spaces (pursuit games, endgames with exits) |
 //! | [`solve_dense`] | [`Ranked`] + [`Unmoves`] | ~10 bytes per index, no edges | the simple reference the compact engine is tested against |
 //! | [`solve_dense_reverse`] | [`Ranked`] | the above + 8 bytes per index and 4 per move (reverse rows only) | dense spaces without un-moves |
 //!

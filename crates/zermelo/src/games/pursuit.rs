@@ -15,7 +15,7 @@
 //! the other side's moves *into* it, found with the reversed move graphs (the same as the
 //! forward ones for undirected graphs), plus the pass. The game is an [`IndexedGame`] with
 //! that index arithmetic, so the compact engine ([`compact::solve`]) solves it at two bytes
-//! per state (plus three bitmaps) and no edges; [`solve_dense`](crate::game::solve_dense)
+//! per state (plus one frontier bit) and no edges; [`solve_dense`](crate::game::solve_dense)
 //! (about 10 bytes per state) remains the reference the tests compare it with.
 
 use crate::game::compact::{self, CompactError, CompactOptions, IndexedGame, Start};
