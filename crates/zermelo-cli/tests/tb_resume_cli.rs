@@ -100,3 +100,27 @@ fn tb_gen_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
 fn a_pawn_table_killed_after_some_groups_resumes_and_writes_the_same_bytes() {
     killed_and_resumed("KRvKP", 3);
 }
+
+#[test]
+fn a_damaged_work_folder_is_a_clear_error() {
+    let dir = TempDir::new().unwrap();
+    let tables = dir.path();
+    let work = tables.join(".work");
+    // The engine's checkpoint of the group being solved.
+    std::fs::create_dir_all(work.join("KQvK")).unwrap();
+    std::fs::write(work.join("KQvK/checkpoint.zck"), b"not a checkpoint at all").unwrap();
+    let out = gen("KQvK", tables).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("checkpoint.zck"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!tables.join("KQvK.zct").exists());
+    // The count of finished groups of a pawn table.
+    std::fs::remove_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("KPvK.groups"), [7u8; 16]).unwrap();
+    let out = gen("KPvK", tables).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("KPvK.groups: damaged"), "{stderr}");
+}

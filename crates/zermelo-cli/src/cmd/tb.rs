@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use zermelo_chess::{
-    discard_checkpoint, generate_with, verify, FenError, GenOptions, Longest, Material, Position,
-    ProbeError, Table, Tablebase, Value, MAX_PIECES,
+    discard_checkpoint, generate_with, verify, FenError, GenError, GenOptions, Longest, Material,
+    Position, ProbeError, Table, Tablebase, Value, MAX_PIECES,
 };
 
+use zermelo::game::compact::CompactError;
 use zermelo::report::{MoveProbe, PositionProbe};
 
 use crate::error::{CliResult, Failure};
@@ -120,6 +121,25 @@ fn probe_failure(e: ProbeError) -> Failure {
     Failure::input(e)
 }
 
+/// A generation's errors: a missing or damaged table, a damaged or foreign work folder, an
+/// unsupported material are bad input (exit 2), a memory limit exit 3, the rest internal.
+fn gen_failure(e: GenError) -> Failure {
+    match &e {
+        GenError::Engine {
+            source: CompactError::TooBig { .. },
+            ..
+        } => Failure::TooBig(e.to_string()),
+        GenError::Dependency { .. }
+        | GenError::Unsupported(..)
+        | GenError::Checkpoint { .. }
+        | GenError::Engine {
+            source: CompactError::Checkpoint { .. },
+            ..
+        } => Failure::input(e),
+        _ => Failure::Internal(anyhow::anyhow!(e)),
+    }
+}
+
 fn parse_fen(fen: &str) -> CliResult<Position> {
     Position::from_fen(fen).map_err(|e: FenError| Failure::input(e))
 }
@@ -193,8 +213,7 @@ fn gen(args: GenArgs) -> CliResult {
         let t0 = Instant::now();
         let size = zermelo_chess::Indexer::new(&m).size();
         let bar = Progress::global().count(&m.to_string(), size);
-        let table = generate_with(&m, &tb, &bar.shared_counter(), &options)
-            .map_err(|e| anyhow::anyhow!(e))?;
+        let table = generate_with(&m, &tb, &bar.shared_counter(), &options).map_err(gen_failure)?;
         bar.finish();
         let path = dir.join(Table::file_name(&m));
         let mut written = 0;
