@@ -124,3 +124,31 @@ fn a_damaged_work_folder_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("KPvK.groups: damaged"), "{stderr}");
 }
+
+#[test]
+fn a_mapped_state_writes_the_same_table() {
+    let dir = TempDir::new().unwrap();
+    let (heap, mapped) = (dir.path().join("heap"), dir.path().join("mapped"));
+    for (tables, extra) in [(&heap, None), (&mapped, Some("--mapped"))] {
+        let mut cmd = gen("KPvK", tables);
+        cmd.args(extra);
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for m in ["KPvK", "KQvK", "KRvK"] {
+        let file = format!("{m}.zct");
+        assert_eq!(
+            std::fs::read(heap.join(&file)).unwrap(),
+            std::fs::read(mapped.join(&file)).unwrap(),
+            "{m}"
+        );
+    }
+    assert!(
+        !mapped.join(".work/KPvK").exists(),
+        "the state file goes with the work folder"
+    );
+}
