@@ -99,6 +99,8 @@ pub struct GenOptions {
     pub mapped: bool,
     /// Refuse a group whose engine state exceeds this many bytes.
     pub max_memory: Option<u64>,
+    /// Set to the layer (depth in plies) being solved, for a progress display.
+    pub layer: Option<Arc<AtomicU64>>,
 }
 
 impl Default for GenOptions {
@@ -108,6 +110,7 @@ impl Default for GenOptions {
             checkpoint_interval: Duration::from_secs(60),
             mapped: false,
             max_memory: None,
+            layer: None,
         }
     }
 }
@@ -212,6 +215,7 @@ pub fn generate_with(
         };
         let before = progress.load(Relaxed);
         let bar = Arc::clone(progress);
+        let layer = options.layer.clone();
         let engine_options = CompactOptions {
             work_dir: dir.map(|d| checkpoint::group_dir(d, material)),
             mapped: options.mapped && dir.is_some(),
@@ -220,6 +224,9 @@ pub fn generate_with(
             max_memory: options.max_memory,
             progress: Some(Arc::new(move |p: &compact::LayerProgress| {
                 bar.store(before + p.decided, Relaxed);
+                if let Some(l) = &layer {
+                    l.store(u64::from(p.layer) + 1, Relaxed);
+                }
             })),
             ..CompactOptions::default()
         };

@@ -212,7 +212,11 @@ fn gen(args: GenArgs) -> CliResult {
         )?;
         let t0 = Instant::now();
         let size = zermelo_chess::Indexer::new(&m).size();
-        let bar = Progress::global().count(&m.to_string(), size);
+        let bar = Progress::global().layers(&m.to_string(), size);
+        let options = GenOptions {
+            layer: Some(bar.shared_layer()),
+            ..options.clone()
+        };
         let table = generate_with(&m, &tb, &bar.shared_counter(), &options).map_err(gen_failure)?;
         bar.finish();
         let path = dir.join(Table::file_name(&m));
