@@ -354,10 +354,11 @@ fn a_run_resumes_from_a_checkpoint_with_the_same_values() {
     let mut rng = SplitMix64::new(99);
     let game = Synthetic::random(&mut rng, 3000, 2, true);
     let expected = game.oracle();
-    for mapped in [false, true] {
+    // At 0: the checkpoint taken right after seeding.
+    for (mapped, at) in [(false, 3), (true, 3), (false, 0), (true, 0)] {
         let work = tempfile::tempdir().unwrap();
         let (a, b) = (work.path().join("a"), work.path().join("b"));
-        let first = run_copying(&game, &a, &b, 3, mapped);
+        let first = run_copying(&game, &a, &b, at, mapped);
         assert_eq!(first.resumed_from(), None);
         assert!(
             !a.join("checkpoint.zck").exists(),
@@ -371,7 +372,7 @@ fn a_run_resumes_from_a_checkpoint_with_the_same_values() {
             ..CompactOptions::default()
         };
         let resumed = compact::solve(&game, &options).unwrap();
-        assert_eq!(resumed.resumed_from(), Some(3));
+        assert_eq!(resumed.resumed_from(), Some(at));
         for (i, want) in expected.iter().enumerate() {
             assert_eq!(resumed.value(i as u64), *want, "index {i}, mapped {mapped}");
             assert_eq!(resumed.code(i as u64), first.code(i as u64));

@@ -139,10 +139,23 @@ fn run<G: IndexedGame + ?Sized>(
         error: Mutex::new(None),
     };
     let resumed_from = resume.snapshot.as_ref().map(|s| s.layer);
+    let started = Instant::now();
+    let due = |since: Instant| {
+        options
+            .checkpoint_every
+            .is_none_or(|every| since.elapsed() >= every)
+    };
     let mut layer = match resume.snapshot {
         Some(s) => engine.restore(s),
         None => {
             engine.seed()?;
+            // Seeding asks the game about every index (for chess: every move, every exit
+            // probed), often the longest phase: keep it if it took a checkpoint's interval.
+            if let Some(dir) = &options.work_dir {
+                if due(started) {
+                    checkpoint::save(dir, options, &engine.snapshot(0))?;
+                }
+            }
             0
         }
     };
@@ -168,10 +181,7 @@ fn run<G: IndexedGame + ?Sized>(
             });
         }
         if let Some(dir) = &options.work_dir {
-            let due = options
-                .checkpoint_every
-                .is_none_or(|every| last_checkpoint.elapsed() >= every);
-            if due {
+            if due(last_checkpoint) {
                 checkpoint::save(dir, options, &engine.snapshot(layer))?;
                 last_checkpoint = Instant::now();
             }
