@@ -53,8 +53,9 @@ fn is_open(code: u16) -> bool {
     code & TAG == OPEN || code & PACKED == PACKED
 }
 
-/// Bitmap words per parallel work item (65 536 indices).
-const CHUNK_WORDS: usize = 1024;
+/// Bitmap words per parallel work item (16 384 indices: a layer's frontier often sits in a
+/// few places, and a small group of chess positions has only some hundreds of thousands).
+const CHUNK_WORDS: usize = 256;
 /// A hole: a draw that nothing reaches, told apart from a drawn position by the low bit.
 const HOLE: u16 = DRAW | 1;
 /// Indices per piece of the pending lists (`index >> PIECE_BITS`).
