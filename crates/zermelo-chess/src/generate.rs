@@ -22,6 +22,7 @@
 //! same result for any thread count, and checkpoints at layer boundaries in the work folder
 //! (`<material>/`); `<material>.groups` records how many groups are in the values file.
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -542,7 +543,7 @@ impl IndexedGame for GroupGame<'_> {
         };
         thread_local! {
             // Reused: an allocation per position made the threads queue on malloc's lock.
-            static CHILDREN: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+            static CHILDREN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
         }
         let found = CHILDREN.with_borrow_mut(|children| {
             self.exit_of(&b, children)

@@ -18,8 +18,8 @@
 //! * [`game`] — games defined by their rules instead of an edge list: the [`game::Game`] trait
 //!   and optional capabilities (dense ranking, un-moves, symmetry), solved by exploring into a
 //!   [`graph::Csr`] or by retrograde analysis over a dense index without stored edges; the
-//!   compact engine ([`game::compact`]) solves huge index spaces at two bytes per index, with
-//!   exits, checkpoints and resume, optionally on disk;
+//!   compact engine ([`game::compact`]) solves huge index spaces at two bytes and a bit per
+//!   index, with exits, checkpoints and resume, optionally on disk;
 //! * [`games`] — classic games with closed forms (Nim, subtraction games, staircase Nim,
 //!   Wythoff, Green Hackenbush, tic-tac-toe) and pursuit games (cop and robber, policeman and
 //!   thief), each checked against the generic solvers.

@@ -1,5 +1,5 @@
-//! The compact retrograde engine: a dense index space solved at two bytes per index, with no
-//! stored edges and no queue of ids.
+//! The compact retrograde engine: a dense index space solved at two bytes and a bit per index,
+//! with no stored edges and no queue of ids.
 //!
 //! A game shows itself to the engine as an [`IndexedGame`]: how each index starts (a hole, a
 //! finished position, or an open one with its number of in-space moves and the best value of
