@@ -141,12 +141,15 @@ fn values_path(work_dir: &Path, material: &Material) -> PathBuf {
     work_dir.join(format!("{material}.values"))
 }
 
-/// Names group `k` of `material` in the engine's checkpoints (FNV-1a).
+/// Names group `k` of `material` in the engine's checkpoints.
 fn fingerprint(material: &Material, k: usize, len: u64) -> u64 {
-    let text = format!("zermelo-chess group v4 {material} {k} {len}");
-    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    let name = material.to_string();
+    compact::fingerprint(&[
+        b"zermelo-chess group v4",
+        name.as_bytes(),
+        &(k as u64).to_le_bytes(),
+        &len.to_le_bytes(),
+    ])
 }
 
 /// [`generate`] with checkpoints in a work folder (see [`GenOptions`]).

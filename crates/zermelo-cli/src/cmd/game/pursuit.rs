@@ -334,7 +334,7 @@ fn solve(
         mapped: engine.mapped,
         checkpoint_every: (engine.checkpoint_every > 0)
             .then(|| Duration::from_secs(engine.checkpoint_every)),
-        fingerprint: fingerprint(&[what.as_bytes(), input]),
+        fingerprint: compact::fingerprint(&[what.as_bytes(), input]),
         counters,
         ..CompactOptions::default()
     };
@@ -391,18 +391,6 @@ fn write_values(solution: &CompactSolution, out: &mut dyn Write) -> std::io::Res
         }
     }
     out.write_all(&buf)
-}
-
-/// FNV-1a over the parts: names the game in checkpoints, so a work folder is not reused for
-/// another board or graph.
-fn fingerprint(parts: &[&[u8]]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for part in parts {
-        for &b in part.iter().chain(&[0xff]) {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    h
 }
 
 /// `--stats`: how many states were solved, how long it took, threads and peak memory.

@@ -144,6 +144,19 @@ impl std::fmt::Debug for CompactOptions {
     }
 }
 
+/// A fingerprint for [`CompactOptions::fingerprint`] from the parts that name a game (FNV-1a
+/// over each part followed by a separator byte), so that a work folder is not resumed for
+/// another game.
+pub fn fingerprint(parts: &[&[u8]]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for part in parts {
+        for &b in part.iter().chain(&[0xff]) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
 /// The deepest WIN or LOSE the engine stores (14 bits of the cell); a deeper game is refused
 /// with [`CompactError::TooDeep`].
 pub const MAX_DEPTH: u32 = (1 << 14) - 1;
