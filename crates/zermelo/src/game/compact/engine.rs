@@ -96,7 +96,8 @@ pub fn solve<G: IndexedGame + ?Sized>(
     if options.mapped && options.work_dir.is_none() {
         return Err(CompactError::MappedNeedsWorkDir);
     }
-    if n > usize::MAX as u64 / 2 {
+    // Pending pieces are numbered in a u32 (2^46 indices, far beyond any memory).
+    if n > usize::MAX as u64 / 2 || n >> PIECE_BITS > u64::from(u32::MAX) {
         return Err(CompactError::TooBig {
             needed,
             limit: usize::MAX as u64,
