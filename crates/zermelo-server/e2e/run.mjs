@@ -232,7 +232,8 @@ try {
     // White with the clock at 100 (wins, cursed wins, draws), black lost (losses), black saved
     // by the clock (blessed losses).
     const fens = ["4k3/8/4K3/4Q3/8/8/8/8 b - - 0 80", "3k4/8/3K4/8/8/8/8/7R b - - 98 1", "4k3/8/4K3/4Q3/8/8/8/8 w - - 100 80"];
-    for (const fen of fens) {
+    const shots = ["tb-san-loss.png", "tb-san-blessed-loss.png", "tb-san-colours.png"];
+    for (const [k, fen] of fens.entries()) {
       await enterFen(fen);
       const api = await tbApi(fen);
       const lichess = await standardApi(fen);
@@ -256,9 +257,9 @@ try {
       eq(rows.map((r) => r.tags.includes("stalemate")), lichess.moves.map((m) => m.stalemate), `stalemate tags of ${fen}`);
       rows.forEach((r) => seen.add(r.category));
       eq(await page.getAttribute("#verdict", "data-category"), api.category, `position class of ${fen}`);
+      await page.screenshot({ path: path.join(SHOTS, shots[k]), fullPage: true });
     }
     eq([...seen].sort(), Object.keys(COLOUR).sort(), "every class shown at least once");
-    await page.screenshot({ path: path.join(SHOTS, "tb-san-colours.png") });
   });
 
   await needTables("tablebase: coordinates on the board (files a-h on the first rank, ranks 1-8 on the a-file)", async () => {
@@ -363,6 +364,7 @@ try {
       const text = await page.textContent("#verdict");
       assert(!/mate in 0|0 plies/.test(text), `no "mate in 0" in ${JSON.stringify(text)}`);
       eq(await page.locator("#moves tr").count(), 0, "no moves listed");
+      assert(await page.locator("table.tb-moves").isHidden(), "no empty move table");
       await page.screenshot({ path: path.join(SHOTS, shot) });
     }
   });

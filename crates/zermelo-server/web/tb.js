@@ -264,12 +264,14 @@ async function load(fen) {
   v.dataset.fen = fen; // which position the verdict and the list are about (for tests and tools)
   if (!answer.ok) {
     probe = flags = null;
+    $("moves").closest("table").hidden = true;
     const err = answer.body.error || `HTTP ${answer.status}`;
     status(answer.status === 404 && /no tablebases/.test(err) ? "No tables served: " + err : err, "notice");
     return;
   }
   probe = answer.body;
   flags = lichess && lichess.ok ? lichess.body : null;
+  $("moves").closest("table").hidden = probe.moves.length === 0;
   status("");
   verdict(v);
   const standard = new Map(((flags && flags.moves) || []).map((m) => [m.uci, m]));
