@@ -350,6 +350,11 @@ try {
     eq(await page.inputValue("#fen"), played, "FEN after the dragged move");
     eq(await page.getAttribute("#verdict", "data-end"), "checkmate", "the dragged move mates");
     await page.screenshot({ path: path.join(SHOTS, "tb-drag.png") });
+    // A pawn dragged to the last rank promotes to a queen, and a pawn move resets the clock.
+    await enterFen("8/4P3/8/8/8/2k5/8/K7 w - - 5 1");
+    await drag(sq("e7"), sq("e8"));
+    await probed("4Q3/8/8/8/8/2k5/8/K7 b - - 0 1");
+    eq(await page.inputValue("#clock"), "0", "clock after the promotion");
   });
 
   await needTables("tablebase: checkmate and stalemate named as such, not as mate in 0 plies", async () => {
@@ -372,6 +377,11 @@ try {
   await needTables("tablebase: the halfmove clock changes the class (KQvK mate in 1 at clock 100 is a cursed win)", async () => {
     await enterFen("4k3/8/4K3/4Q3/8/8/8/8 w - - 0 80");
     eq(await page.getAttribute("#verdict", "data-category"), "win", "win at clock 0");
+    // Past the 75-move rule's 150 plies: the server's refusal, named.
+    await page.fill("#clock", "151");
+    await probed("4k3/8/4K3/4Q3/8/8/8/8 w - - 151 80");
+    assert(/halfmove clock 151: expected 0 to 150/.test(await page.textContent("#tb-status")), "clock 151 refused with the reason");
+    eq(await page.locator("#moves tr").count(), 0, "nothing listed for a refused position");
     await page.fill("#clock", "100");
     const fen = "4k3/8/4K3/4Q3/8/8/8/8 w - - 100 80";
     await probed(fen);

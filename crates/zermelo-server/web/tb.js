@@ -356,8 +356,9 @@ $("turn").addEventListener("click", () => {
   show({ ...pos, turn: pos.turn === "w" ? "b" : "w", ep: "-" });
 });
 $("clock").addEventListener("input", () => {
+  // Any whole number goes into the FEN: past 150 the server's refusal is shown, as for a FEN typed.
   const c = $("clock").value;
-  if (!/^\d+$/.test(c) || Number(c) > MAX_CLOCK) return;
+  if (!/^\d+$/.test(c)) return;
   pos = { ...pos, clock: String(Number(c)) };
   $("fen").value = toFen(pos);
   load(toFen(pos));
