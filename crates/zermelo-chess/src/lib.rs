@@ -63,7 +63,7 @@ pub use generate::{
 };
 pub use index::Indexer;
 pub use material::{Material, ParseMaterialError, MAX_PIECES};
-pub use position::{FenError, Move, Position, PositionError, Setup};
+pub use position::{FenError, Move, Position, PositionError, Setup, MAX_CLOCK};
 pub use probe::{MoveDtz, ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};
 pub use table::{Codec, Longest, Metric, Stats, Table, TableError, Wdl50Stats, WriteOptions};

@@ -35,8 +35,14 @@ fn groups_done(path: &Path) -> u32 {
 
 /// Generates `material` without interruption, then again killed once the engine has a
 /// checkpoint and `kill_at` groups are finished, then resumed; the resumed table must equal
-/// the uninterrupted one.
-fn killed_and_resumed(material: &str, kill_at: u32) {
+/// the uninterrupted one. `dtz`: kill while its DTZ table (`.zdz`, work name
+/// `<material>.dtz`) is being generated, after the DTM table is written.
+fn killed_and_resumed(material: &str, kill_at: u32, dtz: bool) {
+    let name = if dtz {
+        format!("{material}.dtz")
+    } else {
+        material.to_string()
+    };
     let dir = TempDir::new().unwrap();
     let reference = dir.path().join("reference");
     let status = gen(material, &reference)
@@ -44,13 +50,13 @@ fn killed_and_resumed(material: &str, kill_at: u32) {
         .status()
         .unwrap();
     assert!(status.success());
-    let file = format!("{material}.zct");
+    let file = format!("{material}.{}", if dtz { "zdz" } else { "zct" });
     let expected = std::fs::read(reference.join(&file)).unwrap();
 
     let tables = dir.path().join("killed");
     let work = tables.join(".work");
-    let state = work.join(material).join("checkpoint.zck");
-    let groups = work.join(format!("{material}.groups"));
+    let state = work.join(&name).join("checkpoint.zck");
+    let groups = work.join(format!("{name}.groups"));
     let mut child = gen(material, &tables)
         .stdout(Stdio::null())
         .spawn()
@@ -84,21 +90,27 @@ fn killed_and_resumed(material: &str, kill_at: u32) {
     );
     assert_eq!(std::fs::read(tables.join(&file)).unwrap(), expected);
     assert!(
-        !work.join(material).exists() && !groups.exists(),
+        !work.join(&name).exists() && !groups.exists(),
         "the checkpoint is deleted once the table is written"
     );
-    let values = tables.join(".work").join(format!("{material}.values"));
+    let values = tables.join(".work").join(format!("{name}.values"));
     assert!(!values.exists(), "so is the values file");
 }
 
 #[test]
 fn tb_gen_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
-    killed_and_resumed("KQvKR", 0);
+    killed_and_resumed("KQvKR", 0, false);
+}
+
+#[test]
+fn a_dtz_table_killed_with_sigkill_resumes_and_writes_the_same_bytes() {
+    killed_and_resumed("KQvKR", 0, true);
+    killed_and_resumed("KRvKP", 3, true);
 }
 
 #[test]
 fn a_pawn_table_killed_after_some_groups_resumes_and_writes_the_same_bytes() {
-    killed_and_resumed("KRvKP", 3);
+    killed_and_resumed("KRvKP", 3, false);
 }
 
 #[test]
