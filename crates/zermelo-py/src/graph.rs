@@ -1,0 +1,630 @@
+//! `Graph`, `Solution`, `solve`, `load`, `grundy`, `verify`: game graphs in and solutions out,
+//! each a call of the library (`GraphBuilder`, `io::open`, `solve::retrograde_auto`,
+//! `solve::best_move`, `solve::principal_line`, `solve::grundy`, `solve::verify`).
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use zermelo::graph::{Csr, GraphBuilder, Rules};
+use zermelo::io::{self, LoadOptions, Source};
+use zermelo::solve::{self, LineEnd};
+use zermelo::{NodeId, Outcome};
+
+use crate::arrays::{self, NodeIds};
+use crate::errors;
+use crate::wait::interruptible;
+
+/// The shared part of a graph: rows, rules, where it came from.
+pub struct GraphData {
+    /// Forward and reverse rows.
+    pub csr: Csr,
+    /// Convention and verdicts.
+    pub rules: Rules,
+    /// The input's name.
+    pub name: String,
+    /// The format it was read as.
+    pub format: &'static str,
+}
+
+/// A validated game graph and its terminal rules (normal or misère play, explicit verdicts).
+///
+/// Made by ``Graph(edges, nodes=None, *, misere=False, verdicts=None)`` from an ``(m, 2)``
+/// integer array or a sequence of ``(u, v)`` pairs, or by :func:`zermelo.load` from a file.
+#[pyclass(frozen, module = "zermelo")]
+pub struct Graph {
+    /// Shared with the solutions of the graph.
+    pub data: Arc<GraphData>,
+}
+
+/// Builds the CSR rows from edge ids (the one copy of the edges: into the builder).
+fn build(ids: NodeIds<'_>, nodes: Option<u64>) -> Result<Csr, zermelo::graph::GraphError> {
+    let n = match nodes {
+        Some(n) => n,
+        None => ids.max().map_or(0, |m| m + 1),
+    };
+    let mut b = GraphBuilder::new(n)?;
+    let m = ids.len() / 2;
+    b.reserve(m);
+    for i in 0..m {
+        b.add_edge(ids.get(2 * i), ids.get(2 * i + 1))?;
+    }
+    b.build()
+}
+
+fn nodes_arg(nodes: Option<i128>) -> PyResult<Option<u64>> {
+    nodes
+        .map(|n| {
+            u64::try_from(n)
+                .map_err(|_| PyValueError::new_err(format!("nodes = {n}: must be >= 0")))
+        })
+        .transpose()
+}
+
+impl Graph {
+    /// A graph from Python arguments (see the class docs).
+    pub fn from_args(
+        py: Python<'_>,
+        edges: &Bound<'_, PyAny>,
+        nodes: Option<i128>,
+        misere: bool,
+        verdicts: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Graph> {
+        let nodes = nodes_arg(nodes)?;
+        let input = arrays::ints(edges, Some(2), "edges")?;
+        let values = input.values();
+        let ids = arrays::check_ids(&values, "edges")?;
+        let csr = py.detach(|| build(ids, nodes)).map_err(errors::graph)?;
+        let extra = verdicts
+            .map(arrays::verdicts)
+            .transpose()?
+            .unwrap_or_default();
+        let rules = Rules::normal()
+            .combined(misere, csr.node_count(), extra)
+            .map_err(errors::rules)?;
+        Ok(Graph {
+            data: Arc::new(GraphData {
+                csr,
+                rules,
+                name: "<edges>".into(),
+                format: "array",
+            }),
+        })
+    }
+
+    /// The graph of any argument that stands for one: a `Graph` or edges.
+    pub fn coerce(
+        py: Python<'_>,
+        obj: &Bound<'_, PyAny>,
+        nodes: Option<i128>,
+    ) -> PyResult<Arc<GraphData>> {
+        match obj.cast::<Graph>() {
+            Ok(g) => Ok(g.get().data.clone()),
+            Err(_) => Ok(Graph::from_args(py, obj, nodes, false, None)?.data),
+        }
+    }
+}
+
+#[pymethods]
+impl Graph {
+    #[new]
+    #[pyo3(signature = (edges, nodes = None, *, misere = false, verdicts = None))]
+    fn new(
+        py: Python<'_>,
+        edges: &Bound<'_, PyAny>,
+        nodes: Option<i128>,
+        misere: bool,
+        verdicts: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Graph> {
+        Graph::from_args(py, edges, nodes, misere, verdicts)
+    }
+
+    /// Number of positions.
+    #[getter]
+    fn node_count(&self) -> usize {
+        self.data.csr.node_count()
+    }
+
+    /// Number of moves (multi-edges and self-loops counted).
+    #[getter]
+    fn edge_count(&self) -> u64 {
+        self.data.csr.edge_count()
+    }
+
+    /// True under misère play (a position without moves is won).
+    #[getter]
+    fn misere(&self) -> bool {
+        self.data.rules.convention() == zermelo::graph::Convention::Misere
+    }
+
+    /// The explicit verdicts as ``{node: outcome code}``.
+    #[getter]
+    fn verdicts(&self) -> Vec<(u32, i8)> {
+        self.data
+            .rules
+            .verdicts()
+            .iter()
+            .map(|&(u, o)| (u, o as i8))
+            .collect()
+    }
+
+    /// The input's name (a path, or ``<edges>``).
+    #[getter]
+    fn name(&self) -> &str {
+        &self.data.name
+    }
+
+    /// The format it was read as: ``edges``, ``json``, ``two-player``, ``binary`` or ``array``.
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.data.format
+    }
+
+    /// The positions one move from ``node``, in input order.
+    fn successors<'py>(&self, py: Python<'py>, node: i64) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let u = self.node(node)?;
+        Ok(PyArray1::from_slice(py, self.data.csr.successors(u)))
+    }
+
+    /// The positions with a move to ``node``.
+    fn predecessors<'py>(&self, py: Python<'py>, node: i64) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let u = self.node(node)?;
+        Ok(PyArray1::from_slice(py, self.data.csr.predecessors(u)))
+    }
+
+    /// All moves as an ``(m, 2)`` ``uint32`` array (a copy), grouped by source.
+    fn edges<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let flat: Vec<u32> = self.data.csr.edges().flat_map(|(u, v)| [u, v]).collect();
+        let a = PyArray1::from_vec(py, flat);
+        Ok(a.reshape([self.data.csr.edge_count() as usize, 2])?
+            .into_any()
+            .cast_into()?)
+    }
+
+    /// Solves the game by retrograde analysis (GIL released; Ctrl-C interrupts).
+    fn solve(&self, py: Python<'_>) -> PyResult<Solution> {
+        Solution::solve(py, self.data.clone())
+    }
+
+    /// Sprague-Grundy values (``uint32``); :class:`CycleError` on a cyclic graph.
+    fn grundy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        grundy_of(py, &self.data)
+    }
+
+    fn __len__(&self) -> usize {
+        self.data.csr.node_count()
+    }
+
+    fn __repr__(&self) -> String {
+        let d = &self.data;
+        let mut s = format!(
+            "Graph(nodes={}, edges={}",
+            d.csr.node_count(),
+            d.csr.edge_count()
+        );
+        if self.misere() {
+            s.push_str(", misere=True");
+        }
+        if !d.rules.verdicts().is_empty() {
+            s.push_str(&format!(", verdicts={}", d.rules.verdicts().len()));
+        }
+        if d.format != "array" {
+            s.push_str(&format!(", name={:?}, format={:?}", d.name, d.format));
+        }
+        s.push(')');
+        s
+    }
+}
+
+impl Graph {
+    fn node(&self, node: i64) -> PyResult<NodeId> {
+        node_index(node, self.data.csr.node_count())
+    }
+}
+
+/// `node` as an id of a graph of `n` nodes.
+pub fn node_index(node: i64, n: usize) -> PyResult<NodeId> {
+    if node < 0 || node as u64 >= n as u64 {
+        return Err(PyIndexError::new_err(format!(
+            "node {node} is not in the graph (ids 0..{n})"
+        )));
+    }
+    Ok(node as NodeId)
+}
+
+/// How many positions have each outcome, and the largest depth.
+#[pyclass(frozen, eq, get_all, module = "zermelo")]
+#[derive(PartialEq, Eq, Clone, Copy)]
+pub struct Counts {
+    /// Positions won for the player to move.
+    pub win: u64,
+    /// Positions lost for the player to move.
+    pub lose: u64,
+    /// Drawn positions.
+    pub draw: u64,
+    /// The largest depth of a decided position (``None`` if all are draws).
+    pub max_depth: Option<u32>,
+}
+
+#[pymethods]
+impl Counts {
+    fn __repr__(&self) -> String {
+        let max = self.max_depth.map_or("None".into(), |d| d.to_string());
+        format!(
+            "Counts(win={}, lose={}, draw={}, max_depth={max})",
+            self.win, self.lose, self.draw
+        )
+    }
+}
+
+impl From<solve::Counts> for Counts {
+    fn from(c: solve::Counts) -> Counts {
+        Counts {
+            win: c.win,
+            lose: c.lose,
+            draw: c.draw,
+            max_depth: c.max_depth.map(|d| d.0),
+        }
+    }
+}
+
+/// Optimal play from a position: the positions visited and, for a draw, where it repeats.
+#[pyclass(frozen, get_all, module = "zermelo")]
+pub struct Line {
+    /// The positions, the start first.
+    pub nodes: Vec<u32>,
+    /// For a line that cycles (a draw): the index in ``nodes`` that the last move returns to;
+    /// ``None`` when the line ends at a terminal.
+    pub repeats_from: Option<usize>,
+}
+
+#[pymethods]
+impl Line {
+    fn __len__(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(self
+            .nodes
+            .clone()
+            .into_pyobject(py)?
+            .try_iter()?
+            .into_any()
+            .unbind())
+    }
+
+    fn __getitem__(&self, i: isize) -> PyResult<u32> {
+        let n = self.nodes.len() as isize;
+        let j = if i < 0 { i + n } else { i };
+        if !(0..n).contains(&j) {
+            return Err(PyIndexError::new_err("line index out of range"));
+        }
+        Ok(self.nodes[j as usize])
+    }
+
+    fn __repr__(&self) -> String {
+        let nodes = self
+            .nodes
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" -> ");
+        match self.repeats_from {
+            Some(i) => format!("Line({nodes} -> {} ...)", self.nodes[i]),
+            None => format!("Line({nodes})"),
+        }
+    }
+}
+
+/// A solved game: an outcome and a depth for every position, best moves and lines derived on
+/// demand. Arrays are read-only numpy views of the library's own memory.
+#[pyclass(frozen, module = "zermelo")]
+pub struct Solution {
+    /// The graph solved.
+    pub graph: Arc<GraphData>,
+    /// Outcomes and depths.
+    pub solution: zermelo::Solution,
+    best: OnceLock<Vec<i64>>,
+}
+
+impl Solution {
+    /// Solves `graph` (GIL released, interruptible).
+    pub fn solve(py: Python<'_>, graph: Arc<GraphData>) -> PyResult<Solution> {
+        let work = graph.csr.node_count() as u64 + graph.csr.edge_count();
+        let g = graph.clone();
+        let solution = interruptible(py, work, move || solve::retrograde_auto(&g.csr, &g.rules))?;
+        Ok(Solution {
+            graph,
+            solution,
+            best: OnceLock::new(),
+        })
+    }
+
+    /// A solution already computed for `graph`.
+    pub fn from_parts(graph: Arc<GraphData>, solution: zermelo::Solution) -> Solution {
+        Solution {
+            graph,
+            solution,
+            best: OnceLock::new(),
+        }
+    }
+
+    fn node(&self, node: i64) -> PyResult<NodeId> {
+        node_index(node, self.solution.len())
+    }
+
+    fn best_moves(&self, py: Python<'_>) -> &[i64] {
+        self.best.get_or_init(|| {
+            py.detach(|| {
+                let g = &self.graph;
+                g.csr
+                    .nodes()
+                    .map(|u| {
+                        solve::best_move(&g.csr, &g.rules, &self.solution, u).map_or(-1, i64::from)
+                    })
+                    .collect()
+            })
+        })
+    }
+}
+
+#[pymethods]
+impl Solution {
+    /// The outcome of every position for the player to move: ``int8`` codes ``WIN`` (0),
+    /// ``LOSE`` (1), ``DRAW`` (2). Read-only, shares memory with the solution.
+    #[getter]
+    fn outcome<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        arrays::outcome_view(slf.get().solution.outcomes(), slf.clone().into_any())
+    }
+
+    /// Plies to the end under optimal play (fast win, slow loss), -1 for a draw. ``int32``
+    /// sharing memory with the solution (``int64`` copy if a depth exceeds 2^31 - 1).
+    #[getter]
+    fn depth<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let column = slf.get().solution.depth_column();
+        match arrays::depth_view(column, slf.clone().into_any())? {
+            Some(a) => Ok(a.into_any()),
+            None => {
+                let wide: Vec<i64> = column
+                    .iter()
+                    .map(|&d| if d == u32::MAX { -1 } else { i64::from(d) })
+                    .collect();
+                Ok(PyArray1::from_vec(slf.py(), wide).into_any())
+            }
+        }
+    }
+
+    /// The optimal move of every position (``int64``, -1 at terminals): a losing child of
+    /// least depth for a WIN, a child of greatest depth for a LOSE, a drawn child for a DRAW,
+    /// ties to the lowest id. Computed once, on first use.
+    #[getter]
+    fn best_move<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let moves = slf.get().best_moves(slf.py());
+        arrays::i64_view(moves, slf.clone().into_any())
+    }
+
+    /// Positions per outcome and the largest depth.
+    #[getter]
+    fn counts(&self) -> Counts {
+        self.solution.counts().into()
+    }
+
+    /// The graph this solves.
+    #[getter]
+    fn graph(&self) -> Graph {
+        Graph {
+            data: self.graph.clone(),
+        }
+    }
+
+    /// Optimal play from ``node`` until a terminal, or until a position repeats (a draw).
+    fn line(&self, py: Python<'_>, node: i64) -> PyResult<Line> {
+        let u = self.node(node)?;
+        let g = &self.graph;
+        let line = py.detach(|| solve::principal_line(&g.csr, &g.rules, &self.solution, u));
+        Ok(Line {
+            nodes: line.nodes,
+            repeats_from: match line.end {
+                LineEnd::Terminal => None,
+                LineEnd::Repeats(i) => Some(i),
+            },
+        })
+    }
+
+    /// Checks this solution (outcomes, depths and best moves) against ``graph`` (by default
+    /// the graph it solves) with the library's certificate verifier; :class:`VerifyError`
+    /// names the first position that breaks a rule.
+    #[pyo3(signature = (graph = None))]
+    fn verify(&self, py: Python<'_>, graph: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let g = match graph {
+            Some(g) => Graph::coerce(py, g, None)?,
+            None => self.graph.clone(),
+        };
+        let moves: Vec<Option<NodeId>> = self
+            .best_moves(py)
+            .iter()
+            .map(|&m| (m >= 0).then_some(m as NodeId))
+            .collect();
+        py.detach(|| solve::verify(&g.csr, &g.rules, &self.solution, Some(&moves)))
+            .map_err(errors::violation)
+    }
+
+    fn __len__(&self) -> usize {
+        self.solution.len()
+    }
+
+    fn __repr__(&self) -> String {
+        let c = self.solution.counts();
+        let max = c.max_depth.map_or("None".into(), |d| d.to_string());
+        format!(
+            "Solution(nodes={}, win={}, lose={}, draw={}, max_depth={max})",
+            self.solution.len(),
+            c.win,
+            c.lose,
+            c.draw
+        )
+    }
+}
+
+/// ``solve(edges, nodes=None, *, misere=False, verdicts=None)``: builds the graph and solves
+/// it by retrograde analysis.
+#[pyfunction]
+#[pyo3(name = "solve", signature = (edges, nodes = None, *, misere = false, verdicts = None))]
+pub fn solve_edges(
+    py: Python<'_>,
+    edges: &Bound<'_, PyAny>,
+    nodes: Option<i128>,
+    misere: bool,
+    verdicts: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Solution> {
+    if let Ok(g) = edges.cast::<Graph>() {
+        if nodes.is_some() || misere || verdicts.is_some() {
+            return Err(PyTypeError::new_err(
+                "solve(graph) takes no other arguments: the graph has its rules",
+            ));
+        }
+        return Solution::solve(py, g.get().data.clone());
+    }
+    let graph = Graph::from_args(py, edges, nodes, misere, verdicts)?;
+    Solution::solve(py, graph.data)
+}
+
+/// ``load(path, *, misere=False, verdicts=None, max_memory=None)``: reads a game graph in any
+/// format the command line reads (edge list, JSON, two-player, ``.zg``) through the library's
+/// ``io::open``.
+#[pyfunction]
+#[pyo3(signature = (path, *, misere = false, verdicts = None, max_memory = None))]
+pub fn load(
+    py: Python<'_>,
+    path: PathBuf,
+    misere: bool,
+    verdicts: Option<&Bound<'_, PyAny>>,
+    max_memory: Option<u64>,
+) -> PyResult<Graph> {
+    let extra = verdicts
+        .map(arrays::verdicts)
+        .transpose()?
+        .unwrap_or_default();
+    let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+    let loaded = interruptible(py, size, move || {
+        let mut options = LoadOptions {
+            misere,
+            ..LoadOptions::default()
+        };
+        if let Some(bytes) = max_memory {
+            options.memory = zermelo::memory::Limit::Bytes(bytes);
+        }
+        io::open(Source::Path(&path), &options)
+    })?
+    .map_err(errors::parse)?;
+    let n = loaded.node_count();
+    let rules = loaded
+        .rules
+        .combined(false, n, extra)
+        .map_err(errors::rules)?;
+    let format = match loaded.format {
+        io::InputFormat::Edges => "edges",
+        io::InputFormat::Json => "json",
+        io::InputFormat::TwoPlayer => "two-player",
+        io::InputFormat::Binary => "binary",
+    };
+    let name = loaded.name.clone();
+    let csr = match loaded.graph {
+        io::LoadedGraph::Full(g) => g,
+        io::LoadedGraph::TwoPlayer(g) => g.states().clone(),
+        io::LoadedGraph::Reverse(_) => unreachable!("io::open loads both rows by default"),
+    };
+    Ok(Graph {
+        data: Arc::new(GraphData {
+            csr,
+            rules,
+            name,
+            format,
+        }),
+    })
+}
+
+fn grundy_of<'py>(py: Python<'py>, g: &GraphData) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let values = py.detach(|| solve::grundy(&g.csr)).map_err(errors::cycle)?;
+    let plain: Vec<u32> = values.into_iter().map(|v| v.0).collect();
+    Ok(PyArray1::from_vec(py, plain))
+}
+
+/// ``grundy(edges, nodes=None)``: the Sprague-Grundy value of every position of an acyclic
+/// graph (a ``Graph`` or edges), as ``uint32``.
+#[pyfunction]
+#[pyo3(signature = (edges, nodes = None))]
+pub fn grundy<'py>(
+    py: Python<'py>,
+    edges: &Bound<'py, PyAny>,
+    nodes: Option<i128>,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let g = Graph::coerce(py, edges, nodes)?;
+    grundy_of(py, &g)
+}
+
+/// ``verify(graph, outcome, depth, best_move=None)``: checks a claimed solution (arrays, e.g.
+/// from another solver) with the library's certificate verifier.
+#[pyfunction]
+#[pyo3(signature = (graph, outcome, depth, best_move = None))]
+pub fn verify(
+    py: Python<'_>,
+    graph: &Bound<'_, PyAny>,
+    outcome: &Bound<'_, PyAny>,
+    depth: &Bound<'_, PyAny>,
+    best_move: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    let g = Graph::coerce(py, graph, None)?;
+    let outcome_in = arrays::ints(outcome, None, "outcome")?;
+    let depth_in = arrays::ints(depth, None, "depth")?;
+    let (o, d) = (outcome_in.values(), depth_in.values());
+    if o.len() != d.len() {
+        return Err(PyValueError::new_err(format!(
+            "outcome has {} entries, depth {}",
+            o.len(),
+            d.len()
+        )));
+    }
+    let mut outcomes = Vec::with_capacity(o.len());
+    let mut depths = Vec::with_capacity(o.len());
+    for i in 0..o.len() {
+        let code = i64::try_from(o.get(i)).unwrap_or(-1);
+        let out = arrays::outcome_code(code).ok_or_else(|| {
+            PyValueError::new_err(format!("outcome[{i}] = {code}: expected WIN, LOSE or DRAW"))
+        })?;
+        let dep = d.get(i);
+        let ok = match out {
+            Outcome::Draw => dep == -1,
+            _ => (0..i128::from(u32::MAX)).contains(&dep),
+        };
+        if !ok {
+            return Err(PyValueError::new_err(format!(
+                "depth[{i}] = {dep}: a draw has depth -1, a win or loss a depth >= 0"
+            )));
+        }
+        outcomes.push(out);
+        depths.push(if dep < 0 { u32::MAX } else { dep as u32 });
+    }
+    let claimed = zermelo::Solution::from_depths(outcomes, depths);
+    let moves = best_move
+        .map(|b| -> PyResult<Vec<Option<NodeId>>> {
+            let input = arrays::ints(b, None, "best_move")?;
+            let v = input.values();
+            (0..v.len())
+                .map(|i| match v.get(i) {
+                    -1 => Ok(None),
+                    m if (0..i128::from(u32::MAX)).contains(&m) => Ok(Some(m as NodeId)),
+                    m => Err(PyValueError::new_err(format!(
+                        "best_move[{i}] = {m}: expected a node id or -1"
+                    ))),
+                })
+                .collect()
+        })
+        .transpose()?;
+    py.detach(|| solve::verify(&g.csr, &g.rules, &claimed, moves.as_deref()))
+        .map_err(errors::violation)
+}
