@@ -263,9 +263,31 @@ pub fn outcome_code(code: i64) -> Option<Outcome> {
 
 /// Verdicts: a mapping `{node: outcome}`, pairs `(node, outcome)` or an `(k, 2)` integer array.
 pub fn verdicts(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u64, Outcome)>> {
-    let pairs = match obj.call_method0("items") {
-        Ok(items) => items,
-        Err(_) => obj.clone(),
+    let pairs = if obj.cast::<PyUntypedArray>().is_ok() {
+        let rows = ints(obj, Some(2), "verdicts")?;
+        let v = rows.values();
+        return (0..v.len() / 2)
+            .map(|i| {
+                let node = u64::try_from(v.get(2 * i)).map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "verdict for node {}: not a node id",
+                        v.get(2 * i)
+                    ))
+                })?;
+                let code = i64::try_from(v.get(2 * i + 1)).unwrap_or(-1);
+                let o = outcome_code(code).ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "outcome code {code}: expected WIN (0), LOSE (1) or DRAW (2)"
+                    ))
+                })?;
+                Ok((node, o))
+            })
+            .collect();
+    } else {
+        match obj.call_method0("items") {
+            Ok(items) => items,
+            Err(_) => obj.clone(),
+        }
     };
     let mut out = Vec::new();
     for item in pairs.try_iter().map_err(|_| {

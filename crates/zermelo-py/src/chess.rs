@@ -84,8 +84,8 @@ impl NativeTablebase {
 
     /// The directory.
     #[getter]
-    fn directory(&self) -> PathBuf {
-        self.directory.clone()
+    fn directory(&self) -> String {
+        self.directory.display().to_string()
     }
 
     /// WDL of a FEN: 2, 0 or -2.

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-use numpy::{PyArray1, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -176,7 +176,7 @@ impl Graph {
     }
 
     /// All moves as an ``(m, 2)`` ``uint32`` array (a copy), grouped by source.
-    fn edges<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    fn edges<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u32>>> {
         let flat: Vec<u32> = self.data.csr.edges().flat_map(|(u, v)| [u, v]).collect();
         let a = PyArray1::from_vec(py, flat);
         Ok(a.reshape([self.data.csr.edge_count() as usize, 2])?
@@ -496,23 +496,54 @@ pub fn solve_edges(
 /// ``load(path, *, misere=False, verdicts=None, max_memory=None)``: reads a game graph in any
 /// format the command line reads (edge list, JSON, two-player, ``.zg``) through the library's
 /// ``io::open``.
+///
+/// ``input`` is the format as the command line's ``--input``: ``auto`` (JSON or edge list by
+/// name and contents, ``.zg`` by its magic number), ``edges``, ``json``, ``two-player`` (the
+/// state graph: node ``2 p + i`` is position ``p`` with player ``i`` to move) or ``binary``.
 #[pyfunction]
-#[pyo3(signature = (path, *, misere = false, verdicts = None, max_memory = None))]
+#[pyo3(signature = (path, *, input = "auto", misere = false, verdicts = None, max_memory = None))]
 pub fn load(
     py: Python<'_>,
     path: PathBuf,
+    input: &str,
     misere: bool,
     verdicts: Option<&Bound<'_, PyAny>>,
     max_memory: Option<u64>,
 ) -> PyResult<Graph> {
-    let extra = verdicts
-        .map(arrays::verdicts)
-        .transpose()?
-        .unwrap_or_default();
+    let format = match input {
+        "auto" => None,
+        "edges" => Some(io::InputFormat::Edges),
+        "json" => Some(io::InputFormat::Json),
+        "two-player" => Some(io::InputFormat::TwoPlayer),
+        "binary" => Some(io::InputFormat::Binary),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "input = {other:?}: expected 'auto', 'edges', 'json', 'two-player' or 'binary'"
+            )))
+        }
+    };
+    // A verdicts file (`node outcome` lines) goes to the library's parser, as `--verdicts`;
+    // a mapping or pairs are added after loading.
+    let file = verdicts.and_then(|v| v.extract::<PathBuf>().ok());
+    let extra = match (&file, verdicts) {
+        (None, Some(v)) => arrays::verdicts(v)?,
+        _ => Vec::new(),
+    };
     let size = std::fs::metadata(&path).map_or(0, |m| m.len());
     let loaded = interruptible(py, size, move || {
+        let text = match &file {
+            Some(f) => Some((
+                f.display().to_string(),
+                std::fs::read(f).map_err(|e| io::ParseError::io(&f.display().to_string(), &e))?,
+            )),
+            None => None,
+        };
         let mut options = LoadOptions {
+            format,
             misere,
+            verdicts: text
+                .as_ref()
+                .map(|(name, text)| io::Verdicts { name, text }),
             ..LoadOptions::default()
         };
         if let Some(bytes) = max_memory {

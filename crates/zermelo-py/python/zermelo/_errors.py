@@ -91,3 +91,9 @@ class MissingTable(ZermeloError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+for _cls in (ZermeloError, ReadError, ParseError, CorruptError, TooBig, GraphError, CycleError,
+             VerifyError, InvalidPosition, MissingTable):
+    _cls.__module__ = "zermelo"  # shown as zermelo.ParseError in tracebacks
+del _cls
