@@ -27,12 +27,14 @@ pub struct Arena {
     pub arena: Arc<LibArena>,
 }
 
-fn player(code: i128, i: usize) -> PyResult<Player> {
+fn player(code: i128, i: usize, what: &str) -> PyResult<Player> {
     u64::try_from(code)
         .ok()
         .and_then(Player::from_index)
         .ok_or_else(|| {
-            PyValueError::new_err(format!("owner[{i}] = {code}: expected 0 (Even) or 1 (Odd)"))
+            PyValueError::new_err(format!(
+                "{what}[{i}] = {code}: expected 0 (Even) or 1 (Odd)"
+            ))
         })
 }
 
@@ -51,7 +53,7 @@ impl Arena {
         let priority_in = arrays::ints(priority, None, "priority")?;
         let (o, p) = (owner_in.values(), priority_in.values());
         let owners = (0..o.len())
-            .map(|i| player(o.get(i), i))
+            .map(|i| player(o.get(i), i, "owner"))
             .collect::<PyResult<Vec<_>>>()?;
         let priorities = (0..p.len())
             .map(|i| {
@@ -216,7 +218,10 @@ fn solve_arena(
     };
     let work = arena.vertex_count() as u64 + arena.edge_count();
     let a = arena.clone();
-    let solution = interruptible(py, work, move || parity::solve_with(&a, chosen, options))?;
+    // Normalised: moves only where the winner owns the vertex, as the CLI writes them.
+    let solution = interruptible(py, work, move || {
+        parity::solve_with(&a, chosen, options).normalised(&a)
+    })?;
     Ok(ParitySolution {
         arena,
         solution,
@@ -288,7 +293,7 @@ pub fn verify(
     }
     let mut claim = LibSolution::new(w.len());
     for i in 0..w.len() {
-        let who = player(w.get(i), i)?;
+        let who = player(w.get(i), i, "winner")?;
         let to = match s.get(i) {
             -1 => None,
             m => Some(

@@ -138,7 +138,7 @@ def test_graph_errors() -> None:
     with pytest.raises(ValueError, match="nodes = -1"):
         zermelo.solve([[0, 1]], nodes=-1)
     with pytest.raises(TypeError):
-        zermelo.solve([[0, 1]], verdicts=3)
+        zermelo.solve([[0, 1]], verdicts=3)  # type: ignore[arg-type]
     with pytest.raises(zermelo.TooBig):
         zermelo.solve([], nodes=2**33)
 
@@ -160,7 +160,7 @@ def test_arrays_share_memory_and_are_read_only() -> None:
     assert o.dtype == np.int8 and d.dtype == np.int32 and b.dtype == np.int64
     for a in (o, d, b):
         assert not a.flags.writeable and not a.flags.owndata
-        assert a.base is s  # a view of the solution's own memory
+        assert a.base is s  # type: ignore[comparison-overlap]  # a view of the solution's memory
         with pytest.raises(ValueError):
             a[0] = 1
     # Two views of one column are the same memory.

@@ -1,0 +1,60 @@
+"""The GIL is released while solving (other Python threads run) and Ctrl-C interrupts a long
+solve."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import zermelo
+
+
+def big_graph(nodes: int, edges: int) -> zermelo.Graph:
+    rng = np.random.default_rng(1)
+    return zermelo.Graph(rng.integers(0, nodes, size=(edges, 2), dtype=np.int64), nodes)
+
+
+def test_other_threads_run_while_solving() -> None:
+    g = big_graph(1_000_000, 4_000_000)
+    ticks = 0
+    stop = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not stop.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    t = threading.Thread(target=count)
+    t.start()
+    time.sleep(0.05)
+    before = ticks
+    start = time.perf_counter()
+    g.solve()
+    elapsed = time.perf_counter() - start
+    during = ticks - before
+    stop.set()
+    t.join()
+    # With the GIL held the counter could not move at all while solving.
+    assert during >= max(3, int(elapsed * 1000 * 0.1)), (during, elapsed)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT"), reason="needs SIGINT")
+def test_ctrl_c_interrupts_a_long_solve() -> None:
+    g = big_graph(3_000_000, 15_000_000)
+    start = time.perf_counter()
+    g.solve()
+    full = time.perf_counter() - start
+    timer = threading.Timer(0.1, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    start = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        g.solve()
+    interrupted = time.perf_counter() - start
+    timer.join()
+    assert interrupted < max(0.5, full * 0.8), (interrupted, full)
