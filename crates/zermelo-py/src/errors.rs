@@ -5,7 +5,7 @@
 //! | `io::ParseError` of kind `io` | `ReadError` | `OSError` |
 //! | `io::ParseError` of kind `syntax`, `out-of-range`, `truncated`, `inconsistent` | `ParseError` (`.source`, `.line`, `.kind`) | `ValueError` |
 //! | `io::ParseError` of kind `corrupt`, `chess::TableError` | `CorruptError` | `ParseError` |
-//! | `io::ParseError` of kind `too-big`, `GameError::TooManyPositions`, `GraphError::TooManyNodes` | `TooBig` | - |
+//! | `io::ParseError` of kind `too-big`, `GameError::TooManyPositions`, `GraphError::TooManyNodes`, `memory::Limit::check` | `TooBig` | - |
 //! | `GraphError`, `RulesError`, `ArenaError` | `GraphError` | `ValueError` |
 //! | `solve::Cycle` (Grundy values of a cyclic graph) | `CycleError` (`.cycle`) | `ValueError` |
 //! | `solve::Violation`, `parity::ParityViolation` | `VerifyError` (`.node`) | - |
@@ -99,6 +99,11 @@ pub fn parse(e: ParseError) -> PyErr {
         ErrorKind::Corrupt => raise(Class::CorruptError, message, attrs),
         _ => raise(Class::ParseError, message, attrs),
     }
+}
+
+/// A job over the memory limit (`memory::Limit::check`'s message).
+pub fn too_big(message: String) -> PyErr {
+    raise(Class::TooBig, message, Vec::new())
 }
 
 /// `GraphError`: too many nodes is `TooBig`, the rest `GraphError`.

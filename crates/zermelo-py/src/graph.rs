@@ -40,12 +40,16 @@ pub struct Graph {
     pub data: Arc<GraphData>,
 }
 
-/// Builds the CSR rows from edge ids (the one copy of the edges: into the builder).
-fn build(ids: NodeIds<'_>, nodes: Option<u64>) -> Result<Csr, zermelo::graph::GraphError> {
-    let n = match nodes {
+/// The node count: given, or one more than the largest id.
+fn node_count(ids: NodeIds<'_>, nodes: Option<u64>) -> u64 {
+    match nodes {
         Some(n) => n,
         None => ids.max().map_or(0, |m| m + 1),
-    };
+    }
+}
+
+/// Builds the CSR rows from edge ids (the one copy of the edges: into the builder).
+fn build(ids: NodeIds<'_>, n: u64) -> Result<Csr, zermelo::graph::GraphError> {
     let mut b = GraphBuilder::new(n)?;
     let m = ids.len() / 2;
     b.reserve(m);
@@ -77,7 +81,16 @@ impl Graph {
         let input = arrays::ints(edges, Some(2), "edges")?;
         let values = input.values();
         let ids = arrays::check_ids(&values, "edges")?;
-        let csr = py.detach(|| build(ids, nodes)).map_err(errors::graph)?;
+        let n = node_count(ids, nodes);
+        if n > zermelo::graph::MAX_NODES {
+            return Err(errors::graph(zermelo::graph::GraphError::TooManyNodes(n)));
+        }
+        // The memory check the library's loaders make, before anything sized by the input.
+        let m = (ids.len() / 2) as u64;
+        zermelo::memory::Limit::Available
+            .check(zermelo::memory::estimate_in_memory(n, m, 0))
+            .map_err(errors::too_big)?;
+        let csr = py.detach(|| build(ids, n)).map_err(errors::graph)?;
         let extra = verdicts
             .map(arrays::verdicts)
             .transpose()?

@@ -139,6 +139,8 @@ def test_graph_errors() -> None:
         zermelo.solve([[0, 1]], verdicts=3)  # type: ignore[arg-type]
     with pytest.raises(zermelo.TooBig):
         zermelo.solve([], nodes=2**33)
+    with pytest.raises(zermelo.TooBig, match="GiB"):  # 2^32 - 1 nodes: over any memory here
+        zermelo.solve([], nodes=2**32 - 1)
 
 
 def test_verdicts_forms_agree() -> None:
