@@ -2,7 +2,8 @@
 # The Python package (crates/zermelo-py): a virtual environment in target/pyenv with maturin,
 # pytest, numpy, python-chess and mypy from PyPI (installed when missing), the package built and
 # installed into it by maturin (release profile, as `pip install ./crates/zermelo-py`), mypy
-# --strict over the package, its stubs, the tests and the example, then pytest.
+# --strict over the package, its stubs, the tests and the example, then pytest (with the
+# doctests of the package).
 # The same-answer tests run the `zermelo` binary: $ZERMELO_BIN, else target/debug/zermelo (built
 # here if missing).
 set -euo pipefail
@@ -27,4 +28,4 @@ VIRTUAL_ENV="$PWD/$venv" "$venv/bin/maturin" develop --release --locked --quiet 
     --manifest-path crates/zermelo-py/Cargo.toml
 
 (cd crates/zermelo-py && "../../$py" -m mypy --strict python/zermelo tests ../../examples/python)
-"$py" -m pytest -q crates/zermelo-py/tests "$@"
+"$py" -m pytest -q --doctest-modules crates/zermelo-py/tests crates/zermelo-py/python/zermelo "$@"

@@ -26,6 +26,10 @@ def test_small_game_by_hand() -> None:
         assert s.winner.tolist() == [0, 0, 0] and s.strategy.tolist() == [1, -1, -1]
         assert s.counts == (3, 0)
         s.verify()
+    from_arrays = parity.solve(np.array([[0, 1], [0, 2], [1, 0], [2, 0]]), [0, 1, 1], [2, 1, 3])
+    assert from_arrays.winner.tolist() == [0, 0, 0] and "vertices=3" in repr(from_arrays)
+    with pytest.raises(TypeError, match="both"):
+        parity.solve([[0, 0]], owner=[0])
     parity.verify(a, [0, 0, 0], [1, -1, -1])
     with pytest.raises(zermelo.VerifyError):
         parity.verify(a, [0, 0, 0], [2, -1, -1])
