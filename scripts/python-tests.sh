@@ -2,8 +2,8 @@
 # The Python package (crates/zermelo-py): a virtual environment in target/pyenv with maturin,
 # pytest, numpy, python-chess and mypy from PyPI (installed when missing), the package built and
 # installed into it by maturin (release profile, as `pip install ./crates/zermelo-py`), mypy
-# --strict over the package, its stubs, the tests and the example, then pytest (with the
-# doctests of the package).
+# --strict over the package, its stubs, the tests and the example, mypy's stubtest of the stubs
+# against the built module, then pytest (with the doctests of the package).
 # The same-answer tests run the `zermelo` binary: $ZERMELO_BIN, else target/debug/zermelo (built
 # here if missing).
 set -euo pipefail
@@ -28,4 +28,6 @@ VIRTUAL_ENV="$PWD/$venv" "$venv/bin/maturin" develop --release --locked --quiet 
     --manifest-path crates/zermelo-py/Cargo.toml
 
 (cd crates/zermelo-py && "../../$py" -m mypy --strict python/zermelo tests ../../examples/python)
+# The stubs against the built module: every name, signature and class of zermelo._native.
+"$py" -m mypy.stubtest zermelo._native
 "$py" -m pytest -q --doctest-modules crates/zermelo-py/tests crates/zermelo-py/python/zermelo "$@"

@@ -1,10 +1,17 @@
 """Type stubs of the native module ``zermelo._native`` (crates/zermelo-py/src)."""
 
 import os
-from typing import Any, Hashable, Iterable, Iterator, List, Mapping, Optional, Protocol, Sequence, Tuple, Union
+from typing import Any, Hashable, Iterable, Iterator, List, Mapping, Optional, Protocol, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self
+
+__all__ = [
+    "WIN", "LOSE", "DRAW", "__version__", "Graph", "Solution", "Counts", "Line", "GameSolution",
+    "Arena", "ParitySolution", "NativeTablebase", "Probe", "solve", "load", "grundy", "verify",
+    "solve_game", "parity_solve", "parity_load", "parity_verify",
+]
 
 WIN: int
 LOSE: int
@@ -12,26 +19,27 @@ DRAW: int
 __version__: str
 
 #: An ``(m, 2)`` integer array, or any sequence of ``(u, v)`` pairs.
-EdgesLike = Union[npt.NDArray[np.integer[Any]], Sequence[Sequence[int]]]
+_EdgesLike = Union[npt.NDArray[np.integer[Any]], Sequence[Sequence[int]]]
 #: Node ids or codes: a 1-D integer array or a sequence of ints.
-IntsLike = Union[npt.NDArray[np.integer[Any]], Sequence[int]]
+_IntsLike = Union[npt.NDArray[np.integer[Any]], Sequence[int]]
 #: An outcome as a code (``WIN``, ``LOSE``, ``DRAW``) or a name (``"win"``, ...).
-OutcomeLike = Union[int, str]
+_OutcomeLike = Union[int, str]
 #: Explicit verdicts: ``{node: outcome}``, ``(node, outcome)`` pairs or a ``(k, 2)`` array.
-VerdictsLike = Union[Mapping[int, OutcomeLike], Iterable[Tuple[int, OutcomeLike]], npt.NDArray[np.integer[Any]]]
-PathLike = Union[str, "os.PathLike[str]"]
+_VerdictsLike = Union[Mapping[int, _OutcomeLike], Iterable[Tuple[int, _OutcomeLike]], npt.NDArray[np.integer[Any]]]
+_PathLike = Union[str, "os.PathLike[str]"]
 
+@final
 class Graph:
     """A validated game graph and its terminal rules."""
 
-    def __init__(
-        self,
-        edges: EdgesLike,
+    def __new__(
+        cls,
+        edges: _EdgesLike,
         nodes: Optional[int] = None,
         *,
         misere: bool = False,
-        verdicts: Optional[VerdictsLike] = None,
-    ) -> None: ...
+        verdicts: Optional[_VerdictsLike] = None,
+    ) -> Self: ...
     @property
     def node_count(self) -> int: ...
     @property
@@ -51,6 +59,7 @@ class Graph:
     def grundy(self) -> npt.NDArray[np.uint32]: ...
     def __len__(self) -> int: ...
 
+@final
 class Counts:
     """Positions per outcome and the largest depth."""
 
@@ -63,6 +72,7 @@ class Counts:
     @property
     def max_depth(self) -> Optional[int]: ...
 
+@final
 class Line:
     """Optimal play from a position."""
 
@@ -72,8 +82,9 @@ class Line:
     def repeats_from(self) -> Optional[int]: ...
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[int]: ...
-    def __getitem__(self, i: int) -> int: ...
+    def __getitem__(self, key: int, /) -> int: ...
 
+@final
 class Solution:
     """A solved game: outcome and depth of every position (read-only numpy views)."""
 
@@ -88,15 +99,16 @@ class Solution:
     @property
     def graph(self) -> Graph: ...
     def line(self, node: int) -> Line: ...
-    def verify(self, graph: Union[Graph, EdgesLike, None] = None) -> None: ...
+    def verify(self, graph: Union[Graph, _EdgesLike, None] = None) -> None: ...
     def __len__(self) -> int: ...
 
-class Game(Protocol):
+class _Game(Protocol):
     """What :func:`solve_game` needs: ``moves(state)``; ``terminal_value(state)`` is optional
     (an outcome code or name for a finished state, ``None`` while play goes on)."""
 
     def moves(self, state: Any) -> Iterable[Hashable]: ...
 
+@final
 class GameSolution:
     """A game written in Python, explored and solved; queried by state."""
 
@@ -112,48 +124,49 @@ class GameSolution:
     @property
     def counts(self) -> Counts: ...
     def __len__(self) -> int: ...
-    def __contains__(self, state: object) -> bool: ...
+    def __contains__(self, key: object, /) -> bool: ...
 
 def solve(
-    edges: Union[Graph, EdgesLike],
+    edges: Union[Graph, _EdgesLike],
     nodes: Optional[int] = None,
     *,
     misere: bool = False,
-    verdicts: Optional[VerdictsLike] = None,
+    verdicts: Optional[_VerdictsLike] = None,
 ) -> Solution: ...
 def load(
-    path: PathLike,
+    path: _PathLike,
     *,
     input: str = "auto",
     misere: bool = False,
-    verdicts: Union[VerdictsLike, PathLike, None] = None,
+    verdicts: Union[_VerdictsLike, _PathLike, None] = None,
     max_memory: Optional[int] = None,
 ) -> Graph: ...
-def grundy(edges: Union[Graph, EdgesLike], nodes: Optional[int] = None) -> npt.NDArray[np.uint32]: ...
+def grundy(edges: Union[Graph, _EdgesLike], nodes: Optional[int] = None) -> npt.NDArray[np.uint32]: ...
 def verify(
-    graph: Union[Graph, EdgesLike],
-    outcome: IntsLike,
-    depth: IntsLike,
-    best_move: Optional[IntsLike] = None,
+    graph: Union[Graph, _EdgesLike],
+    outcome: _IntsLike,
+    depth: _IntsLike,
+    best_move: Optional[_IntsLike] = None,
 ) -> None: ...
 def solve_game(
-    game: Game,
+    game: _Game,
     start: Hashable,
     *,
     misere: bool = False,
     max_states: Optional[int] = None,
 ) -> GameSolution: ...
 
+@final
 class Arena:
     """A parity game."""
 
-    def __init__(
-        self,
-        edges: EdgesLike,
-        owner: IntsLike,
-        priority: IntsLike,
+    def __new__(
+        cls,
+        edges: _EdgesLike,
+        owner: _IntsLike,
+        priority: _IntsLike,
         start: Optional[int] = None,
-    ) -> None: ...
+    ) -> Self: ...
     @property
     def vertex_count(self) -> int: ...
     @property
@@ -167,6 +180,7 @@ class Arena:
     def solve(self, *, solver: str = "pp", scc: bool = False) -> ParitySolution: ...
     def __len__(self) -> int: ...
 
+@final
 class ParitySolution:
     """Winning regions and positional strategies of a parity game."""
 
@@ -181,10 +195,11 @@ class ParitySolution:
     def verify(self) -> None: ...
     def __len__(self) -> int: ...
 
-def parity_load(path: PathLike) -> Arena: ...
-def parity_solve(game: Union[Arena, PathLike], *, solver: str = "pp", scc: bool = False) -> ParitySolution: ...
-def parity_verify(game: Union[Arena, PathLike], winner: IntsLike, strategy: IntsLike) -> None: ...
+def parity_load(path: _PathLike) -> Arena: ...
+def parity_solve(game: Union[Arena, _PathLike], *, solver: str = "pp", scc: bool = False) -> ParitySolution: ...
+def parity_verify(game: Union[Arena, _PathLike], winner: _IntsLike, strategy: _IntsLike) -> None: ...
 
+@final
 class Probe:
     """One tablebase probe."""
 
@@ -199,8 +214,9 @@ class Probe:
     @property
     def best_move(self) -> Optional[str]: ...
 
+@final
 class NativeTablebase:
-    def __init__(self, directory: PathLike) -> None: ...
+    def __new__(cls, directory: _PathLike) -> Self: ...
     @property
     def directory(self) -> str: ...
     def probe_wdl(self, fen: str) -> int: ...
