@@ -48,15 +48,15 @@ fn node_count(ids: NodeIds<'_>, nodes: Option<u64>) -> u64 {
     }
 }
 
-/// Builds the CSR rows from edge ids (the one copy of the edges: into the builder).
-fn build(ids: NodeIds<'_>, n: u64) -> Result<Csr, zermelo::graph::GraphError> {
+/// The edges copied into a builder (the one copy of the edges; the CSR build follows).
+fn collect(ids: NodeIds<'_>, n: u64) -> Result<GraphBuilder, zermelo::graph::GraphError> {
     let mut b = GraphBuilder::new(n)?;
     let m = ids.len() / 2;
     b.reserve(m);
     for i in 0..m {
         b.add_edge(ids.get(2 * i), ids.get(2 * i + 1))?;
     }
-    b.build()
+    Ok(b)
 }
 
 fn nodes_arg(nodes: Option<i128>) -> PyResult<Option<u64>> {
@@ -90,7 +90,9 @@ impl Graph {
         zermelo::memory::Limit::Available
             .check(zermelo::memory::estimate_in_memory(n, m, 0))
             .map_err(errors::too_big)?;
-        let csr = py.detach(|| build(ids, n)).map_err(errors::graph)?;
+        let builder = py.detach(|| collect(ids, n)).map_err(errors::graph)?;
+        // The counting sort is the long part (seconds at 10^7 edges): interruptible.
+        let csr = interruptible(py, m, move || builder.build())?.map_err(errors::graph)?;
         let extra = verdicts
             .map(arrays::verdicts)
             .transpose()?
@@ -370,18 +372,24 @@ impl Solution {
         node_index(node, self.solution.len())
     }
 
+    /// Best moves, computed once. Not in `get_or_init`: the computation releases the GIL, and
+    /// a second thread blocked in `get_or_init` while holding the GIL would deadlock with it.
     fn best_moves(&self, py: Python<'_>) -> &[i64] {
-        self.best.get_or_init(|| {
-            py.detach(|| {
-                let g = &self.graph;
-                g.csr
-                    .nodes()
-                    .map(|u| {
-                        solve::best_move(&g.csr, &g.rules, &self.solution, u).map_or(-1, i64::from)
-                    })
-                    .collect()
-            })
-        })
+        if let Some(moves) = self.best.get() {
+            return moves;
+        }
+        let g = &self.graph;
+        let moves: Vec<i64> = py.detach(|| {
+            g.csr
+                .nodes()
+                .map(|u| {
+                    solve::best_move(&g.csr, &g.rules, &self.solution, u).map_or(-1, i64::from)
+                })
+                .collect()
+        });
+        // Another thread may have finished first: its moves are the same.
+        let _ = self.best.set(moves);
+        self.best.get().expect("set just above")
     }
 }
 

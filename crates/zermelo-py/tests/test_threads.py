@@ -7,6 +7,7 @@ import os
 import signal
 import threading
 import time
+from typing import List, Optional
 
 import numpy as np
 import pytest
@@ -76,3 +77,23 @@ def test_ctrl_c_interrupts_a_long_solve() -> None:
         signal.signal(signal.SIGINT, previous)
     assert not late
     assert interrupted < delay + max(0.3, full / 2), (interrupted, delay, full)
+
+
+def test_best_moves_from_several_threads_at_once() -> None:
+    # The first access computes them without the GIL; others must neither deadlock nor differ.
+    s = big_graph(300_000, 1_000_000).solve()
+    results: List[Optional[np.ndarray]] = [None] * 4
+
+    def read(i: int) -> None:
+        results[i] = s.best_move.copy()
+
+    threads = [threading.Thread(target=read, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+        assert not t.is_alive(), "deadlock"
+    first = results[0]
+    assert first is not None
+    assert all(r is not None and np.array_equal(r, first) for r in results)
+    zermelo.verify(s.graph, s.outcome, s.depth, first)
