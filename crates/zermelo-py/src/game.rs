@@ -15,7 +15,8 @@ use zermelo::Outcome;
 
 use crate::arrays;
 use crate::errors;
-use crate::graph::{Counts, GraphData, Solution};
+use crate::graph::GraphData;
+use crate::solution::{Counts, Solution};
 
 /// A Python state with its hash computed once. Equality asks Python (`==`) only when hashes
 /// match, as a `dict` does.

@@ -5,7 +5,8 @@
 //! here (like the CLI). The Python package `zermelo` (`python/zermelo/`) re-exports it, adds
 //! python-chess support, and carries the type stubs.
 //!
-//! * [`graph`] — `Graph`, `Solution`, `solve`, `load`, `grundy`, `verify`;
+//! * [`graph`] — `Graph`, `solve`, `load`, `grundy`;
+//! * [`solution`] — `Solution` (numpy views), `Counts`, `Line`, `verify`;
 //! * [`game`] — `solve_game`: games written in Python, explored by the library;
 //! * [`parity`] — `zermelo.parity`: `Arena`, `solve`, `verify`, `load`;
 //! * [`chess`] — the tablebase prober behind `zermelo.chess.Tablebase`;
@@ -26,6 +27,7 @@ pub mod errors;
 pub mod game;
 pub mod graph;
 pub mod parity;
+pub mod solution;
 pub mod wait;
 
 use pyo3::prelude::*;
@@ -39,9 +41,9 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DRAW", zermelo::Outcome::Draw as i8)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<graph::Graph>()?;
-    m.add_class::<graph::Solution>()?;
-    m.add_class::<graph::Counts>()?;
-    m.add_class::<graph::Line>()?;
+    m.add_class::<solution::Solution>()?;
+    m.add_class::<solution::Counts>()?;
+    m.add_class::<solution::Line>()?;
     m.add_class::<game::GameSolution>()?;
     m.add_class::<parity::Arena>()?;
     m.add_class::<parity::ParitySolution>()?;
@@ -50,7 +52,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(graph::solve_edges, m)?)?;
     m.add_function(wrap_pyfunction!(graph::load, m)?)?;
     m.add_function(wrap_pyfunction!(graph::grundy, m)?)?;
-    m.add_function(wrap_pyfunction!(graph::verify, m)?)?;
+    m.add_function(wrap_pyfunction!(solution::verify, m)?)?;
     m.add_function(wrap_pyfunction!(game::solve_game, m)?)?;
     m.add_function(wrap_pyfunction!(parity::solve, m)?)?;
     m.add_function(wrap_pyfunction!(parity::load, m)?)?;
