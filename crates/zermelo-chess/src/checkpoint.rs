@@ -1,6 +1,9 @@
 //! Where a generation in progress keeps its place in the work folder, so that a killed
 //! `tb gen` resumes where it was.
 //!
+//! Each table has a *work name*: the material for its DTM table (`KRPvKR`), the material
+//! and `.dtz` for its DTZ table (`KRPvKR.dtz`); the files below are named after it.
+//!
 //! * `<material>/`: the compact engine's work folder for the group being solved: its
 //!   checkpoint (`checkpoint.zck`, taken at layer boundaries; see
 //!   [`zermelo::game::compact`]) and, with `--mapped`, its cells (`state.cells`).
@@ -13,21 +16,19 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::material::Material;
-
 const MAGIC: &[u8; 8] = b"ZRMGROUP";
 
 /// The engine's work folder for the group of `material` being solved.
-pub(crate) fn group_dir(dir: &Path, material: &Material) -> PathBuf {
-    dir.join(material.to_string())
+pub(crate) fn group_dir(dir: &Path, material: &str) -> PathBuf {
+    dir.join(material)
 }
 
-fn groups_path(dir: &Path, material: &Material) -> PathBuf {
+fn groups_path(dir: &Path, material: &str) -> PathBuf {
     dir.join(format!("{material}.groups"))
 }
 
 /// How many groups of `material` are finished (0 when the file does not exist).
-pub(crate) fn groups_done(dir: &Path, material: &Material) -> io::Result<usize> {
+pub(crate) fn groups_done(dir: &Path, material: &str) -> io::Result<usize> {
     let path = groups_path(dir, material);
     let bytes = match fs::read(&path) {
         Ok(b) => b,
@@ -54,7 +55,7 @@ pub(crate) fn groups_done(dir: &Path, material: &Material) -> io::Result<usize> 
 }
 
 /// Records that `done` groups are in the values file (atomically).
-pub(crate) fn set_groups_done(dir: &Path, material: &Material, done: usize) -> io::Result<()> {
+pub(crate) fn set_groups_done(dir: &Path, material: &str, done: usize) -> io::Result<()> {
     let mut bytes = Vec::with_capacity(16);
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&(done as u32).to_le_bytes());
@@ -70,7 +71,7 @@ pub(crate) fn set_groups_done(dir: &Path, material: &Material, done: usize) -> i
 }
 
 /// Removes the group count and the engine's work folder of `material`.
-pub(crate) fn remove(dir: &Path, material: &Material) -> io::Result<()> {
+pub(crate) fn remove(dir: &Path, material: &str) -> io::Result<()> {
     for r in [
         fs::remove_file(groups_path(dir, material)),
         fs::remove_dir_all(group_dir(dir, material)),

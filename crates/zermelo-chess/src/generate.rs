@@ -26,7 +26,7 @@ use std::cell::RefCell;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -37,12 +37,14 @@ use zermelo::game::compact::{
 use zermelo::Outcome;
 
 use crate::checkpoint;
+use crate::dtz::Wdl50;
 use crate::material::{Material, MAX_PIECES};
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
 use crate::slice::{Board, Child, SliceGame};
-use crate::table::{Table, TableError, WriteOptions};
-use crate::value::{Value, ILLEGAL, MAX_PLIES};
+use crate::square::Role;
+use crate::table::{Metric, Table, TableError, WriteOptions};
+use crate::value::{Value, MAX_PLIES};
 
 /// Why a table cannot be generated.
 #[derive(Debug, thiserror::Error)]
@@ -102,6 +104,9 @@ pub struct GenOptions {
     pub max_memory: Option<u64>,
     /// Set to the layer (depth in plies) being solved, for a progress display.
     pub layer: Option<Arc<AtomicU64>>,
+    /// The table to generate: depth to mate, or DTZ under a rule (whose smaller tables must
+    /// be DTZ tables of the same rule, and the tablebase's rule the same).
+    pub metric: Metric,
 }
 
 impl Default for GenOptions {
@@ -112,6 +117,7 @@ impl Default for GenOptions {
             mapped: false,
             max_memory: None,
             layer: None,
+            metric: Metric::Dtm,
         }
     }
 }
@@ -126,27 +132,46 @@ pub fn generate(
     generate_with(material, tb, progress, &GenOptions::default())
 }
 
-/// Deletes the checkpoints, the values file and the group count of `material` in `work_dir`
-/// (call it once the table is written).
-pub fn discard_checkpoint(work_dir: &Path, material: &Material) -> std::io::Result<()> {
-    checkpoint::remove(work_dir, material)?;
-    match std::fs::remove_file(values_path(work_dir, material)) {
+/// Deletes the checkpoints, the values file and the group count of `material`'s table of
+/// `metric` in `work_dir` (call it once the table is written).
+pub fn discard_checkpoint(
+    work_dir: &Path,
+    material: &Material,
+    metric: Metric,
+) -> std::io::Result<()> {
+    let name = work_name(material, metric);
+    checkpoint::remove(work_dir, &name)?;
+    match std::fs::remove_file(values_path(work_dir, &name)) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),
     }
 }
 
-/// The file holding the values of the groups of a pawn table solved so far.
-fn values_path(work_dir: &Path, material: &Material) -> PathBuf {
-    work_dir.join(format!("{material}.values"))
+/// What a table's files in the work folder are named after: `KRPvKR`, `KRPvKR.dtz`.
+fn work_name(material: &Material, metric: Metric) -> String {
+    match metric {
+        Metric::Dtm => material.to_string(),
+        Metric::Dtz { .. } => format!("{material}.dtz"),
+    }
 }
 
-/// Names group `k` of `material` in the engine's checkpoints.
-fn fingerprint(material: &Material, k: usize, len: u64) -> u64 {
+/// The file holding the values of the groups of a pawn table solved so far.
+fn values_path(work_dir: &Path, name: &str) -> PathBuf {
+    work_dir.join(format!("{name}.values"))
+}
+
+/// Names group `k` of `material`'s table of `metric` in the engine's checkpoints.
+fn fingerprint(material: &Material, metric: Metric, k: usize, len: u64) -> u64 {
     let name = material.to_string();
+    let rule = match metric {
+        Metric::Dtm => 0u32,
+        Metric::Dtz { rule } => rule,
+    };
     compact::fingerprint(&[
         b"zermelo-chess group v4",
         name.as_bytes(),
+        metric.name().as_bytes(),
+        &rule.to_le_bytes(),
         &(k as u64).to_le_bytes(),
         &len.to_le_bytes(),
     ])
@@ -174,27 +199,44 @@ pub fn generate_with(
         material: material.clone(),
         source,
     };
-    for m in material.successors() {
-        tb.table(&m).map_err(dep)?;
+    let metric = options.metric;
+    if let Metric::Dtz { rule } = metric {
+        if rule != tb.rule() || !(1..=crate::dtz::MAX_RULE).contains(&rule) {
+            return Err(GenError::Unsupported(
+                material.clone(),
+                format!(
+                    "a rule of {rule} plies with a tablebase of rule {} (expected the same, 1 to {})",
+                    tb.rule(),
+                    crate::dtz::MAX_RULE
+                ),
+            ));
+        }
     }
-    let game = SliceGame::new(material, tb).map_err(dep)?;
+    for m in material.successors() {
+        tb.table_for(&m, metric).map_err(dep)?;
+    }
+    let game = SliceGame::new(material, tb, metric).map_err(dep)?;
     let ix = game.indexer();
     let groups = plan_groups(ix);
     let dir = options.work_dir.as_deref();
     let pawns = ix.has_pawns();
+    let name = work_name(material, metric);
     let done = match dir {
-        Some(d) if pawns => checkpoint::groups_done(d, material).map_err(ck)?,
+        Some(d) if pawns => checkpoint::groups_done(d, &name).map_err(ck)?,
         _ => 0,
     };
+    let illegal = metric.encode_illegal();
     let mut store = match (pawns, dir) {
         (false, _) => Store::None,
         (true, None) => Store::Memory(
             (0..ix.size())
                 .into_par_iter()
-                .map(|_| AtomicU8::new(ILLEGAL))
+                .map(|_| AtomicU16::new(illegal))
                 .collect(),
         ),
-        (true, Some(d)) => Store::file(&values_path(d, material), &game, done > 0).map_err(ck)?,
+        (true, Some(d)) => {
+            Store::file(&values_path(d, &name), &game, metric, done > 0).map_err(ck)?
+        }
     };
     if pawns {
         // Configurations that hold no position are never solved: count them as done.
@@ -211,6 +253,7 @@ pub fn generate_with(
         let window = Window::new(ix, configs);
         let group = GroupGame {
             material,
+            metric,
             tb,
             game: &game,
             window: &window,
@@ -221,10 +264,10 @@ pub fn generate_with(
         let bar = Arc::clone(progress);
         let layer = options.layer.clone();
         let engine_options = CompactOptions {
-            work_dir: dir.map(|d| checkpoint::group_dir(d, material)),
+            work_dir: dir.map(|d| checkpoint::group_dir(d, &name)),
             mapped: options.mapped && dir.is_some(),
             checkpoint_every: Some(options.checkpoint_interval),
-            fingerprint: fingerprint(material, k, window.len() as u64),
+            fingerprint: fingerprint(material, metric, k, window.len() as u64),
             max_memory: options.max_memory,
             progress: Some(Arc::new(move |p: &compact::LayerProgress| {
                 bar.store(before + p.decided, Relaxed);
@@ -249,14 +292,14 @@ pub fn generate_with(
                 source,
             },
         })?;
-        if solution.counts().max_depth.is_some_and(|d| d.0 > MAX_PLIES) {
+        if metric == Metric::Dtm && solution.counts().max_depth.is_some_and(|d| d.0 > MAX_PLIES) {
             return Err(GenError::TooDeep(material.clone()));
         }
         progress.store(before + window.len() as u64, Relaxed);
         if pawns {
-            store.keep(&window, &solution).map_err(ck)?;
+            store.keep(&window, &solution, metric).map_err(ck)?;
             if let Some(d) = dir {
-                checkpoint::set_groups_done(d, material, k + 1).map_err(ck)?;
+                checkpoint::set_groups_done(d, &name, k + 1).map_err(ck)?;
             }
         } else {
             last = Some(solution);
@@ -265,30 +308,37 @@ pub fn generate_with(
     match store {
         Store::None => {
             let solution = last.expect("a pawnless table is one group");
-            Table::from_fill(material, &WriteOptions::default(), |first, out| {
-                out.par_iter_mut()
-                    .enumerate()
-                    .for_each(|(j, b)| *b = entry(&solution, first + j as u64));
+            let w = metric.width();
+            Table::from_fill(material, metric, &WriteOptions::default(), |first, out| {
+                out.par_chunks_mut(w).enumerate().for_each(|(j, b)| {
+                    put(b, entry(&solution, metric, first + j as u64));
+                });
                 Ok(())
             })
             .map_err(ck)
         }
         Store::Memory(values) => {
-            let entries = values.into_par_iter().map(AtomicU8::into_inner).collect();
-            Ok(Table::from_entries(material, entries))
+            let w = metric.width();
+            let mut entries = vec![0u8; values.len() * w];
+            entries
+                .par_chunks_mut(w)
+                .zip(values.par_iter())
+                .for_each(|(b, v)| put(b, v.load(Relaxed)));
+            Ok(Table::from_entries(material, metric, entries))
         }
         Store::File { file, .. } => {
             let bl = ix.block_len();
+            let w = metric.width() as u64;
             let configs = ix.pawn_configs();
             let valid: Vec<bool> = (0..configs).map(|c| ix.config_is_valid(c)).collect();
-            Table::from_fill(material, &WriteOptions::default(), |first, out| {
+            Table::from_fill(material, metric, &WriteOptions::default(), |first, out| {
                 // `out` starts at a block boundary and spans whole blocks.
-                for (j, part) in out.chunks_mut(bl as usize).enumerate() {
+                for (j, part) in out.chunks_mut((bl * w) as usize).enumerate() {
                     let at = first + j as u64 * bl;
                     if valid[((at / bl) % configs) as usize] {
-                        file.read_exact_at(part, at)?;
+                        file.read_exact_at(part, at * w)?;
                     } else {
-                        part.fill(ILLEGAL);
+                        part.chunks_mut(w as usize).for_each(|b| put(b, illegal));
                     }
                 }
                 Ok(())
@@ -298,13 +348,26 @@ pub fn generate_with(
     }
 }
 
-/// The entry byte of index `i` of a solved group (depths checked against [`MAX_PLIES`]).
+/// The entry of index `i` of a solved group (DTM depths checked against [`MAX_PLIES`]; DTZ
+/// entries hold every depth the engine does).
 #[inline]
-fn entry(solution: &CompactSolution, i: u64) -> u8 {
+fn entry(solution: &CompactSolution, metric: Metric, i: u64) -> u16 {
     if solution.is_hole(i) {
-        return ILLEGAL;
+        return metric.encode_illegal();
     }
-    crate::value::encode(solution.value(i)).expect("depths checked against MAX_PLIES")
+    metric
+        .encode(solution.value(i))
+        .expect("depths checked against what an entry holds")
+}
+
+/// Writes entry `e` into its bytes (one, or two little-endian).
+#[inline]
+fn put(bytes: &mut [u8], e: u16) {
+    if bytes.len() == 2 {
+        bytes.copy_from_slice(&e.to_le_bytes());
+    } else {
+        bytes[0] = e as u8;
+    }
 }
 
 /// The resident memory [`generate_with`] needs for the canonical `material`, in bytes: the
@@ -417,22 +480,24 @@ impl Window {
 enum Store {
     /// A pawnless table: one group, nothing to keep.
     None,
-    /// Every index, in memory (no work folder).
-    Memory(Vec<AtomicU8>),
+    /// Every index's entry, in memory (no work folder).
+    Memory(Vec<AtomicU16>),
     /// Every index, in the work folder's values file; the blocks read back are cached until
     /// the next group starts.
     File {
         file: File,
         path: PathBuf,
         block_len: u64,
+        metric: Metric,
         cache: Vec<OnceLock<Result<Box<[u8]>, String>>>,
     },
 }
 
 impl Store {
     /// Opens the values file (`resume`: as a checkpoint left it; otherwise new).
-    fn file(path: &Path, game: &SliceGame, resume: bool) -> std::io::Result<Store> {
+    fn file(path: &Path, game: &SliceGame, metric: Metric, resume: bool) -> std::io::Result<Store> {
         let ix = game.indexer();
+        let size = ix.size() * metric.width() as u64;
         if let Some(d) = path.parent() {
             std::fs::create_dir_all(d)?;
         }
@@ -442,30 +507,31 @@ impl Store {
             .create(true)
             .truncate(!resume)
             .open(path)?;
-        if resume && file.metadata()?.len() != ix.size() {
+        if resume && file.metadata()?.len() != size {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 format!(
                     "{}: {} bytes, expected {}; delete the work folder's files of this table to start over",
                     path.display(),
                     file.metadata()?.len(),
-                    ix.size()
+                    size
                 ),
             ));
         }
-        file.set_len(ix.size())?;
+        file.set_len(size)?;
         Ok(Store::File {
             file,
             path: path.to_path_buf(),
             block_len: ix.block_len(),
+            metric,
             cache: (0..2 * ix.pawn_configs())
                 .map(|_| OnceLock::new())
                 .collect(),
         })
     }
 
-    /// The value byte of global index `idx`, of a group already solved.
-    fn get(&self, idx: u64) -> Result<u8, ProbeError> {
+    /// The entry of global index `idx`, of a group already solved.
+    fn get(&self, idx: u64) -> Result<u16, ProbeError> {
         match self {
             Store::None => unreachable!("a pawnless table reads no other group"),
             Store::Memory(v) => Ok(v[idx as usize].load(Relaxed)),
@@ -473,17 +539,26 @@ impl Store {
                 file,
                 path,
                 block_len,
+                metric,
                 cache,
             } => {
                 let block = idx / block_len;
+                let w = metric.width() as u64;
                 let bytes = cache[block as usize].get_or_init(|| {
-                    let mut buf = vec![0u8; *block_len as usize].into_boxed_slice();
-                    file.read_exact_at(&mut buf, block * block_len)
+                    let mut buf = vec![0u8; (*block_len * w) as usize].into_boxed_slice();
+                    file.read_exact_at(&mut buf, block * block_len * w)
                         .map(|()| buf)
                         .map_err(|e| e.to_string())
                 });
                 match bytes {
-                    Ok(b) => Ok(b[(idx % block_len) as usize]),
+                    Ok(b) => {
+                        let at = ((idx % block_len) * w) as usize;
+                        Ok(if w == 2 {
+                            u16::from_le_bytes([b[at], b[at + 1]])
+                        } else {
+                            u16::from(b[at])
+                        })
+                    }
                     Err(e) => Err(ProbeError::Table(TableError::Io {
                         path: path.clone(),
                         source: std::io::Error::other(e.clone()),
@@ -494,8 +569,14 @@ impl Store {
     }
 
     /// Keeps a solved group's values (and forgets the blocks read back for it).
-    fn keep(&mut self, window: &Window, solution: &CompactSolution) -> std::io::Result<()> {
+    fn keep(
+        &mut self,
+        window: &Window,
+        solution: &CompactSolution,
+        metric: Metric,
+    ) -> std::io::Result<()> {
         let bl = window.block_len as usize;
+        let w = metric.width();
         match self {
             Store::None => Ok(()),
             Store::Memory(all) => {
@@ -503,18 +584,20 @@ impl Store {
                     all[start as usize..start as usize + bl]
                         .par_iter()
                         .enumerate()
-                        .for_each(|(j, d)| d.store(entry(solution, (k * bl + j) as u64), Relaxed));
+                        .for_each(|(j, d)| {
+                            d.store(entry(solution, metric, (k * bl + j) as u64), Relaxed)
+                        });
                 }
                 Ok(())
             }
             Store::File { file, cache, .. } => {
                 cache.iter_mut().for_each(|c| drop(c.take()));
-                let mut buf = vec![0u8; bl];
+                let mut buf = vec![0u8; bl * w];
                 for (k, &start) in window.starts.iter().enumerate() {
-                    buf.par_iter_mut()
+                    buf.par_chunks_mut(w)
                         .enumerate()
-                        .for_each(|(j, b)| *b = entry(solution, (k * bl + j) as u64));
-                    file.write_all_at(&buf, start)?;
+                        .for_each(|(j, b)| put(b, entry(solution, metric, (k * bl + j) as u64)));
+                    file.write_all_at(&buf, start * w as u64)?;
                 }
                 // The group count written next implies that these values are on disk.
                 file.sync_data()
@@ -526,6 +609,7 @@ impl Store {
 /// One group of a table as the compact engine sees it: local indices `0..window.len()`.
 struct GroupGame<'a> {
     material: &'a Material,
+    metric: Metric,
     tb: &'a Tablebase,
     game: &'a SliceGame,
     window: &'a Window,
@@ -616,7 +700,8 @@ impl GroupGame<'_> {
             };
             match v {
                 Ok(v) => {
-                    let v = v.for_parent();
+                    // Pawn moves, captures and promotions all zero the clock.
+                    let v = self.through_zeroing(v);
                     best = Some(best.map_or(v, |w| w.max(v)));
                     true
                 }
@@ -633,6 +718,17 @@ impl GroupGame<'_> {
         match err {
             Some(e) => Err(e),
             None => Ok((any, best)),
+        }
+    }
+
+    /// The value, for the mover, of a zeroing move into a position of value `child` (for
+    /// its side to move): one ply more of depth to mate, or the exit of its class under the
+    /// rule ([`Wdl50::zeroing_exit`]).
+    #[inline]
+    fn through_zeroing(&self, child: Value) -> Value {
+        match self.metric {
+            Metric::Dtm => child.for_parent(),
+            Metric::Dtz { rule } => Wdl50::of(child, rule).zeroing_exit(rule),
         }
     }
 
@@ -661,8 +757,9 @@ impl GroupGame<'_> {
             self.window.local(idx).is_none(),
             "pawn moves leave the group"
         );
-        // `idx` ranks a legal position, so 255 here is a loss in 254 plies, not the filler.
-        Ok(crate::value::decode(self.store.get(idx)?))
+        // `idx` ranks a legal position, so a DTM 255 here is a loss in 254 plies, not the
+        // filler.
+        Ok(self.metric.decode_entry(self.store.get(idx)?))
     }
 
     /// The value of any position whose table or stage is solved, en passant rights included
@@ -671,7 +768,13 @@ impl GroupGame<'_> {
         if pos.ep_square().is_some() {
             let mut best: Option<Value> = None;
             for m in pos.legal_moves() {
-                let v = self.slow_value(&pos.play(m))?.for_parent();
+                let child = self.slow_value(&pos.play(m))?;
+                let pawn = pos.piece_at(m.from).is_some_and(|p| p.role == Role::Pawn);
+                let v = if m.capture || pawn {
+                    self.through_zeroing(child)
+                } else {
+                    child.for_parent()
+                };
                 best = Some(best.map_or(v, |b| b.max(v)));
             }
             return Ok(best.unwrap_or(if pos.is_check() {
@@ -688,6 +791,9 @@ impl GroupGame<'_> {
                 .ok_or_else(|| ProbeError::Illegal(pos.fen()))?;
             return self.own_value(idx);
         }
-        self.tb.probe(pos)
+        match self.metric {
+            Metric::Dtm => self.tb.probe(pos),
+            Metric::Dtz { .. } => self.tb.probe_dtz(pos),
+        }
     }
 }

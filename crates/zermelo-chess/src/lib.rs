@@ -44,6 +44,7 @@
 
 mod bitboard;
 mod checkpoint;
+pub mod dtz;
 mod generate;
 mod index;
 mod material;
@@ -56,15 +57,16 @@ mod unmove;
 mod value;
 mod verify;
 
+pub use dtz::Wdl50;
 pub use generate::{
     discard_checkpoint, estimate_memory, generate, generate_with, GenError, GenOptions,
 };
 pub use index::Indexer;
 pub use material::{Material, ParseMaterialError, MAX_PIECES};
 pub use position::{FenError, Move, Position, PositionError, Setup};
-pub use probe::{ProbeError, Tablebase};
+pub use probe::{MoveDtz, ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};
-pub use table::{Codec, Longest, Stats, Table, TableError, WriteOptions};
+pub use table::{Codec, Longest, Metric, Stats, Table, TableError, Wdl50Stats, WriteOptions};
 pub use unmove::Unmove;
 pub use value::Value;
-pub use verify::{verify, Mismatch};
+pub use verify::{verify, verify_dtz, Mismatch};

@@ -95,7 +95,18 @@ pub enum PositionError {
     /// The en passant square does not follow a double pawn push.
     #[error("en passant square {0} does not follow a double pawn push")]
     EnPassant(Square),
+    /// A halfmove clock past the 75-move rule's 150 plies (the game is over by then).
+    #[error("halfmove clock {0}: expected 0 to {MAX_CLOCK} (the 75-move rule ends the game at 150 plies)")]
+    Clock(u32),
+    /// A halfmove clock other than 0 right after a double pawn push (an en passant square).
+    #[error(
+        "halfmove clock {0} with an en passant square: a double pawn push sets the clock to 0"
+    )]
+    ClockAfterPush(u32),
 }
+
+/// The largest halfmove clock a position may carry.
+pub const MAX_CLOCK: u32 = 150;
 
 /// A position as given, unchecked: any pieces anywhere, either side to move. Fill its fields
 /// (or parse a FEN with [`Setup::from_fen`]), then validate it once with
@@ -108,6 +119,8 @@ pub struct Setup {
     pub turn: Color,
     /// The en passant target square, if the last move was a double pawn push.
     pub ep_square: Option<Square>,
+    /// Plies since the last capture or pawn move (FEN's fifth field; 0 when absent).
+    pub halfmove_clock: u32,
 }
 
 impl Setup {
@@ -117,6 +130,7 @@ impl Setup {
             board: [None; 64],
             turn: Color::White,
             ep_square: None,
+            halfmove_clock: 0,
         }
     }
 
@@ -192,8 +206,19 @@ impl Setup {
         }
         for (i, f) in fields.iter().enumerate().skip(4) {
             if f.parse::<u32>().is_err() {
-                return Err(syntax(&format!("field {} must be a number", i + 1)));
+                let name = if i == 4 {
+                    "the halfmove clock"
+                } else {
+                    "the move number"
+                };
+                return Err(syntax(&format!(
+                    "field {} ({name}) must be a number, found {f:?}",
+                    i + 1
+                )));
             }
+        }
+        if let Some(f) = fields.get(4) {
+            setup.halfmove_clock = f.parse().expect("checked above");
         }
         Ok(setup)
     }
@@ -578,6 +603,69 @@ impl Position {
         !self.is_check() && self.legal_moves().is_empty()
     }
 
+    /// Parses a FEN and validates the position, keeping its halfmove clock (the fifth field,
+    /// 0 when absent; at most [`MAX_CLOCK`], and 0 after a double pawn push).
+    pub fn from_fen_with_clock(fen: &str) -> Result<(Position, u32), FenError> {
+        let setup = Setup::from_fen(fen)?;
+        let pos = Position::from_setup(setup).map_err(|e| FenError::Illegal {
+            fen: fen.to_string(),
+            reason: e.to_string(),
+        })?;
+        Ok((pos, setup.halfmove_clock))
+    }
+
+    /// Standard algebraic notation of the legal move `m` (`Nf3`, `exd6`, `Rae1`, `a8=Q+`,
+    /// `Qh7#`): piece letter, the origin's file, rank or both when another piece of the same
+    /// kind could go to the same square, `x` for a capture, promotion, check or mate.
+    pub fn san(&self, m: Move) -> String {
+        let piece = self
+            .piece_at(m.from)
+            .expect("a legal move starts on a piece");
+        let mut out = String::new();
+        if piece.role == Role::Pawn {
+            if m.capture {
+                out.push((b'a' + m.from.file() as u8) as char);
+            }
+        } else {
+            out.push(piece.role.upper());
+            let rivals: Vec<Move> = self
+                .legal_moves()
+                .into_iter()
+                .filter(|o| {
+                    o.to == m.to && o.from != m.from && self.piece_at(o.from) == Some(piece)
+                })
+                .collect();
+            if !rivals.is_empty() {
+                let same_file = rivals.iter().any(|o| o.from.file() == m.from.file());
+                let same_rank = rivals.iter().any(|o| o.from.rank() == m.from.rank());
+                if !same_file {
+                    out.push((b'a' + m.from.file() as u8) as char);
+                } else if !same_rank {
+                    out.push((b'1' + m.from.rank() as u8) as char);
+                } else {
+                    out.push_str(&m.from.to_string());
+                }
+            }
+        }
+        if m.capture {
+            out.push('x');
+        }
+        out.push_str(&m.to.to_string());
+        if let Some(r) = m.promotion {
+            out.push('=');
+            out.push(r.upper());
+        }
+        let after = self.play(m);
+        if after.is_check() {
+            out.push(if after.legal_moves().is_empty() {
+                '#'
+            } else {
+                '+'
+            });
+        }
+        out
+    }
+
     /// Parses a FEN (castling rights must be `-`; move counters are optional) and validates
     /// the position.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
@@ -591,6 +679,12 @@ impl Position {
     /// move not in check, an en passant square only behind a pawn that just double-pushed
     /// (dropped when no en passant capture is legal, as FEN's convention allows).
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        if setup.halfmove_clock > MAX_CLOCK {
+            return Err(PositionError::Clock(setup.halfmove_clock));
+        }
+        if setup.ep_square.is_some() && setup.halfmove_clock != 0 {
+            return Err(PositionError::ClockAfterPush(setup.halfmove_clock));
+        }
         let mut pos = Position::empty(setup.turn);
         for (i, piece) in setup.board.iter().enumerate() {
             if let Some(sq) = Square::new(i as u8) {
@@ -608,6 +702,7 @@ impl Position {
             board: self.board,
             turn: self.turn,
             ep_square: self.ep,
+            halfmove_clock: 0,
         }
     }
 

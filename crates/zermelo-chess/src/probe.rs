@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
+use crate::dtz::{Wdl50, DEFAULT_RULE};
 use crate::material::{Material, MAX_PIECES};
 use crate::position::{Move, Position};
-use crate::table::{Table, TableError};
+use crate::table::{Metric, Table, TableError};
 use crate::value::Value;
 
 /// Why a position cannot be probed.
@@ -15,8 +16,10 @@ use crate::value::Value;
 #[non_exhaustive]
 pub enum ProbeError {
     /// The table of this material is not available.
-    #[error("no table for {material} ({pieces} pieces) in {place}; generate it with `zermelo tb gen {material}`")]
+    #[error("no {metric} table for {material} ({pieces} pieces) in {place}; generate it with `zermelo tb gen {material}`")]
     MissingTable {
+        /// `DTM` or `DTZ`.
+        metric: &'static str,
         /// The material (canonical).
         material: Material,
         /// Its piece count.
@@ -38,13 +41,56 @@ pub enum ProbeError {
     /// A table file is unusable.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// A DTZ table generated for another rule length than the tablebase's.
+    #[error("{path}: a DTZ table for a rule of {found} plies, expected {expected}; regenerate it with `zermelo tb gen {material} --rule {expected}`")]
+    Rule {
+        /// The file.
+        path: String,
+        /// The material.
+        material: Material,
+        /// The table's rule.
+        found: u32,
+        /// The tablebase's rule.
+        expected: u32,
+    },
+}
+
+/// One legal move under the 50-move rule: what it leads to in both metrics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveDtz {
+    /// The move.
+    pub mv: Move,
+    /// Whether it zeroes the clock (a capture or a pawn move).
+    pub zeroing: bool,
+    /// The value of the position after it, for its side to move, in the zeroing scale
+    /// ([`crate::dtz`]).
+    pub after: Value,
+    /// The move's value for the mover in the zeroing scale: the exit value of a zeroing move
+    /// ([`Wdl50::zeroing_exit`]), one ply more than `after` otherwise.
+    pub value: Value,
+}
+
+/// Which kind of table a lookup wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    Dtm,
+    Dtz,
 }
 
 /// A set of tables: a directory opened lazily, plus tables inserted in memory.
 pub struct Tablebase {
     dir: Option<PathBuf>,
     mapped: bool,
-    tables: RwLock<HashMap<Material, Arc<Table>>>,
+    /// The rule every DTZ table must have been generated for.
+    rule: u32,
+    tables: RwLock<HashMap<(Material, Kind), Arc<Table>>>,
+}
+
+fn kind_of(metric: Metric) -> Kind {
+    match metric {
+        Metric::Dtm => Kind::Dtm,
+        Metric::Dtz { .. } => Kind::Dtz,
+    }
 }
 
 impl Tablebase {
@@ -53,6 +99,7 @@ impl Tablebase {
         Tablebase {
             dir: Some(dir.to_path_buf()),
             mapped: false,
+            rule: DEFAULT_RULE,
             tables: RwLock::default(),
         }
     }
@@ -69,6 +116,7 @@ impl Tablebase {
         Tablebase {
             dir: Some(dir.to_path_buf()),
             mapped: true,
+            rule: DEFAULT_RULE,
             tables: RwLock::default(),
         }
     }
@@ -78,43 +126,90 @@ impl Tablebase {
         Tablebase {
             dir: None,
             mapped: false,
+            rule: DEFAULT_RULE,
             tables: RwLock::default(),
         }
     }
 
-    /// Adds (or replaces) a table.
-    pub fn insert(&self, table: Table) {
-        let mut map = self.tables.write().unwrap_or_else(|e| e.into_inner());
-        map.insert(table.material().clone(), Arc::new(table));
+    /// The same tablebase for DTZ tables generated under a rule of `rule` plies (default
+    /// 100); a DTZ table of another rule is refused ([`ProbeError::Rule`]).
+    pub fn with_rule(mut self, rule: u32) -> Tablebase {
+        self.rule = rule;
+        self
     }
 
-    /// Whether the table of `material` is loaded or on disk.
+    /// The rule DTZ tables must have.
+    pub fn rule(&self) -> u32 {
+        self.rule
+    }
+
+    /// Adds (or replaces) a table (DTM or DTZ, by its metric).
+    pub fn insert(&self, table: Table) {
+        let mut map = self.tables.write().unwrap_or_else(|e| e.into_inner());
+        map.insert(
+            (table.material().clone(), kind_of(table.metric())),
+            Arc::new(table),
+        );
+    }
+
+    /// Whether the DTM table of `material` is loaded or on disk.
     pub fn has(&self, material: &Material) -> bool {
+        self.has_kind(material, Kind::Dtm)
+    }
+
+    /// Whether the DTZ table of `material` is loaded or on disk.
+    pub fn has_dtz(&self, material: &Material) -> bool {
+        self.has_kind(material, Kind::Dtz)
+    }
+
+    fn has_kind(&self, material: &Material, kind: Kind) -> bool {
         let loaded = self
             .tables
             .read()
             .unwrap_or_else(|e| e.into_inner())
-            .contains_key(material);
-        loaded || self.path_of(material).is_some_and(|p| p.is_file())
+            .contains_key(&(material.clone(), kind));
+        loaded || self.path_of(material, kind).is_some_and(|p| p.is_file())
     }
 
-    fn path_of(&self, material: &Material) -> Option<PathBuf> {
-        self.dir
-            .as_ref()
-            .map(|d| d.join(Table::file_name(material)))
+    fn metric_of(&self, kind: Kind) -> Metric {
+        match kind {
+            Kind::Dtm => Metric::Dtm,
+            Kind::Dtz => Metric::Dtz { rule: self.rule },
+        }
     }
 
-    /// The table of a canonical `material`, opened on first use.
+    fn path_of(&self, material: &Material, kind: Kind) -> Option<PathBuf> {
+        let name = self.metric_of(kind).file_name(material);
+        self.dir.as_ref().map(|d| d.join(name))
+    }
+
+    /// The DTM table of a canonical `material`, opened on first use.
     pub fn table(&self, material: &Material) -> Result<Arc<Table>, ProbeError> {
+        self.table_of(material, Kind::Dtm)
+    }
+
+    /// The DTZ table of a canonical `material`, opened on first use.
+    pub fn dtz_table(&self, material: &Material) -> Result<Arc<Table>, ProbeError> {
+        self.table_of(material, Kind::Dtz)
+    }
+
+    /// The table of `material` of `metric` (DTM, or DTZ of this tablebase's rule).
+    pub fn table_for(&self, material: &Material, metric: Metric) -> Result<Arc<Table>, ProbeError> {
+        self.table_of(material, kind_of(metric))
+    }
+
+    fn table_of(&self, material: &Material, kind: Kind) -> Result<Arc<Table>, ProbeError> {
+        let key = (material.clone(), kind);
         if let Some(t) = self
             .tables
             .read()
             .unwrap_or_else(|e| e.into_inner())
-            .get(material)
+            .get(&key)
         {
             return Ok(t.clone());
         }
         let missing = || ProbeError::MissingTable {
+            metric: self.metric_of(kind).name(),
             material: material.clone(),
             pieces: material.piece_count(),
             place: self
@@ -128,7 +223,7 @@ impl Tablebase {
                 pieces: material.piece_count(),
             });
         }
-        let path = self.path_of(material).ok_or_else(missing)?;
+        let path = self.path_of(material, kind).ok_or_else(missing)?;
         if !path.is_file() {
             return Err(missing());
         }
@@ -147,9 +242,31 @@ impl Tablebase {
                 reason: format!("holds {}, expected {material}", table.material()),
             }));
         }
+        match (kind, table.metric()) {
+            (Kind::Dtm, Metric::Dtm) => {}
+            (Kind::Dtz, Metric::Dtz { rule }) if rule == self.rule => {}
+            (Kind::Dtz, Metric::Dtz { rule }) => {
+                return Err(ProbeError::Rule {
+                    path: path.display().to_string(),
+                    material: material.clone(),
+                    found: rule,
+                    expected: self.rule,
+                })
+            }
+            (_, found) => {
+                return Err(ProbeError::Table(TableError::Corrupt {
+                    source_name: path.display().to_string(),
+                    reason: format!(
+                        "a {} table where a {} table is expected",
+                        found.name(),
+                        self.metric_of(kind).name()
+                    ),
+                }))
+            }
+        }
         let table = Arc::new(table);
         let mut map = self.tables.write().unwrap_or_else(|e| e.into_inner());
-        Ok(map.entry(material.clone()).or_insert(table).clone())
+        Ok(map.entry(key).or_insert(table).clone())
     }
 
     /// The value of `pos` for the side to move.
@@ -170,6 +287,70 @@ impl Tablebase {
             .rank(&oriented)
             .ok_or_else(|| ProbeError::Illegal(pos.fen()))?;
         Ok(table.value_of_legal(idx)?)
+    }
+
+    /// The value of `pos` in the zeroing scale ([`crate::dtz`]): its class under the rule
+    /// and its DTZ, for the side to move, on the clock's first ply (apply a clock with
+    /// [`Wdl50::with_clock`]). Needs the DTZ tables of `pos`'s material and, with en passant
+    /// rights, of what the captures lead to.
+    pub fn probe_dtz(&self, pos: &Position) -> Result<Value, ProbeError> {
+        if pos.ep_square().is_some() {
+            let moves = self.probe_moves_dtz(pos)?;
+            return Ok(match moves.first() {
+                Some(m) => m.value,
+                None if pos.is_check() => Value::Lose(0),
+                None => Value::Draw,
+            });
+        }
+        let material = Material::of(pos);
+        if material.piece_count() == 2 {
+            return Ok(Value::Draw);
+        }
+        let (canonical, flipped) = material.canonical();
+        let table = self.dtz_table(&canonical)?;
+        let oriented = if flipped { pos.flip_colors() } else { *pos };
+        let idx = table
+            .indexer()
+            .rank(&oriented)
+            .ok_or_else(|| ProbeError::Illegal(pos.fen()))?;
+        Ok(table.value_of_legal(idx)?)
+    }
+
+    /// The class of `pos` under the rule when `clock` plies have passed since the last
+    /// capture or pawn move.
+    pub fn probe_wdl50(&self, pos: &Position, clock: u32) -> Result<Wdl50, ProbeError> {
+        Ok(Wdl50::with_clock(self.probe_dtz(pos)?, self.rule, clock))
+    }
+
+    /// Every legal move with its zeroing-scale values, best first for the rule (the fastest
+    /// zeroing that keeps a win, the longest resistance in a loss; ties by UCI).
+    pub fn probe_moves_dtz(&self, pos: &Position) -> Result<Vec<MoveDtz>, ProbeError> {
+        let mut out = Vec::new();
+        for m in pos.legal_moves() {
+            let child = pos.play(m);
+            let after = self.probe_dtz(&child)?;
+            let zeroing = m.capture
+                || pos
+                    .piece_at(m.from)
+                    .is_some_and(|p| p.role == crate::square::Role::Pawn);
+            let value = if zeroing {
+                Wdl50::of(after, self.rule).zeroing_exit(self.rule)
+            } else {
+                after.for_parent()
+            };
+            out.push(MoveDtz {
+                mv: m,
+                zeroing,
+                after,
+                value,
+            });
+        }
+        out.sort_by(|a, b| {
+            b.value
+                .cmp(&a.value)
+                .then_with(|| a.mv.to_string().cmp(&b.mv.to_string()))
+        });
+        Ok(out)
     }
 
     fn best_of_moves(&self, pos: &Position) -> Result<Value, ProbeError> {

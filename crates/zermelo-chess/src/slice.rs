@@ -16,7 +16,7 @@ use crate::material::Material;
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
 use crate::square::{Color, Piece, Role, Square};
-use crate::table::Table;
+use crate::table::{Metric, Table};
 use crate::value::Value;
 
 /// A slot emptied by a capture.
@@ -74,7 +74,12 @@ fn exit_key(victim: Option<usize>, promoted: Option<(usize, Role)>) -> usize {
 
 impl SliceGame {
     /// Prepares `material`'s slice; every capture and promotion target must be in `tb`.
-    pub(crate) fn new(material: &Material, tb: &Tablebase) -> Result<SliceGame, ProbeError> {
+    /// Captures and promotions probe the smaller tables of `metric`.
+    pub(crate) fn new(
+        material: &Material,
+        tb: &Tablebase,
+        metric: Metric,
+    ) -> Result<SliceGame, ProbeError> {
         let indexer = Indexer::new(material);
         let slots = indexer.slots().to_vec();
         let n = slots.len();
@@ -92,7 +97,7 @@ impl SliceGame {
                 if victim.is_none() && promoted.is_none() {
                     continue;
                 }
-                let target = exit_target(&slots, victim, promoted, tb)?;
+                let target = exit_target(&slots, victim, promoted, tb, metric)?;
                 exits[exit_key(victim, promoted)] = Some(target);
             }
         }
@@ -390,6 +395,7 @@ fn exit_target(
     victim: Option<usize>,
     promoted: Option<(usize, Role)>,
     tb: &Tablebase,
+    metric: Metric,
 ) -> Result<ExitTarget, ProbeError> {
     let mut pieces: Vec<(usize, Piece)> = Vec::new();
     for (i, &p) in slots.iter().enumerate() {
@@ -413,7 +419,7 @@ fn exit_target(
     }
     let material = Material::from_roles(sides);
     let (canonical, flip) = material.canonical();
-    let table = tb.table(&canonical)?;
+    let table = tb.table_for(&canonical, metric)?;
     let mut used = vec![false; pieces.len()];
     let mut order = Vec::new();
     for want in table.indexer().slots() {
@@ -445,10 +451,10 @@ mod tests {
         for dep in Material::generation_order(std::slice::from_ref(&m)) {
             if dep != m {
                 let entries = vec![0u8; Indexer::new(&dep).size() as usize];
-                tb.insert(Table::from_entries(&dep, entries));
+                tb.insert(Table::from_entries(&dep, Metric::Dtm, entries));
             }
         }
-        SliceGame::new(&m, &tb).unwrap()
+        SliceGame::new(&m, &tb, Metric::Dtm).unwrap()
     }
 
     /// The canonical (material, index) of any position without en passant rights.

@@ -5,9 +5,9 @@
 //! |---|---|
 //! | 0..8 | magic `ZRMCHESS` |
 //! | 8..12 | format version, little-endian `u32` (3) |
-//! | 12 | metric: 1 = DTM in plies |
+//! | 12 | metric: 1 = DTM in plies (one byte per entry), 2 = DTZ (two bytes per entry) |
 //! | 13 | codec of the blocks: 0 raw, 1 zstd, 2 run-length ([`Codec`]) |
-//! | 14..16 | zero |
+//! | 14..16 | DTZ: the rule's length in plies (`u16`, 1 to 1000); DTM: zero |
 //! | 16..32 | material (`KQvKR`), ASCII, zero-padded |
 //! | 32..40 | number of entries, little-endian `u64` |
 //! | 40..44 | entries per block (a power of two, 2^10 to 2^20), `u32` |
@@ -18,9 +18,12 @@
 //! | 64.. | block directory: per block, the end of its bytes in the data (`u64`, relative to the data's start) and the CRC-32 of those bytes (`u32`) |
 //! | then | the blocks' bytes, back to back |
 //!
-//! An entry is one byte ([`Value::encode`]): 0 draw, otherwise `plies + 1` (odd plies win,
-//! even lose), so depths reach 254 plies. Indices that hold no position are filled with 255
-//! (`Loss(254)`'s byte); the [`Indexer`] tells them apart.
+//! A DTM entry is one byte: 0 draw, otherwise `plies + 1` (odd plies win, even lose), so
+//! depths reach 254 plies. Indices that hold no position are filled with 255 (`Loss(254)`'s
+//! byte); the [`Indexer`] tells them apart. A DTZ entry is a little-endian `u16` holding the
+//! position's value in the zeroing scale ([`crate::dtz`]): 0 draw, `0x8000 | d` a win in `d`
+//! plies, `d + 1` a loss in `d` plies, `0xFFFF` no position. The block directory counts
+//! entries; a block holds `entries per block x entry width` bytes before compression.
 //!
 //! Every size the header declares is checked against the material and the file length before
 //! anything is allocated, and every block's checksum when the table is opened.
@@ -33,9 +36,20 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 use zermelo::io::Mapping;
 
+use crate::dtz::Wdl50;
 use crate::index::Indexer;
 use crate::material::{Material, MAX_PIECES};
 use crate::value::{Value, ILLEGAL};
+
+/// Entry `k` of entry bytes of width `w` (1 or 2, little-endian).
+#[inline]
+fn entry_at(bytes: &[u8], w: usize, k: usize) -> u16 {
+    if w == 2 {
+        u16::from_le_bytes([bytes[2 * k], bytes[2 * k + 1]])
+    } else {
+        u16::from(bytes[k])
+    }
+}
 
 const MAGIC: &[u8; 8] = b"ZRMCHESS";
 const VERSION: u32 = 3;
@@ -43,6 +57,7 @@ const VERSION: u32 = 3;
 /// (version 3 puts them first), so only its pawnless tables are still read.
 const PAWNLESS_VERSION: u32 = 2;
 const METRIC_DTM: u8 = 1;
+const METRIC_DTZ: u8 = 2;
 const HEADER: usize = 64;
 const DIR_ENTRY: usize = 12;
 const MIN_BLOCK_LOG: u32 = 10;
@@ -80,6 +95,96 @@ pub enum TableError {
         /// The material the file names (as written, maybe empty).
         material: String,
     },
+}
+
+/// What a table's entries measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Depth to mate in plies, one byte per entry (`<material>.zct`).
+    Dtm,
+    /// Distance to zeroing (and with it the five-class result) under a move-count rule of
+    /// `rule` plies, two bytes per entry (`<material>.zdz`; see [`crate::dtz`]).
+    Dtz {
+        /// The rule's length in plies (100 for the 50-move rule).
+        rule: u32,
+    },
+}
+
+impl Metric {
+    fn id(self) -> u8 {
+        match self {
+            Metric::Dtm => METRIC_DTM,
+            Metric::Dtz { .. } => METRIC_DTZ,
+        }
+    }
+
+    /// Bytes per entry.
+    pub fn width(self) -> usize {
+        match self {
+            Metric::Dtm => 1,
+            Metric::Dtz { .. } => 2,
+        }
+    }
+
+    /// The file name of a material's table of this metric (`KQvKR.zct`, `KQvKR.zdz`).
+    pub fn file_name(self, material: &Material) -> String {
+        match self {
+            Metric::Dtm => format!("{material}.zct"),
+            Metric::Dtz { .. } => format!("{material}.zdz"),
+        }
+    }
+
+    /// `DTM` or `DTZ`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Dtm => "DTM",
+            Metric::Dtz { .. } => "DTZ",
+        }
+    }
+
+    /// The entry of an index that holds no position.
+    pub(crate) fn encode_illegal(self) -> u16 {
+        self.illegal()
+    }
+
+    /// The value of an entry of a legal position.
+    #[inline]
+    pub(crate) fn decode_entry(self, e: u16) -> Value {
+        self.decode(e)
+    }
+
+    /// The entry of an index that holds no position.
+    fn illegal(self) -> u16 {
+        match self {
+            Metric::Dtm => u16::from(ILLEGAL),
+            Metric::Dtz { .. } => crate::dtz::DTZ_ILLEGAL,
+        }
+    }
+
+    /// The value of an entry, assuming its index holds a position.
+    #[inline]
+    fn decode(self, e: u16) -> Value {
+        match self {
+            Metric::Dtm => crate::value::decode(e as u8),
+            Metric::Dtz { .. } => crate::dtz::decode_dtz(e),
+        }
+    }
+
+    /// The entry of a value (`None` past what an entry holds).
+    pub(crate) fn encode(self, v: Value) -> Option<u16> {
+        match self {
+            Metric::Dtm => crate::value::encode(v).map(u16::from),
+            Metric::Dtz { .. } => crate::dtz::encode_dtz(v),
+        }
+    }
+
+    /// Whether an entry needs the indexer to tell a position from a hole.
+    fn ambiguous(self, e: u16) -> bool {
+        match self {
+            Metric::Dtm => e == u16::from(ILLEGAL),
+            Metric::Dtz { .. } => false,
+        }
+    }
 }
 
 /// How the blocks of a table file are compressed.
@@ -151,6 +256,7 @@ impl FileBytes {
 /// A table file checked by [`check`]: where its directory and blocks are.
 struct Blocks {
     file: FileBytes,
+    width: usize,
     source_name: String,
     codec: Codec,
     block_entries: u64,
@@ -160,7 +266,7 @@ struct Blocks {
 }
 
 enum Storage {
-    /// As generated: one entry byte per index.
+    /// As generated: the entries' bytes (one or two per index).
     Entries(Vec<u8>),
     /// As read from a file.
     Blocks(Blocks),
@@ -169,12 +275,19 @@ enum Storage {
 /// One solved material: an entry per index of its [`Indexer`].
 pub struct Table {
     indexer: Indexer,
+    metric: Metric,
     storage: Storage,
 }
 
 impl std::fmt::Debug for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Table({}, {} entries)", self.material(), self.size())
+        write!(
+            f,
+            "Table({} {}, {} entries)",
+            self.material(),
+            self.metric.name(),
+            self.size()
+        )
     }
 }
 
@@ -226,6 +339,62 @@ pub struct Stats {
     /// `[side to move]`: the longest loss for that side to move (`None`: it never loses;
     /// `Some` with 0 plies: its only losses are checkmates on the board).
     pub longest_loss: [Option<Longest>; 2],
+    /// DTZ tables only: the five classes under the table's rule.
+    pub wdl50: Option<Wdl50Stats>,
+}
+
+/// The five-class counts and the longest DTZ of a DTZ table, for each side to move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Wdl50Stats {
+    /// The rule's length in plies.
+    pub rule: u32,
+    /// `[side to move][class]`, classes worst first as in [`Wdl50::ALL`] (loss, blessed loss,
+    /// draw, cursed win, win).
+    pub counts: [[u64; 5]; 2],
+    /// `[side to move]`: the longest DTZ of a win under the rule (0 if none).
+    pub longest_dtz_win: [u32; 2],
+    /// `[side to move]`: the longest DTZ of a cursed win (0 if none).
+    pub longest_dtz_cursed_win: [u32; 2],
+    /// `[side to move]`: the longest DTZ of a loss (0 if none; a checkmate counts as 1).
+    pub longest_dtz_loss: [u32; 2],
+    /// `[side to move]`: the longest DTZ of a blessed loss (0 if none).
+    pub longest_dtz_blessed_loss: [u32; 2],
+}
+
+impl Wdl50Stats {
+    fn add(&mut self, side: usize, v: Value) {
+        let class = Wdl50::of(v, self.rule);
+        self.counts[side][class as usize] += 1;
+        let dtz = crate::dtz::syzygy_dtz(v).unsigned_abs();
+        let slot = match class {
+            Wdl50::Win => &mut self.longest_dtz_win[side],
+            Wdl50::CursedWin => &mut self.longest_dtz_cursed_win[side],
+            Wdl50::Loss => &mut self.longest_dtz_loss[side],
+            Wdl50::BlessedLoss => &mut self.longest_dtz_blessed_loss[side],
+            Wdl50::Draw => return,
+        };
+        *slot = (*slot).max(dtz);
+    }
+
+    fn merge(&mut self, o: &Wdl50Stats) {
+        for side in 0..2 {
+            for k in 0..5 {
+                self.counts[side][k] += o.counts[side][k];
+            }
+            let pairs = [
+                (&mut self.longest_dtz_win, &o.longest_dtz_win),
+                (&mut self.longest_dtz_cursed_win, &o.longest_dtz_cursed_win),
+                (&mut self.longest_dtz_loss, &o.longest_dtz_loss),
+                (
+                    &mut self.longest_dtz_blessed_loss,
+                    &o.longest_dtz_blessed_loss,
+                ),
+            ];
+            for (a, b) in pairs {
+                a[side] = a[side].max(b[side]);
+            }
+        }
+    }
 }
 
 impl Stats {
@@ -240,6 +409,9 @@ impl Stats {
     }
 
     fn add(&mut self, side: usize, value: Option<Value>) {
+        if let (Some(w), Some(v)) = (&mut self.wdl50, value) {
+            w.add(side, v);
+        }
         match value {
             None => self.illegal += 1,
             Some(Value::Win(d)) => {
@@ -265,6 +437,11 @@ impl Stats {
                 Longest::merge(self.longest_loss[side], other.longest_loss[side]);
         }
         self.illegal += other.illegal;
+        match (&mut self.wdl50, &other.wdl50) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.wdl50 = Some(b.clone()),
+            _ => {}
+        }
         self
     }
 }
@@ -272,16 +449,26 @@ impl Stats {
 impl Table {
     /// A table from its entry bytes (as generated: [`Value::encode`], [`ILLEGAL`] where an
     /// index holds no position).
-    pub(crate) fn from_entries(material: &Material, entries: Vec<u8>) -> Table {
+    pub(crate) fn from_entries(material: &Material, metric: Metric, entries: Vec<u8>) -> Table {
+        debug_assert_eq!(
+            entries.len() as u64,
+            Indexer::new(material).size() * metric.width() as u64
+        );
         Table {
             indexer: Indexer::new(material),
+            metric,
             storage: Storage::Entries(entries),
         }
     }
 
-    /// The file name of a material's table (`KQvKR.zct`).
+    /// The file name of a material's DTM table (`KQvKR.zct`).
     pub fn file_name(material: &Material) -> String {
-        format!("{material}.zct")
+        Metric::Dtm.file_name(material)
+    }
+
+    /// What the entries measure.
+    pub fn metric(&self) -> Metric {
+        self.metric
     }
 
     /// The material (canonical orientation).
@@ -299,33 +486,50 @@ impl Table {
         self.indexer.size()
     }
 
-    /// The entry byte of index `idx < size()`, or why its block cannot be decoded.
-    fn entry(&self, idx: u64) -> Result<u8, TableError> {
+    /// The entry of index `idx < size()`, or why its block cannot be decoded.
+    fn entry(&self, idx: u64) -> Result<u16, TableError> {
         match &self.storage {
-            Storage::Entries(v) => Ok(v[idx as usize]),
+            Storage::Entries(v) => Ok(entry_at(v, self.metric.width(), idx as usize)),
             Storage::Blocks(b) => b.entry(idx),
         }
     }
 
-    /// The value of index `idx`: `None` if it holds no position (illegal, non-canonical or
-    /// out of range); an error if its block is corrupt.
+    /// The value of index `idx` (depth to mate for a DTM table, the zeroing-scale value for
+    /// a DTZ table): `None` if it holds no position (illegal, non-canonical or out of range);
+    /// an error if its block is corrupt.
     pub fn value(&self, idx: u64) -> Result<Option<Value>, TableError> {
         if idx >= self.size() {
             return Ok(None);
         }
-        let byte = self.entry(idx)?;
-        if byte == ILLEGAL && self.indexer.legal(idx).is_none() {
+        let e = self.entry(idx)?;
+        if e == self.metric.illegal()
+            && (!self.metric.ambiguous(e) || self.indexer.legal(idx).is_none())
+        {
             return Ok(None);
         }
-        Ok(Some(crate::value::decode(byte)))
+        Ok(Some(self.metric.decode(e)))
     }
 
     /// The value of index `idx`, known to be the canonical index of a legal position.
     pub(crate) fn value_of_legal(&self, idx: u64) -> Result<Value, TableError> {
-        self.entry(idx).map(crate::value::decode)
+        let e = self.entry(idx)?;
+        if e == self.metric.illegal() && !self.metric.ambiguous(e) {
+            return Err(TableError::Corrupt {
+                source_name: self.source_name(),
+                reason: format!("index {idx} holds a position but its entry marks none"),
+            });
+        }
+        Ok(self.metric.decode(e))
     }
 
-    /// Calls `f(first index, entries)` for each block of entries in parallel, in no order.
+    fn source_name(&self) -> String {
+        match &self.storage {
+            Storage::Entries(_) => format!("<generated {}>", self.material()),
+            Storage::Blocks(b) => b.source_name.clone(),
+        }
+    }
+
+    /// Calls `f(first index, entry bytes)` for each block of entries in parallel, in no order.
     fn par_blocks<T: Send>(
         &self,
         f: impl Fn(u64, &[u8]) -> T + Sync + Send,
@@ -333,7 +537,8 @@ impl Table {
         match &self.storage {
             Storage::Entries(v) => {
                 const CHUNK: usize = 1 << 16;
-                Ok(v.par_chunks(CHUNK)
+                let w = self.metric.width();
+                Ok(v.par_chunks(CHUNK * w)
                     .enumerate()
                     .map(|(i, c)| f((i * CHUNK) as u64, c))
                     .collect())
@@ -352,19 +557,29 @@ impl Table {
     /// Per-outcome counts and the longest win and loss for each side to move.
     pub fn stats(&self) -> Result<Stats, TableError> {
         let half = self.size() / 2;
-        let parts = self.par_blocks(|first, entries| {
-            let mut s = Stats::default();
-            for (k, &byte) in entries.iter().enumerate() {
+        let (metric, w) = (self.metric, self.metric.width());
+        let empty = || Stats {
+            wdl50: match metric {
+                Metric::Dtm => None,
+                Metric::Dtz { rule } => Some(Wdl50Stats {
+                    rule,
+                    ..Wdl50Stats::default()
+                }),
+            },
+            ..Stats::default()
+        };
+        let parts = self.par_blocks(|first, bytes| {
+            let mut s = empty();
+            for k in 0..bytes.len() / w {
                 let idx = first + k as u64;
-                let legal = byte != ILLEGAL || self.indexer.legal(idx).is_some();
-                s.add(
-                    usize::from(idx >= half),
-                    legal.then(|| crate::value::decode(byte)),
-                );
+                let e = entry_at(bytes, w, k);
+                let legal = e != metric.illegal()
+                    || (metric.ambiguous(e) && self.indexer.legal(idx).is_some());
+                s.add(usize::from(idx >= half), legal.then(|| metric.decode(e)));
             }
             s
         })?;
-        Ok(parts.into_iter().fold(Stats::default(), Stats::merge))
+        Ok(parts.into_iter().fold(empty(), Stats::merge))
     }
 
     /// Writes the table in the file format with the default options.
@@ -379,6 +594,7 @@ impl Table {
         if let Storage::Blocks(b) = &self.storage {
             let bytes = b.file.get();
             if le_u32(bytes, 8) == VERSION
+                && bytes[12] == self.metric.id()
                 && b.codec.id() == options.codec.id()
                 && b.block_entries == u64::from(options.block_entries)
             {
@@ -386,7 +602,7 @@ impl Table {
                 return Ok(bytes.len() as u64);
             }
         }
-        let bytes = encode(self.material(), options, |first, out| {
+        let bytes = encode(self.material(), self.metric, options, |first, out| {
             self.read_entries(first, out).map_err(io::Error::other)
         })?;
         w.write_all(&bytes)?;
@@ -394,31 +610,35 @@ impl Table {
     }
 
     /// A table compressed block by block from `fill(first, out)`, which must write the
-    /// entries from index `first` on into `out`: the entries are never all in memory at once.
+    /// entries' bytes from index `first` on into `out` (a whole number of entries): the
+    /// entries are never all in memory at once.
     pub(crate) fn from_fill(
         material: &Material,
+        metric: Metric,
         options: &WriteOptions,
         fill: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
     ) -> io::Result<Table> {
-        let bytes = encode(material, options, fill)?;
+        let bytes = encode(material, metric, options, fill)?;
         Table::from_file(FileBytes::Owned(bytes), format!("<generated {material}>"))
             .map_err(io::Error::other)
     }
 
-    /// Copies the entries from index `first` on into `out`.
+    /// Copies the entries' bytes from index `first` on into `out`.
     fn read_entries(&self, first: u64, out: &mut [u8]) -> Result<(), TableError> {
+        let w = self.metric.width();
         match &self.storage {
             Storage::Entries(v) => {
-                out.copy_from_slice(&v[first as usize..first as usize + out.len()]);
+                let at = first as usize * w;
+                out.copy_from_slice(&v[at..at + out.len()]);
             }
             Storage::Blocks(b) => {
                 let mut block = Vec::new();
                 let mut at = 0;
                 while at < out.len() {
-                    let idx = first + at as u64;
+                    let idx = first + (at / w) as u64;
                     let k = (idx / b.block_entries) as usize;
                     b.decode(k, &mut block)?;
-                    let skip = (idx % b.block_entries) as usize;
+                    let skip = (idx % b.block_entries) as usize * w;
                     let n = (block.len() - skip).min(out.len() - at);
                     out[at..at + n].copy_from_slice(&block[skip..skip + n]);
                     at += n;
@@ -469,6 +689,7 @@ impl Table {
         let layout = check(file.get(), &source_name)?;
         let blocks = Blocks {
             file,
+            width: layout.metric.width(),
             source_name,
             codec: layout.codec,
             block_entries: layout.block_entries,
@@ -480,6 +701,7 @@ impl Table {
         };
         Ok(Table {
             indexer: Indexer::new(&layout.material),
+            metric: layout.metric,
             storage: Storage::Blocks(blocks),
         })
     }
@@ -497,6 +719,7 @@ impl Table {
 /// [`Table::from_fill`]); blocks are compressed in parallel.
 fn encode(
     material: &Material,
+    metric: Metric,
     options: &WriteOptions,
     mut fill: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
 ) -> io::Result<Vec<u8>> {
@@ -514,14 +737,15 @@ fn encode(
     let data_start = HEADER + count * DIR_ENTRY;
     // Header and directory are filled in at the end; the blocks go straight after them.
     let mut bytes = vec![0u8; data_start];
-    let mut buf = vec![0u8; total.min(PIECE) as usize];
+    let w = metric.width();
+    let mut buf = vec![0u8; total.min(PIECE) as usize * w];
     let mut first = 0;
     let mut k = 0;
     while first < total {
-        let piece = &mut buf[..(total - first).min(PIECE) as usize];
+        let piece = &mut buf[..(total - first).min(PIECE) as usize * w];
         fill(first, piece)?;
         let blocks: Vec<Vec<u8>> = piece
-            .par_chunks(block as usize)
+            .par_chunks(block as usize * w)
             .map(|c| compress(options.codec, c))
             .collect::<io::Result<_>>()?;
         for b in &blocks {
@@ -532,14 +756,20 @@ fn encode(
             bytes[at + 8..at + 12].copy_from_slice(&crc32fast::hash(b).to_le_bytes());
             k += 1;
         }
-        first += piece.len() as u64;
+        first += (piece.len() / w) as u64;
     }
     let dir_crc = crc32fast::hash(&bytes[HEADER..data_start]);
     let header = &mut bytes[..HEADER];
     header[..8].copy_from_slice(MAGIC);
     header[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    header[12] = METRIC_DTM;
+    header[12] = metric.id();
     header[13] = options.codec.id();
+    if let Metric::Dtz { rule } = metric {
+        let rule = u16::try_from(rule).map_err(|_| {
+            io::Error::new(io::ErrorKind::InvalidInput, format!("rule of {rule} plies"))
+        })?;
+        header[14..16].copy_from_slice(&rule.to_le_bytes());
+    }
     let name = material.to_string();
     let n = name.len().min(16);
     header[16..16 + n].copy_from_slice(&name.as_bytes()[..n]);
@@ -601,9 +831,9 @@ impl Blocks {
         }
     }
 
-    /// Entries in block `k` (the last block may be short).
+    /// Bytes of block `k` decoded (the last block may be short).
     fn len_of(&self, k: usize, total: u64) -> usize {
-        (total - k as u64 * self.block_entries).min(self.block_entries) as usize
+        (total - k as u64 * self.block_entries).min(self.block_entries) as usize * self.width
     }
 
     fn total(&self) -> u64 {
@@ -656,10 +886,20 @@ impl Blocks {
         Ok(())
     }
 
-    /// The entry byte of `idx` (in range).
-    fn entry(&self, idx: u64) -> Result<u8, TableError> {
+    /// The entry of `idx` (in range).
+    fn entry(&self, idx: u64) -> Result<u16, TableError> {
         let k = (idx / self.block_entries) as usize;
-        let at = (idx % self.block_entries) as usize;
+        let at = (idx % self.block_entries) as usize * self.width;
+        if self.width == 2 {
+            let lo = self.byte(k, at)?;
+            let hi = self.byte(k, at + 1)?;
+            return Ok(u16::from_le_bytes([lo, hi]));
+        }
+        self.byte(k, at).map(u16::from)
+    }
+
+    /// Byte `at` of block `k` decoded.
+    fn byte(&self, k: usize, at: usize) -> Result<u8, TableError> {
         match self.codec {
             Codec::Raw => Ok(self.raw(k)[at]),
             Codec::RunLength => {
@@ -703,6 +943,7 @@ thread_local! {
 /// What the header of a checked file says.
 struct Layout {
     material: Material,
+    metric: Metric,
     codec: Codec,
     block_entries: u64,
     count: usize,
@@ -764,9 +1005,20 @@ fn check(bytes: &[u8], source: &str) -> Result<Layout, TableError> {
     if crc32fast::hash(&bytes[..60]) != le_u32(bytes, 60) {
         return Err(corrupt("header checksum mismatch".into()));
     }
-    if bytes[12] != METRIC_DTM {
-        return Err(corrupt(format!("unknown metric {}", bytes[12])));
-    }
+    let metric = match bytes[12] {
+        METRIC_DTM => Metric::Dtm,
+        METRIC_DTZ => {
+            let rule = u32::from(u16::from_le_bytes([bytes[14], bytes[15]]));
+            if !(1..=crate::dtz::MAX_RULE).contains(&rule) {
+                return Err(corrupt(format!(
+                    "a DTZ table for a rule of {rule} plies (expected 1 to {})",
+                    crate::dtz::MAX_RULE
+                )));
+            }
+            Metric::Dtz { rule }
+        }
+        m => return Err(corrupt(format!("unknown metric {m}"))),
+    };
     let codec =
         Codec::from_id(bytes[13]).ok_or_else(|| corrupt(format!("unknown codec {}", bytes[13])))?;
     let name: String = bytes[16..32]
@@ -829,6 +1081,7 @@ fn check(bytes: &[u8], source: &str) -> Result<Layout, TableError> {
             )));
         }
         let want = (entries - k as u64 * u64::from(block)).min(u64::from(block));
+        let want = want * metric.width() as u64;
         if codec == Codec::Raw && end - start != want {
             return Err(corrupt(format!(
                 "block {k}: {} raw bytes, expected {want}",
@@ -848,6 +1101,7 @@ fn check(bytes: &[u8], source: &str) -> Result<Layout, TableError> {
     }
     Ok(Layout {
         material,
+        metric,
         codec,
         block_entries: u64::from(block),
         count: count as usize,

@@ -8,11 +8,20 @@
 //! `d - 1`, and a draw has no lost child and a drawn one. Exact depths make these local rules
 //! a proof that the table is the least fixpoint, i.e. correct. Cost: one move generation per
 //! index.
+//!
+//! A DTZ table ([`verify_dtz`]) is checked by the same rules in the zeroing scale
+//! ([`crate::dtz`]): a capture or pawn move counts as the exit of its target's class on a
+//! fresh clock, any other move as one ply more than its target's value; and against the DTM
+//! table of the same material: a position won (lost) under the rule or cursed (blessed) is won
+//! (lost) by depth to mate, a draw is a draw.
 
 use rayon::prelude::*;
 
+use crate::dtz::Wdl50;
 use crate::material::Material;
 use crate::probe::{ProbeError, Tablebase};
+use crate::square::Role;
+use crate::table::Metric;
 use crate::value::Value;
 
 /// The first index whose stored value breaks the rules.
@@ -28,19 +37,45 @@ pub struct Mismatch {
     pub expected: Option<Value>,
 }
 
-/// Checks the table of `material` in `tb`; `Ok(None)` when every entry is right.
+/// Checks the DTM table of `material` in `tb`; `Ok(None)` when every entry is right.
 pub fn verify(material: &Material, tb: &Tablebase) -> Result<Option<Mismatch>, ProbeError> {
-    let table = tb.table(material)?;
+    check(material, tb, Metric::Dtm)
+}
+
+/// Checks the DTZ table of `material` in `tb` by move generation (smaller tables: their DTZ
+/// tables), and its agreement with the DTM table of `material` where that one is present.
+pub fn verify_dtz(material: &Material, tb: &Tablebase) -> Result<Option<Mismatch>, ProbeError> {
+    check(material, tb, Metric::Dtz { rule: tb.rule() })
+}
+
+fn check(
+    material: &Material,
+    tb: &Tablebase,
+    metric: Metric,
+) -> Result<Option<Mismatch>, ProbeError> {
+    let table = tb.table_for(material, metric)?;
+    let dtm = match metric {
+        Metric::Dtz { .. } if tb.has(material) => Some(tb.table(material)?),
+        _ => None,
+    };
     let indexer = table.indexer();
     (0..indexer.size())
         .into_par_iter()
         .map(|i| -> Result<Option<Mismatch>, ProbeError> {
             let stored = table.value(i)?;
             let pos = indexer.legal(i);
-            let expected = match &pos {
+            let mut expected = match &pos {
                 None => None,
-                Some(p) => Some(best(p, tb)?),
+                Some(p) => Some(best(p, tb, metric)?),
             };
+            if let (Some(dtm), Some(Value::Draw | Value::Win(_) | Value::Lose(_))) = (&dtm, stored)
+            {
+                // Depth to mate must agree on the outcome without the rule.
+                let mate = dtm.value(i)?;
+                if mate.map(|v| v.outcome()) != stored.map(|v| v.outcome()) {
+                    expected = mate;
+                }
+            }
             Ok((stored != expected).then(|| Mismatch {
                 index: i,
                 fen: pos.map(|p| p.fen()),
@@ -59,10 +94,22 @@ pub fn verify(material: &Material, tb: &Tablebase) -> Result<Option<Mismatch>, P
         )
 }
 
-fn best(pos: &crate::Position, tb: &Tablebase) -> Result<Value, ProbeError> {
+fn best(pos: &crate::Position, tb: &Tablebase, metric: Metric) -> Result<Value, ProbeError> {
     let mut best: Option<Value> = None;
     for m in pos.legal_moves() {
-        let v = tb.probe(&pos.play(m))?.for_parent();
+        let child = pos.play(m);
+        let v = match metric {
+            Metric::Dtm => tb.probe(&child)?.for_parent(),
+            Metric::Dtz { rule } => {
+                let after = tb.probe_dtz(&child)?;
+                let pawn = pos.piece_at(m.from).is_some_and(|p| p.role == Role::Pawn);
+                if m.capture || pawn {
+                    Wdl50::of(after, rule).zeroing_exit(rule)
+                } else {
+                    after.for_parent()
+                }
+            }
+        };
         best = Some(best.map_or(v, |b| b.max(v)));
     }
     Ok(best.unwrap_or(if pos.is_check() {

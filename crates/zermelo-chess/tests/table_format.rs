@@ -165,8 +165,11 @@ fn absurd_header_fields_are_clear_errors() {
     assert!(error_of(&huge_block).contains("power of two"));
     let codec = forge(&bytes, 13, &[7]);
     assert!(error_of(&codec).contains("unknown codec 7"));
-    let metric = forge(&bytes, 12, &[2]);
-    assert!(error_of(&metric).contains("unknown metric"));
+    let metric = forge(&bytes, 12, &[9]);
+    assert!(error_of(&metric).contains("unknown metric 9"));
+    // A DTZ table needs a rule length (bytes 14..16), which a DTM table leaves at zero.
+    let dtz_without_rule = forge(&bytes, 12, &[2]);
+    assert!(error_of(&dtz_without_rule).contains("rule of 0 plies"));
     // A material of another size, a non-canonical one, one with too many pieces.
     for (name, expect) in [
         ("KQvKR", "entries"),

@@ -151,6 +151,55 @@ fn serves_chess_tables() {
         serde_json::from_str(line.split("\r\n\r\n").nth(1).unwrap()).unwrap();
     assert_eq!(line["mainline"].as_array().unwrap().len(), 1, "{line}");
     assert_eq!(line["mainline"][0]["uci"], body["moves"][0]["uci"]);
+    // lichess's shape on /standard (underscores for spaces, as lichess allows).
+    let std = get(&addr, "/standard?fen=4k3/8/4K3/4Q3/8/8/8/8_w_-_-_0_1");
+    assert!(std.starts_with("HTTP/1.1 200"), "{std}");
+    let std: serde_json::Value =
+        serde_json::from_str(std.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(std["category"], "win", "{std}");
+    assert_eq!(std["dtz"], 1);
+    assert_eq!(std["precise_dtz"], 1);
+    assert_eq!(std["dtm"], 1);
+    for key in [
+        "checkmate",
+        "stalemate",
+        "insufficient_material",
+        "variant_win",
+        "variant_loss",
+    ] {
+        assert_eq!(std[key], false, "{key}");
+    }
+    let first = &std["moves"][0];
+    assert_eq!(first["category"], "loss", "{first}");
+    assert_eq!(first["checkmate"], true);
+    assert_eq!(first["dtz"], -1);
+    assert_eq!(first["dtm"], 0);
+    assert_eq!(first["zeroing"], false);
+    assert!(first["san"].as_str().unwrap().ends_with('#'), "{first}");
+    for key in [
+        "uci",
+        "san",
+        "zeroing",
+        "conversion",
+        "category",
+        "dtz",
+        "precise_dtz",
+        "dtm",
+        "checkmate",
+        "stalemate",
+        "insufficient_material",
+    ] {
+        assert!(first.get(key).is_some(), "{key}: {first}");
+    }
+    // The halfmove clock counts: a mate in one a ply past the rule is a cursed win.
+    let cursed = get(&addr, "/standard?fen=4k3/8/4K3/4Q3/8/8/8/8_w_-_-_100_80");
+    let cursed: serde_json::Value =
+        serde_json::from_str(cursed.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(cursed["category"], "cursed-win", "{cursed}");
+    let bad_clock = get(&addr, "/standard?fen=4k3/8/4K3/4Q3/8/8/8/8_w_-_-_x_1");
+    assert!(bad_clock.starts_with("HTTP/1.1 400"), "{bad_clock}");
+    let no_table = get(&addr, "/standard?fen=4k3/8/8/8/8/8/8/RR2K3_w_-_-_0_1");
+    assert!(no_table.starts_with("HTTP/1.1 404"), "{no_table}");
     let bad = get(&addr, "/api/tb?fen=nonsense");
     assert!(bad.starts_with("HTTP/1.1 400"), "{bad}");
     let missing = get(

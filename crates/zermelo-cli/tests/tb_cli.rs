@@ -34,7 +34,36 @@ fn tb_commands_on_krk() {
         .success()
         .stdout(contains("outcome   win"))
         .stdout(contains("dtm       1 ply, 1 move"))
-        .stdout(contains("h1h8   win, mate in 1"));
+        .stdout(contains("category  win (halfmove clock 0)"))
+        .stdout(contains(
+            "dtz       1 (1 ply to a capture, pawn move or mate)",
+        ))
+        .stdout(contains("h1h8   Rh8#"))
+        .stdout(contains("win, mate in 1"));
+    // The halfmove clock counts: mate in one on the rule's last ply still wins, a ply later
+    // the win is cursed.
+    zermelo()
+        .args([
+            "tb",
+            "probe",
+            "k7/8/1K6/8/8/8/8/7R w - - 99 80",
+            "--tables",
+            t,
+        ])
+        .assert()
+        .success()
+        .stdout(contains("category  win (halfmove clock 99)"));
+    zermelo()
+        .args([
+            "tb",
+            "probe",
+            "k7/8/1K6/8/8/8/8/7R w - - 100 80",
+            "--tables",
+            t,
+        ])
+        .assert()
+        .success()
+        .stdout(contains("category  cursed-win (halfmove clock 100)"));
     let out = zermelo()
         .args(["tb", "probe", "--stdin", "--tables", t])
         .write_stdin("8/8/8/8/8/2k5/8/K6R w - - 0 1\n8/8/8/8/8/2k5/8/K6R b - - 0 1\n")
@@ -68,12 +97,122 @@ fn tb_commands_on_krk() {
             "longest loss, black to move: 16 moves (32 plies), reached by",
         ))
         .stdout(contains("longest loss, white to move: none"))
-        .stdout(contains("longest win, black to move: none"));
+        .stdout(contains("longest win, black to move: none"))
+        .stdout(contains(
+            "white to move: win 21959, cursed win 0, draw 0, blessed loss 0, loss 0",
+        ));
+    // The JSON contract: these keys, these counts (Syzygy's KRvK statistics).
+    let out = zermelo()
+        .args(["tb", "stats", "KRvK", "--format", "json", "--tables", t])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let stats: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(stats["material"], "KRvK");
+    assert_eq!(stats["white"]["win"], 21959);
+    assert_eq!(stats["white"]["longest_dtz_win"], 31);
+    assert_eq!(stats["black"]["lose"], 25260);
+    assert_eq!(stats["black"]["draw"], 2796);
+    for key in [
+        "win",
+        "cursed_win",
+        "draw",
+        "blessed_loss",
+        "lose",
+        "longest_dtz_win",
+        "longest_dtz_cursed_win",
+    ] {
+        for side in ["white", "black"] {
+            assert!(stats[side][key].is_u64(), "{side}.{key}: {stats}");
+        }
+    }
+    zermelo()
+        .args([
+            "tb",
+            "line",
+            "8/8/8/8/8/2k5/8/K6R w - - 0 1",
+            "--metric",
+            "dtz",
+            "--tables",
+            t,
+        ])
+        .assert()
+        .success()
+        .stdout(contains("checkmate"));
+    zermelo()
+        .args([
+            "tb",
+            "line",
+            "8/8/8/8/8/2k5/8/K6R w - - 90 1",
+            "--metric",
+            "dtz",
+            "--tables",
+            t,
+        ])
+        .assert()
+        .success()
+        .stdout(contains("draw by the 50-move rule"));
     zermelo()
         .args(["tb", "verify", t])
         .assert()
         .success()
-        .stdout(contains("KRvK: ok"));
+        .stdout(contains("KRvK: ok"))
+        .stdout(contains("KRvK DTZ: ok"));
+}
+
+#[test]
+fn a_short_rule_curses_small_tables_and_bad_clocks_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().to_str().unwrap();
+    zermelo()
+        .args(["-q", "tb", "gen", "KRvK", "--rule", "20", "--tables", t])
+        .assert()
+        .success()
+        .stdout(contains("KRvK DTZ:"));
+    let out = zermelo()
+        .args(["tb", "stats", "KRvK", "--format", "json", "--tables", t])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    // KRvK's mates take up to 31 plies: a 20-ply rule curses some wins and blesses losses.
+    let stats: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert!(
+        stats["white"]["cursed_win"].as_u64().unwrap() > 0,
+        "{stats}"
+    );
+    assert!(
+        stats["black"]["blessed_loss"].as_u64().unwrap() > 0,
+        "{stats}"
+    );
+    assert_eq!(stats["white"]["longest_dtz_win"], 20, "{stats}");
+    // Probing with the default rule refuses the table, naming the rule and the fix.
+    zermelo()
+        .args([
+            "tb",
+            "probe",
+            "8/8/8/8/8/2k5/8/K6R w - - 0 1",
+            "--tables",
+            t,
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("rule of 20 plies, expected 100"));
+    for (fen, expect) in [
+        ("8/8/8/8/8/2k5/8/K6R w - - x 1", "halfmove clock"),
+        ("8/8/8/8/8/2k5/8/K6R w - - 151 90", "halfmove clock 151"),
+        ("8/8/8/8/8/2k5/8/K6R w - - -3 1", "halfmove clock"),
+        ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 5 40", "en passant"),
+    ] {
+        zermelo()
+            .args(["tb", "probe", fen, "--tables", t])
+            .assert()
+            .code(2)
+            .stderr(contains(expect));
+    }
 }
 
 #[test]
@@ -95,7 +234,7 @@ fn tb_errors_are_clear() {
         ])
         .assert()
         .code(2)
-        .stderr(contains("no table for KQRvK"));
+        .stderr(contains("no DTM table for KQRvK"));
     zermelo()
         .args([
             "tb",

@@ -28,7 +28,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/solve", post(solve))
         .route("/api/tb", get(tb_probe))
         .route("/api/tb/batch", post(tb_batch))
-        .route("/api/tb/mainline", get(tb_mainline));
+        .route("/api/tb/mainline", get(tb_mainline))
+        .route("/standard", get(tb_standard));
     for path in assets::paths() {
         app = app.route(path, get(asset));
     }
@@ -139,6 +140,17 @@ async fn tb_probe(
     let fen = query(q)?.fen;
     let probe = tb.probe(&fen).map_err(tb_error)?;
     Ok(Json(probe).into_response())
+}
+
+/// lichess's tablebase API (`GET /standard?fen=...`, underscores allowed for spaces).
+async fn tb_standard(
+    State(state): State<AppState>,
+    q: Result<Query<FenQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let tb = tables(&state)?;
+    let fen = query(q)?.fen.replace('_', " ");
+    let answer = tb.standard(&fen).map_err(tb_error)?;
+    Ok(Json(answer).into_response())
 }
 
 async fn tb_mainline(

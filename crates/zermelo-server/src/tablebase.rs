@@ -15,6 +15,19 @@ pub trait Tablebase: Send + Sync + 'static {
     /// [`TablebaseError::BadFen`] for a malformed or illegal position (answered 400),
     /// [`TablebaseError::NoTable`] when no table covers it (404).
     fn probe(&self, fen: &str) -> Result<PositionProbe, TablebaseError>;
+
+    /// The position named by `fen` in the JSON shape of lichess's tablebase server
+    /// (`GET /standard`: `category`, `dtz`, `precise_dtz`, `dtm`, `checkmate`, `stalemate`,
+    /// `insufficient_material`, ... and `moves`, best first), so that a client written for
+    /// lichess works unchanged. The default answers that this tablebase has no such view.
+    ///
+    /// # Errors
+    /// As [`probe`](Tablebase::probe).
+    fn standard(&self, fen: &str) -> Result<serde_json::Value, TablebaseError> {
+        Err(TablebaseError::NoTable(format!(
+            "{fen}: this tablebase does not answer /standard"
+        )))
+    }
 }
 
 /// Why a probe failed.

@@ -93,6 +93,16 @@ pub struct PositionProbe {
     pub dtm_plies: Option<u32>,
     /// The same in moves of the side to move; `null` for a draw.
     pub dtm_moves: Option<u32>,
+    /// Under the 50-move rule, where DTZ tables are present: `win`, `cursed-win`, `draw`,
+    /// `blessed-loss` or `loss` for the side to move, the position's halfmove clock applied
+    /// (lichess's words; absent without DTZ tables).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// Plies to the next capture, pawn move or mate under the rule, signed as Syzygy signs
+    /// it: positive when the side to move wins, negative when it loses (-1 when checkmated),
+    /// 0 for a draw (absent without DTZ tables).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dtz: Option<i32>,
     /// Every legal move, best first.
     pub moves: Vec<MoveProbe>,
 }
@@ -110,6 +120,19 @@ pub struct MoveProbe {
     pub dtm_plies: Option<u32>,
     /// The same in moves of the side to move after the move; `null` for a draw.
     pub dtm_moves: Option<u32>,
+    /// The move in standard algebraic notation (`Kd7`, `exd6`, `a8=Q+`), where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub san: Option<String>,
+    /// Whether the move resets the halfmove clock (a capture or a pawn move); with DTZ tables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zeroing: Option<bool>,
+    /// The class under the 50-move rule of the position after the move, for its side to move
+    /// (so `loss` is a winning move), its clock applied; with DTZ tables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// DTZ of the position after the move, for its side to move, signed as Syzygy signs it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dtz: Option<i32>,
 }
 
 impl PositionProbe {
@@ -120,6 +143,8 @@ impl PositionProbe {
             outcome: value.outcome(),
             dtm_plies: value.plies(),
             dtm_moves: value.moves(),
+            category: None,
+            dtz: None,
             moves,
         }
     }
@@ -131,6 +156,11 @@ impl PositionProbe {
 }
 
 impl MoveProbe {
+    /// The move's value for the player who makes it (depth to mate).
+    pub fn value_for_mover(&self) -> Value {
+        Value::new(self.outcome, self.dtm_plies.map(crate::Depth)).for_parent()
+    }
+
     /// The move `uci` into `fen`, whose value for its side to move is `after`.
     pub fn new(uci: String, fen: String, after: Value) -> MoveProbe {
         MoveProbe {
@@ -139,6 +169,10 @@ impl MoveProbe {
             outcome: after.outcome(),
             dtm_plies: after.plies(),
             dtm_moves: after.moves(),
+            san: None,
+            zeroing: None,
+            category: None,
+            dtz: None,
         }
     }
 }

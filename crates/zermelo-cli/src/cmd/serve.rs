@@ -69,8 +69,16 @@ struct ChessTables(zermelo_chess::Tablebase);
 
 impl zermelo_server::Tablebase for ChessTables {
     fn probe(&self, fen: &str) -> Result<PositionProbe, TablebaseError> {
-        let pos = Position::from_fen(fen).map_err(|e| TablebaseError::BadFen(e.to_string()))?;
-        crate::cmd::tb::position_probe(&self.0, &pos)
+        let (pos, clock) = Position::from_fen_with_clock(fen)
+            .map_err(|e| TablebaseError::BadFen(e.to_string()))?;
+        crate::cmd::tb::position_probe(&self.0, &pos, clock)
+            .map_err(|e| TablebaseError::NoTable(e.to_string()))
+    }
+
+    fn standard(&self, fen: &str) -> Result<serde_json::Value, TablebaseError> {
+        let (pos, clock) = Position::from_fen_with_clock(fen)
+            .map_err(|e| TablebaseError::BadFen(e.to_string()))?;
+        crate::cmd::tb::lichess_standard(&self.0, &pos, clock)
             .map_err(|e| TablebaseError::NoTable(e.to_string()))
     }
 }
