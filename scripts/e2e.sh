@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Browser tests of the visualiser: `zermelo serve` on a free loopback port, driven in Debian's
+# Browser tests of the visualiser and the tablebase page: `zermelo serve` on a free loopback port, driven in Debian's
 # headless Chromium by playwright-core (crates/zermelo-server/e2e/run.mjs). Installs chromium
 # with apt-get when /usr/bin/chromium is missing, and fails (never skips) when it cannot.
 # Screenshots go to target/e2e/. The runner's last line is `N passed, N failed`.
@@ -30,7 +30,8 @@ mkdir -p target/e2e
 
 cargo build --locked --quiet -p zermelo-cli --bin zermelo
 bin="${CARGO_TARGET_DIR:-target}"/debug/zermelo
-# The 3-piece chess tables (under a second) for the tablebase page.
+# The 3-piece chess tables with their DTZ tables (KQvK, KRvK, ...: about 20 s in a debug build)
+# for the tablebase page's tests.
 tables=target/e2e/tables
 "$bin" tb gen --all 3 --tables "$tables" -q >/dev/null
 log=$(mktemp)

@@ -2,6 +2,9 @@
 //! every probe decodes a block the cache does not hold): the 5-piece figure of BENCHMARKS.md.
 //!
 //! `cargo run --release -p zermelo-chess --example probe_latency -- DIR MATERIAL [COUNT]`
+//!
+//! It times the DTM table (`.zct`) and, when it is there, the DTZ table (`.zdz`: class under
+//! the 50-move rule and distance to zeroing) on the same positions.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -39,8 +42,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let per = t0.elapsed().as_secs_f64() / count as f64;
     println!(
-        "{material}: {count} random positions, {:.2} us per probe ({wins} wins)",
+        "{material}: {count} random positions, {:.2} us per DTM probe ({wins} wins)",
         per * 1e6
     );
+    if tb.has_dtz(&material) {
+        tb.dtz_table(&material)?;
+        let t0 = Instant::now();
+        let mut cursed = 0;
+        for pos in &positions {
+            let class = zermelo_chess::Wdl50::of(tb.probe_dtz(pos)?, tb.rule());
+            if class == zermelo_chess::Wdl50::CursedWin {
+                cursed += 1;
+            }
+        }
+        let per = t0.elapsed().as_secs_f64() / count as f64;
+        println!(
+            "{material}: {count} random positions, {:.2} us per DTZ probe ({cursed} cursed wins)",
+            per * 1e6
+        );
+    }
     Ok(())
 }

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use zermelo_chess::dtz::{syzygy_dtz, DEFAULT_RULE};
 use zermelo_chess::{
     discard_checkpoint, generate_with, verify, verify_dtz, FenError, GenError, GenOptions, Longest,
-    Material, Metric, MoveDtz, Position, ProbeError, Tablebase, Value, Wdl50, MAX_PIECES,
+    Material, Metric, MoveDtz, Position, ProbeError, Table, Tablebase, Value, Wdl50, MAX_PIECES,
 };
 
 use zermelo::game::compact::CompactError;
