@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 
 use zermelo::Value;
-use zermelo_chess::{Position, Tablebase as LibTablebase};
+use zermelo_chess::dtz::{syzygy_dtz, Wdl50};
+use zermelo_chess::{Position, ProbeError, Tablebase as LibTablebase};
 
 use crate::errors;
 
@@ -25,8 +26,15 @@ pub struct Probe {
     pub outcome: i8,
     /// Plies to mate under optimal play (fast win, slow loss); ``None`` for a draw.
     pub depth: Option<u32>,
-    /// 2 (win), 0 (draw) or -2 (loss), as ``probe_wdl``.
+    /// As ``probe_wdl``: Syzygy's classes under the 50-move rule (2 win, 1 cursed win, 0 draw,
+    /// -1 blessed loss, -2 loss) with the DTZ table, else 2, 0 or -2 from the DTM table.
     pub wdl: i8,
+    /// The class under the 50-move rule (``win``, ``cursed-win``, ``draw``, ``blessed-loss``,
+    /// ``loss``), ``None`` without the DTZ table.
+    pub category: Option<String>,
+    /// Syzygy-signed plies to the next capture or pawn move (or mate) under the rule: positive
+    /// in a win, negative in a loss, 0 drawn, -1 mated; ``None`` without the DTZ table.
+    pub dtz: Option<i32>,
     /// Signed plies to mate, as ``probe_dtm``: positive when the side to move mates, negative
     /// when it is mated, 0 for a draw (and a position already mated).
     pub dtm: i64,
@@ -45,18 +53,29 @@ impl Probe {
             .best_move
             .as_deref()
             .map_or("None".into(), |m| format!("{m:?}"));
+        let dtz = self.dtz.map_or("None".into(), |d| d.to_string());
         format!(
-            "Probe({outcome}, depth={depth}, wdl={}, dtm={}, best_move={best})",
+            "Probe({outcome}, depth={depth}, wdl={}, dtm={}, dtz={dtz}, best_move={best})",
             self.wdl, self.dtm
         )
     }
 }
 
+/// WDL without the 50-move rule, from a DTM value.
 fn wdl(v: Value) -> i8 {
     match v {
         Value::Win(_) => 2,
         Value::Lose(_) => -2,
         Value::Draw => 0,
+    }
+}
+
+/// The zeroing-scale value (DTZ table), `None` when the tables for it are missing.
+fn dtz_value(tb: &LibTablebase, pos: &Position) -> Result<Option<Value>, ProbeError> {
+    match tb.probe_dtz(pos) {
+        Ok(v) => Ok(Some(v)),
+        Err(ProbeError::MissingTable { .. }) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
@@ -75,11 +94,24 @@ fn position(fen: &str) -> PyResult<Position> {
 #[pymethods]
 impl NativeTablebase {
     #[new]
-    fn new(directory: PathBuf) -> NativeTablebase {
-        NativeTablebase {
-            tb: LibTablebase::open(&directory),
-            directory,
+    #[pyo3(signature = (directory, rule = 100))]
+    fn new(directory: PathBuf, rule: u32) -> PyResult<NativeTablebase> {
+        if !(1..=zermelo_chess::dtz::MAX_RULE).contains(&rule) {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "rule = {rule}: expected 1 to {} plies",
+                zermelo_chess::dtz::MAX_RULE
+            )));
         }
+        Ok(NativeTablebase {
+            tb: LibTablebase::open(&directory).with_rule(rule),
+            directory,
+        })
+    }
+
+    /// The drawing rule in plies (100: the 50-move rule) the DTZ tables are read for.
+    #[getter]
+    fn rule(&self) -> u32 {
+        self.tb.rule()
     }
 
     /// The directory.
@@ -88,12 +120,15 @@ impl NativeTablebase {
         self.directory.display().to_string()
     }
 
-    /// WDL of a FEN: 2, 0 or -2.
+    /// WDL of a FEN: Syzygy's classes under the 50-move rule (clock 0) with the DTZ table,
+    /// else 2, 0 or -2 from the DTM table.
     fn probe_wdl(&self, py: Python<'_>, fen: &str) -> PyResult<i8> {
         let pos = position(fen)?;
-        py.detach(|| self.tb.probe(&pos))
-            .map(wdl)
-            .map_err(errors::probe)
+        py.detach(|| match dtz_value(&self.tb, &pos)? {
+            Some(v) => Ok(Wdl50::of(v, self.tb.rule()).syzygy()),
+            None => self.tb.probe(&pos).map(wdl),
+        })
+        .map_err(errors::probe)
     }
 
     /// Signed plies to mate of a FEN (see :attr:`Probe.dtm`).
@@ -104,16 +139,33 @@ impl NativeTablebase {
             .map_err(errors::probe)
     }
 
-    /// Value and best move of a FEN.
+    /// Syzygy-signed DTZ of a FEN (see :attr:`Probe.dtz`); needs the DTZ table.
+    fn probe_dtz(&self, py: Python<'_>, fen: &str) -> PyResult<i32> {
+        let pos = position(fen)?;
+        py.detach(|| self.tb.probe_dtz(&pos))
+            .map(syzygy_dtz)
+            .map_err(errors::probe)
+    }
+
+    /// Value, 50-move class and best move of a FEN.
     fn probe(&self, py: Python<'_>, fen: &str) -> PyResult<Probe> {
         let pos = position(fen)?;
-        let (value, moves) = py
-            .detach(|| Ok((self.tb.probe(&pos)?, self.tb.probe_moves(&pos)?)))
+        let (value, zeroing, moves) = py
+            .detach(|| {
+                Ok((
+                    self.tb.probe(&pos)?,
+                    dtz_value(&self.tb, &pos)?,
+                    self.tb.probe_moves(&pos)?,
+                ))
+            })
             .map_err(errors::probe)?;
+        let class = zeroing.map(|v| Wdl50::of(v, self.tb.rule()));
         Ok(Probe {
             outcome: value.outcome() as i8,
             depth: value.plies(),
-            wdl: wdl(value),
+            wdl: class.map_or(wdl(value), Wdl50::syzygy),
+            category: class.map(|c| c.as_str().to_string()),
+            dtz: zeroing.map(syzygy_dtz),
             dtm: dtm(value),
             best_move: moves.first().map(|(m, _)| m.to_string()),
         })

@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | `io::ParseError` of kind `io` | `ReadError` | `OSError` |
 //! | `io::ParseError` of kind `syntax`, `out-of-range`, `truncated`, `inconsistent` | `ParseError` (`.source`, `.line`, `.kind`) | `ValueError` |
-//! | `io::ParseError` of kind `corrupt`, `chess::TableError` | `CorruptError` | `ParseError` |
+//! | `io::ParseError` of kind `corrupt`, `chess::TableError`, `ProbeError::Rule` (a DTZ table of another rule) | `CorruptError` | `ParseError` |
 //! | `io::ParseError` of kind `too-big`, `GameError::TooManyPositions`, `GraphError::TooManyNodes`, `memory::Limit::check` | `TooBig` | - |
 //! | `GraphError`, `RulesError`, `ArenaError` | `GraphError` | `ValueError` |
 //! | `solve::Cycle` (Grundy values of a cyclic graph) | `CycleError` (`.cycle`) | `ValueError` |
@@ -180,6 +180,7 @@ pub fn probe(e: ProbeError) -> PyErr {
     match e {
         ProbeError::Table(t) => table(t),
         ProbeError::Illegal(_) => raise(Class::InvalidPosition, e.to_string(), Vec::new()),
+        ProbeError::Rule { .. } => raise(Class::CorruptError, e.to_string(), Vec::new()),
         _ => raise(Class::MissingTable, e.to_string(), Vec::new()),
     }
 }

@@ -5,9 +5,10 @@ by FEN or with a python-chess board; the methods are named like ``chess.syzygy.T
 that code moves over easily::
 
     with zermelo.chess.Tablebase("tables") as tb:
-        tb.probe_wdl(board)   # 2 win, 0 draw, -2 loss, for the side to move
+        tb.probe_wdl(board)   # 2 win, 1 cursed win, 0 draw, -1 blessed loss, -2 loss
+        tb.probe_dtz(board)   # Syzygy-signed distance to zeroing (50-move rule)
         tb.probe_dtm(board)   # signed plies to mate
-        tb.probe(board)       # Probe(outcome, depth, wdl, dtm, best_move)
+        tb.probe(board)       # Probe(outcome, depth, wdl, dtm, dtz, best_move)
 
 Positions with no table raise :class:`zermelo.MissingTable` (a ``KeyError``, like
 python-chess's ``MissingTableError``); ``get_wdl`` / ``get_dtm`` return ``None`` instead.
@@ -49,8 +50,15 @@ def _fen(board: BoardLike) -> str:
 class Tablebase:
     """A directory of zermelo tables, opened lazily on first probe."""
 
-    def __init__(self, directory: Union[str, "os.PathLike[str]"]) -> None:
-        self._native = NativeTablebase(os.fspath(directory))
+    def __init__(self, directory: Union[str, "os.PathLike[str]"], *, rule: int = 100) -> None:
+        """``rule``: the drawing rule in plies the DTZ tables were made for (``zermelo tb gen
+        --rule``; 100 is the 50-move rule)."""
+        self._native = NativeTablebase(os.fspath(directory), rule)
+
+    @property
+    def rule(self) -> int:
+        """The drawing rule in plies."""
+        return self._native.rule
 
     @property
     def directory(self) -> str:
@@ -58,7 +66,10 @@ class Tablebase:
         return os.fspath(self._native.directory)
 
     def probe_wdl(self, board: BoardLike) -> int:
-        """2 if the side to move wins, 0 for a draw, -2 if it loses (no 50-move rule)."""
+        """For the side to move, as Syzygy under the 50-move rule (the clock taken as 0):
+        2 win, 1 cursed win (won without the rule), 0 draw, -1 blessed loss, -2 loss. A
+        directory without the DTZ table of this material answers from the DTM table: 2, 0
+        or -2 (no rule)."""
         return self._native.probe_wdl(_fen(board))
 
     def probe_dtm(self, board: BoardLike) -> int:
@@ -67,11 +78,10 @@ class Tablebase:
         return self._native.probe_dtm(_fen(board))
 
     def probe_dtz(self, board: BoardLike) -> int:
-        """Not available yet: zermelo's tables hold DTM; DTZ tables are being added to the
-        library. Raises ``NotImplementedError``."""
-        raise NotImplementedError(
-            "zermelo tables hold WDL and DTM; probe_dtz comes with the DTZ tables"
-        )
+        """Syzygy-signed distance to zeroing (plies to the next capture or pawn move, or mate,
+        under the 50-move rule): positive in a win, negative in a loss, 0 drawn, -1 mated.
+        Needs the DTZ table (``zermelo tb gen`` writes it next to the DTM one)."""
+        return self._native.probe_dtz(_fen(board))
 
     def probe(self, board: BoardLike) -> Probe:
         """The value (outcome, depth, WDL, DTM) and best move (UCI) of the position."""
@@ -85,6 +95,13 @@ class Tablebase:
         """``probe_wdl``, or ``default`` when the table is missing."""
         try:
             return self.probe_wdl(board)
+        except MissingTable:
+            return default
+
+    def get_dtz(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
+        """``probe_dtz``, or ``default`` when the table is missing."""
+        try:
+            return self.probe_dtz(board)
         except MissingTable:
             return default
 
