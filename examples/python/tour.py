@@ -99,7 +99,7 @@ else:
                 import chess  # python-chess, optional: the same probes take a Board
 
                 board = chess.Board(fen)
-                print("probe_wdl(board):", tb.probe_wdl(board), " probe_dtm(board):", tb.probe_dtm(board))
+                print("probe_wdl:", tb.probe_wdl(board), " probe_dtz:", tb.probe_dtz(board), " probe_dtm:", tb.probe_dtm(board))
             except ImportError:
                 print("probe_wdl(fen):", tb.probe_wdl(fen), " probe_dtm(fen):", tb.probe_dtm(fen))
 
