@@ -24,6 +24,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 step "cargo test"
 cargo test --workspace --locked
 
+step "Python package: maturin build, mypy, pytest (scripts/python-tests.sh)"
+./scripts/python-tests.sh
+
 step "fuzz targets, ${FUZZ_SECONDS:-10} s each (scripts/fuzz.sh; longer runs: TESTING.md)"
 ./scripts/fuzz.sh --seconds "${FUZZ_SECONDS:-10}"
 

@@ -119,6 +119,12 @@ impl Solution {
         &self.outcomes
     }
 
+    /// All depths, indexed by node, as plain numbers with `u32::MAX` at the draws (the layout
+    /// bindings hand out without copying, e.g. as a numpy array).
+    pub fn depth_column(&self) -> &[u32] {
+        &self.depths
+    }
+
     /// Per-outcome counts and the largest depth.
     pub fn counts(&self) -> Counts {
         let mut c = Counts::default();

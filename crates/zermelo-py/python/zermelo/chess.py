@@ -1,0 +1,130 @@
+"""Chess endgame tables made by zermelo (WDL + DTM, 3 to 5 pieces, no castling).
+
+Generate tables with the command line (``zermelo tb gen KQvK --tables DIR``), then probe them
+by FEN or with a python-chess board; the methods are named like ``chess.syzygy.Tablebase`` so
+that code moves over easily::
+
+    with zermelo.chess.Tablebase("tables") as tb:
+        tb.probe_wdl(board)   # 2 win, 1 cursed win, 0 draw, -1 blessed loss, -2 loss
+        tb.probe_dtz(board)   # Syzygy-signed distance to zeroing (50-move rule)
+        tb.probe_dtm(board)   # signed plies to mate
+        tb.probe(board)       # Probe(outcome, depth, wdl, dtm, dtz, best_move)
+
+Positions with no table raise :class:`zermelo.MissingTable` (a ``KeyError``, like
+python-chess's ``MissingTableError``); ``get_wdl`` / ``get_dtm`` return ``None`` instead.
+"""
+
+from __future__ import annotations
+
+import os
+from types import TracebackType
+from typing import TYPE_CHECKING, List, Optional, Tuple, Type, Union
+
+from ._errors import MissingTable
+from ._native import NativeTablebase, Probe
+
+if TYPE_CHECKING:  # python-chess is optional
+    import chess as _chess
+
+    BoardLike = Union[str, _chess.Board]
+else:
+    BoardLike = object
+
+__all__ = ["Tablebase", "Probe"]
+
+
+def _fen(board: BoardLike) -> str:
+    """The FEN of a FEN string or of anything with a ``fen()`` method (a python-chess board)."""
+    if isinstance(board, str):
+        return board
+    fen = getattr(board, "fen", None)
+    if callable(fen):
+        text = fen()
+        if isinstance(text, str):
+            return text
+    raise TypeError(
+        f"expected a FEN string or a chess.Board, got {type(board).__name__}"
+    )
+
+
+class Tablebase:
+    """A directory of zermelo tables, opened lazily on first probe."""
+
+    def __init__(self, directory: Union[str, "os.PathLike[str]"], *, rule: int = 100) -> None:
+        """``rule``: the drawing rule in plies the DTZ tables were made for (``zermelo tb gen
+        --rule``; 100 is the 50-move rule)."""
+        self._native = NativeTablebase(os.fspath(directory), rule)
+
+    @property
+    def rule(self) -> int:
+        """The drawing rule in plies."""
+        return self._native.rule
+
+    @property
+    def directory(self) -> str:
+        """The directory the tables are read from."""
+        return os.fspath(self._native.directory)
+
+    def probe_wdl(self, board: BoardLike) -> int:
+        """For the side to move, as Syzygy under the 50-move rule (the clock taken as 0):
+        2 win, 1 cursed win (won without the rule), 0 draw, -1 blessed loss, -2 loss. A
+        directory without the DTZ table of this material answers from the DTM table: 2, 0
+        or -2 (no rule)."""
+        return self._native.probe_wdl(_fen(board))
+
+    def probe_dtm(self, board: BoardLike) -> int:
+        """Signed plies to mate: positive if the side to move mates, negative if it is mated,
+        0 for a draw or a position already mated."""
+        return self._native.probe_dtm(_fen(board))
+
+    def probe_dtz(self, board: BoardLike) -> int:
+        """Syzygy-signed distance to zeroing (plies to the next capture or pawn move, or mate,
+        under the 50-move rule): positive in a win, negative in a loss, 0 drawn, -1 mated.
+        Needs the DTZ table (``zermelo tb gen`` writes it next to the DTM one)."""
+        return self._native.probe_dtz(_fen(board))
+
+    def probe(self, board: BoardLike) -> Probe:
+        """The value (outcome, depth, WDL, DTM) and best move (UCI) of the position."""
+        return self._native.probe(_fen(board))
+
+    def probe_moves(self, board: BoardLike) -> List[Tuple[str, int]]:
+        """Every legal move (UCI) with its signed DTM for the side that moves, best first."""
+        return self._native.probe_moves(_fen(board))
+
+    def get_wdl(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
+        """``probe_wdl``, or ``default`` when the table is missing."""
+        try:
+            return self.probe_wdl(board)
+        except MissingTable:
+            return default
+
+    def get_dtz(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
+        """``probe_dtz``, or ``default`` when the table is missing."""
+        try:
+            return self.probe_dtz(board)
+        except MissingTable:
+            return default
+
+    def get_dtm(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
+        """``probe_dtm``, or ``default`` when the table is missing."""
+        try:
+            return self.probe_dtm(board)
+        except MissingTable:
+            return default
+
+    def close(self) -> None:
+        """Nothing to release (tables are read into memory); kept for python-chess parity."""
+
+    def __enter__(self) -> "Tablebase":
+        return self
+
+    def __exit__(
+        self,
+        exc_type: Optional[Type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Tablebase({self.directory!r})"

@@ -1,0 +1,61 @@
+//! # zermelo-py
+//!
+//! The Python extension module `zermelo._native`, glue only: it converts Python and numpy
+//! values to the library's types, calls the library, and converts back. No algorithm lives
+//! here (like the CLI). The Python package `zermelo` (`python/zermelo/`) re-exports it, adds
+//! python-chess support, and carries the type stubs.
+//!
+//! * [`graph`] — `Graph`, `solve`, `load`, `grundy`;
+//! * [`solution`] — `Solution` (numpy views), `Counts`, `Line`, `verify`;
+//! * [`game`] — `solve_game`: games written in Python, explored by the library;
+//! * [`parity`] — `zermelo.parity`: `Arena`, `solve`, `verify`, `load`;
+//! * [`chess`] — the tablebase prober behind `zermelo.chess.Tablebase`;
+//! * [`errors`] — every library error kind as one Python exception class, in one place;
+//! * [`arrays`] — numpy in (dtype and shape checks) and out (read-only views of the library's
+//!   columns, no copies): the crate's only `unsafe` code;
+//! * [`wait`] — long calls without the GIL, interruptible by Ctrl-C.
+//!
+//! Built by maturin (`pip install ./crates/zermelo-py`), which sets
+//! `PYO3_BUILD_EXTENSION_MODULE` so the module does not link libpython; as a workspace member
+//! it is checked by `cargo clippy` and `cargo doc` and has no Rust tests (pytest tests it).
+
+#![deny(missing_docs)]
+
+pub mod arrays;
+pub mod chess;
+pub mod errors;
+pub mod game;
+pub mod graph;
+pub mod parity;
+pub mod solution;
+pub mod wait;
+
+use pyo3::prelude::*;
+
+/// The native module.
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("WIN", zermelo::Outcome::Win as i8)?;
+    m.add("LOSE", zermelo::Outcome::Lose as i8)?;
+    m.add("DRAW", zermelo::Outcome::Draw as i8)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<graph::Graph>()?;
+    m.add_class::<solution::Solution>()?;
+    m.add_class::<solution::Counts>()?;
+    m.add_class::<solution::Line>()?;
+    m.add_class::<game::GameSolution>()?;
+    m.add_class::<parity::Arena>()?;
+    m.add_class::<parity::ParitySolution>()?;
+    m.add_class::<chess::NativeTablebase>()?;
+    m.add_class::<chess::Probe>()?;
+    m.add_function(wrap_pyfunction!(graph::solve_edges, m)?)?;
+    m.add_function(wrap_pyfunction!(graph::load, m)?)?;
+    m.add_function(wrap_pyfunction!(graph::grundy, m)?)?;
+    m.add_function(wrap_pyfunction!(solution::verify, m)?)?;
+    m.add_function(wrap_pyfunction!(game::solve_game, m)?)?;
+    m.add_function(wrap_pyfunction!(parity::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(parity::load, m)?)?;
+    m.add_function(wrap_pyfunction!(parity::verify, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The Python package (crates/zermelo-py): a virtual environment in target/pyenv with maturin,
+# pytest, numpy, python-chess and mypy from PyPI (installed when missing), the package built and
+# installed into it by maturin (release profile, as `pip install ./crates/zermelo-py`), mypy
+# --strict over the package, its stubs, the tests and the example, mypy's stubtest of the stubs
+# against the built module, then pytest (with the doctests of the package).
+# The same-answer tests run the `zermelo` binary: $ZERMELO_BIN, else target/debug/zermelo (built
+# here if missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=target/pyenv
+python=${PYTHON:-python3}
+if [ ! -x "$venv/bin/python" ]; then
+    "$python" -m venv "$venv"
+fi
+py="$venv/bin/python"
+if ! "$py" -c 'import maturin, pytest, numpy, chess, mypy' >/dev/null 2>&1 \
+    || [ ! -x "$venv/bin/maturin" ]; then
+    "$py" -m pip install --quiet --disable-pip-version-check maturin pytest numpy chess mypy
+fi
+
+if [ -z "${ZERMELO_BIN:-}" ] && [ ! -x target/debug/zermelo ]; then
+    cargo build -p zermelo-cli --locked --quiet
+fi
+
+VIRTUAL_ENV="$PWD/$venv" "$venv/bin/maturin" develop --release --locked --quiet \
+    --manifest-path crates/zermelo-py/Cargo.toml
+
+(cd crates/zermelo-py && "../../$py" -m mypy --strict python/zermelo tests ../../examples/python)
+# The stubs against the built module: every name, signature and class of zermelo._native.
+"$py" -m mypy.stubtest zermelo._native
+"$py" -m pytest -q --doctest-modules crates/zermelo-py/tests crates/zermelo-py/python/zermelo "$@"
