@@ -12,7 +12,10 @@ fuzz_target!(|data: &[u8]| {
     // The clock-keeping parse accepts exactly what the plain one accepts with a valid clock.
     if let Ok((position, clock)) = Position::from_fen_with_clock(text) {
         assert!(clock <= zermelo_chess::MAX_CLOCK);
-        assert!(position.ep_square().is_none() || clock == 0, "a double push sets the clock to 0");
+        assert!(
+            position.ep_square().is_none() || clock == 0,
+            "a double push sets the clock to 0"
+        );
     }
     let Ok(position) = Position::from_fen(text) else {
         return;
