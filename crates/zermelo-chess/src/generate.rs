@@ -216,6 +216,13 @@ pub fn generate_with(
         tb.table_for(&m, metric).map_err(dep)?;
     }
     let game = SliceGame::new(material, tb, metric).map_err(dep)?;
+    // A DTZ table's draws are the DTM table's (both are retrograde analysis of the same moves
+    // with exits of the same outcomes): where the DTM table is there, its draws start as
+    // finished draws and are never asked for their moves and exits (77% of KRBvKR).
+    let draws_from = match metric {
+        Metric::Dtz { .. } if tb.has(material) => Some(tb.table(material).map_err(dep)?),
+        _ => None,
+    };
     let ix = game.indexer();
     let groups = plan_groups(ix);
     let dir = options.work_dir.as_deref();
@@ -254,6 +261,7 @@ pub fn generate_with(
         let group = GroupGame {
             material,
             metric,
+            draws_from: draws_from.as_deref(),
             tb,
             game: &game,
             window: &window,
@@ -610,6 +618,8 @@ impl Store {
 struct GroupGame<'a> {
     material: &'a Material,
     metric: Metric,
+    /// DTZ: the material's DTM table, whose draws are the DTZ table's.
+    draws_from: Option<&'a Table>,
     tb: &'a Tablebase,
     game: &'a SliceGame,
     window: &'a Window,
@@ -625,9 +635,21 @@ impl IndexedGame for GroupGame<'_> {
     }
 
     fn start(&self, local: u64) -> Start {
-        let Some(b) = self.game.legal_board(self.window.global(local as usize)) else {
+        let global = self.window.global(local as usize);
+        let Some(b) = self.game.legal_board(global) else {
             return Start::Hole;
         };
+        if let Some(dtm) = self.draws_from {
+            match dtm.value_of_legal(global) {
+                Ok(Value::Draw) => return Start::Terminal(Outcome::Draw),
+                Ok(_) => {}
+                Err(e) => {
+                    let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+                    slot.get_or_insert(ProbeError::Table(e));
+                    return Start::Hole;
+                }
+            }
+        }
         thread_local! {
             // Reused: an allocation per position made the threads queue on malloc's lock.
             static CHILDREN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
