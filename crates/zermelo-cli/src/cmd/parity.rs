@@ -22,7 +22,8 @@ pub struct ParityArgs {
     /// The game in PGSolver format (`-` for standard input).
     #[arg(required = true)]
     file: Option<PathBuf>,
-    /// Parity solver: `pp` (priority promotion) or `zielonka`.
+    /// Parity solver: `pp` (priority promotion), `zielonka`, `tl` (tangle learning), `rtl`
+    /// (recursive tangle learning), `ortl` (one-sided rtl).
     #[arg(long, default_value = "pp", value_parser = parse_solver)]
     solver: Solver,
     #[command(flatten)]
@@ -97,8 +98,13 @@ enum SolutionFormat {
 }
 
 fn parse_solver(name: &str) -> Result<Solver, String> {
-    Solver::from_name(name)
-        .ok_or_else(|| format!("unknown solver {name:?}: expected pp or zielonka"))
+    Solver::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = Solver::names().collect();
+        format!(
+            "unknown solver {name:?}: expected one of {}",
+            known.join(", ")
+        )
+    })
 }
 
 impl ObjectiveArgs {

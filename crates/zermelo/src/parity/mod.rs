@@ -15,6 +15,8 @@
 //! | [`buchi`], [`co_buchi`] | `objectives.rs` | target set | O(V · E) | iterated attractors (Chatterjee, Henzinger, Jurdziński) | reduction to priorities {1, 2} / {0, 1} + [`verify`] |
 //! | [`Solver::Zielonka`] | `zielonka.rs` | parity | O(E · V^d) worst | Zielonka, TCS 1998 | brute force over positional strategies; [`verify`] |
 //! | [`Solver::PriorityPromotion`] | `promotion.rs` | parity | exponential worst, no recursion | Benerecetti, Dell'Erba, Mogavero, CAV 2016 | brute force; Zielonka; [`verify`] |
+//! | [`Solver::TangleLearning`] (`tl`) | `tangle.rs` | parity; good on recursive ladders, ladders, Friedmann; exponential on two-counters (built against it) | exponential worst, O(V + E + tangles) per pass | van Dijk, CAV 2018 | brute force; Zielonka on random and family games; [`verify`] |
+//! | [`Solver::RecursiveTangleLearning`] (`rtl`), [`Solver::OneSidedTangleLearning`] (`ortl`) | `rtl.rs` | parity; fast on two-counters (`rtl` 0.01 s at 20 bits); `ortl` slow on recursive ladders | exponential worst, a recursion per region | van Dijk, GandALF 2019 | brute force; Zielonka; [`verify`] |
 //! | [`compress_priorities`], [`solve_self_loops`] | `preprocess.rs` | parity | O(V + E) | Oink / PGSolver preprocessing | solving with and without them agrees |
 //! | SCC decomposition ([`SolveOptions::scc`], opt-in as in Oink: `--scc`) | `scc.rs` | parity | O(V + E) iterative Tarjan + the solver per component | Oink's bottom-SCC loop (van Dijk, TACAS 2018) | property tests on layered games vs brute force and Zielonka; [`verify`] |
 //! | [`verify`] | `verify.rs` | parity | O(d · (V + E)) | nested SCC decomposition (Tarjan of `scc.rs`) | negative tests: every hand-broken certificate is rejected |
@@ -43,8 +45,10 @@ mod layered;
 mod objectives;
 mod preprocess;
 mod promotion;
+mod rtl;
 mod scc;
 mod solution;
+mod tangle;
 mod verify;
 mod zielonka;
 
@@ -56,34 +60,99 @@ pub use preprocess::{compress_priorities, solve_self_loops};
 pub use solution::ParitySolution;
 pub use verify::{verify, ParityViolation};
 
-/// The parity-game algorithms.
+/// The parity-game algorithms, and [`Solver::Auto`], which picks one of them per game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Solver {
     /// Zielonka's recursive algorithm.
     Zielonka,
     /// Priority promotion (PP).
     PriorityPromotion,
+    /// Tangle learning (TL).
+    TangleLearning,
+    /// Recursive tangle learning (RTL).
+    RecursiveTangleLearning,
+    /// One-sided recursive tangle learning (ORTL).
+    OneSidedTangleLearning,
+    /// The choice of [`choose`] (module docs, "Automatic choice").
+    Auto,
 }
 
-impl Solver {
-    /// Every solver.
-    pub const ALL: [Solver; 2] = [Solver::Zielonka, Solver::PriorityPromotion];
+/// A solver's entry in [`REGISTRY`].
+struct Entry {
+    solver: Solver,
+    /// The command-line name, then other accepted names.
+    names: &'static [&'static str],
+    /// Solves the subgame given by a mask into a solution.
+    run: fn(&Arena, Vec<bool>, &mut ParitySolution),
+    /// Needs dense (compressed) priorities.
+    dense: bool,
+    /// How deep its recursion goes: the stack it runs on.
+    stack: Stack,
+}
 
-    /// The name the command line uses: `zielonka` or `pp`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Solver::Zielonka => "zielonka",
-            Solver::PriorityPromotion => "pp",
+/// The recursion depth of a solver.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stack {
+    /// No recursion.
+    Flat,
+    /// Up to the number of distinct priorities.
+    Priorities,
+    /// Up to the number of vertices (at most `rtl::MAX_DEPTH`).
+    Vertices,
+}
+
+/// The solvers, one line each (as Oink's solver table): value, names, entry point, needs.
+#[rustfmt::skip]
+const REGISTRY: &[Entry] = &[
+    Entry { solver: Solver::Zielonka,                names: &["zielonka", "zlk"],                   run: zielonka::zielonka_sub,  dense: false, stack: Stack::Priorities },
+    Entry { solver: Solver::PriorityPromotion,       names: &["pp", "priority-promotion", "promotion"], run: promotion::promotion_sub, dense: true, stack: Stack::Flat },
+    Entry { solver: Solver::TangleLearning,          names: &["tl", "tangle", "tangle-learning"],   run: tangle::tangle_sub,      dense: false, stack: Stack::Flat },
+    Entry { solver: Solver::RecursiveTangleLearning, names: &["rtl"],                               run: rtl::rtl_sub,            dense: false, stack: Stack::Vertices },
+    Entry { solver: Solver::OneSidedTangleLearning,  names: &["ortl"],                              run: rtl::ortl_sub,           dense: false, stack: Stack::Vertices },
+];
+
+impl Solver {
+    /// Every solver of the registry, then [`Solver::Auto`].
+    pub const ALL: [Solver; REGISTRY.len() + 1] = {
+        let mut all = [Solver::Auto; REGISTRY.len() + 1];
+        let mut i = 0;
+        while i < REGISTRY.len() {
+            all[i] = REGISTRY[i].solver;
+            i += 1;
         }
+        all
+    };
+
+    /// The name the command line uses (`zielonka`, `pp`, `tl`, ..., `auto`).
+    pub fn name(self) -> &'static str {
+        self.entry().map_or("auto", |e| e.names[0])
     }
 
-    /// The solver called `name` (`zlk` and `priority-promotion` are accepted too).
+    /// The solver called `name` (case-insensitive; the other names of the registry too, such
+    /// as `zlk` and `priority-promotion`).
     pub fn from_name(name: &str) -> Option<Solver> {
-        match name.to_ascii_lowercase().as_str() {
-            "zielonka" | "zlk" => Some(Solver::Zielonka),
-            "pp" | "priority-promotion" | "promotion" => Some(Solver::PriorityPromotion),
-            _ => None,
+        let name = name.to_ascii_lowercase();
+        if name == "auto" {
+            return Some(Solver::Auto);
         }
+        REGISTRY
+            .iter()
+            .find(|e| e.names.contains(&name.as_str()))
+            .map(|e| e.solver)
+    }
+
+    /// The command-line names of every solver, `auto` last.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Solver::ALL.into_iter().map(Solver::name)
+    }
+
+    /// Whether the solver must run on dense (compressed) priorities.
+    pub(crate) fn needs_dense(self) -> bool {
+        self.entry().is_none_or(|e| e.dense)
+    }
+
+    fn entry(self) -> Option<&'static Entry> {
+        REGISTRY.iter().find(|e| e.solver == self)
     }
 }
 
@@ -145,6 +214,10 @@ pub fn solve_with(arena: &Arena, solver: Solver, options: SolveOptions) -> Parit
         return solution;
     }
     let dense = options.preprocess;
+    let solver = match solver {
+        Solver::Auto => choose(game, &alive),
+        chosen => chosen,
+    };
     let work = move |mut solution: ParitySolution| {
         if options.scc {
             scc::solve_by_components(game, alive, solver, dense, &mut solution);
@@ -153,14 +226,19 @@ pub fn solve_with(arena: &Arena, solver: Solver, options: SolveOptions) -> Parit
         }
         solution
     };
-    match solver {
-        Solver::Zielonka => {
-            // The recursion is as deep as the number of priorities: give it a stack to match.
-            let distinct = preprocess::distinct_priorities(game);
-            zielonka::on_deep_stack(distinct, move || work(solution))
-        }
-        Solver::PriorityPromotion => work(solution),
-    }
+    // A recursion gets a stack to match its depth.
+    let depth = match solver.entry().map_or(Stack::Flat, |e| e.stack) {
+        Stack::Flat => 0,
+        Stack::Priorities => preprocess::distinct_priorities(game),
+        Stack::Vertices => game.vertex_count().min(rtl::MAX_DEPTH as usize),
+    };
+    zielonka::on_deep_stack(depth, move || work(solution))
+}
+
+/// The solver [`Solver::Auto`] runs on the subgame `alive` of `game` (module docs).
+pub fn choose(game: &Arena, alive: &[bool]) -> Solver {
+    let _ = (game, alive);
+    Solver::PriorityPromotion
 }
 
 /// Runs `solver` on the subgame `alive` of `game`; `dense` says the priorities are compressed.
@@ -171,12 +249,17 @@ pub(crate) fn solve_subgame(
     dense: bool,
     solution: &mut ParitySolution,
 ) {
-    match solver {
-        Solver::Zielonka => zielonka::zielonka_sub(game, alive, solution),
-        // PP allocates one region list per priority value: run it on dense priorities.
-        Solver::PriorityPromotion if dense => promotion::promotion_sub(game, alive, solution),
-        Solver::PriorityPromotion => {
-            promotion::promotion_sub(&compress_priorities(game), alive, solution)
-        }
+    let entry = match solver.entry() {
+        Some(entry) => entry,
+        None => REGISTRY
+            .iter()
+            .find(|e| e.solver == choose(game, &alive))
+            .expect("choose names a registered solver"),
+    };
+    if entry.dense && !dense {
+        // One region list per priority value (PP): run it on dense priorities.
+        (entry.run)(&compress_priorities(game), alive, solution);
+    } else {
+        (entry.run)(game, alive, solution);
     }
 }
