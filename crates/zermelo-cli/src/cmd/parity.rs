@@ -22,9 +22,10 @@ pub struct ParityArgs {
     /// The game in PGSolver format (`-` for standard input).
     #[arg(required = true)]
     file: Option<PathBuf>,
-    /// Parity solver: `pp` (priority promotion), `zielonka`, `tl` (tangle learning), `rtl`
-    /// (recursive tangle learning), `ortl` (one-sided rtl).
-    #[arg(long, default_value = "pp", value_parser = parse_solver)]
+    /// Parity solver: `auto` (tangle learning, priority promotion and recursive tangle
+    /// learning in turn with growing budgets), `pp` (priority promotion), `zielonka`, `tl`
+    /// (tangle learning), `rtl` (recursive tangle learning), `ortl` (one-sided rtl).
+    #[arg(long, default_value = "auto", value_parser = parse_solver)]
     solver: Solver,
     #[command(flatten)]
     objective: ObjectiveArgs,

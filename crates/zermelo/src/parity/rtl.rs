@@ -30,7 +30,7 @@ use crate::graph::Predecessors;
 use crate::outcome::{NodeId, Player};
 use crate::parity::solution::NO_MOVE;
 use crate::parity::tangle::{Region, Store};
-use crate::parity::{favours, Arena, ParitySolution, Priority};
+use crate::parity::{favours, Arena, Budget, ParitySolution, Priority};
 
 /// Not in the subgame of any active search level.
 const GONE: u32 = u32::MAX;
@@ -39,22 +39,35 @@ pub(crate) const MAX_DEPTH: u32 = 1 << 16;
 /// The "level" of an attraction in the whole unsolved game (for a dominion).
 const WHOLE: u32 = GONE - 1;
 
-/// Recursive tangle learning on the subgame `alive` of `arena`.
-pub(crate) fn rtl_sub(arena: &Arena, alive: Vec<bool>, solution: &mut ParitySolution) {
-    run(arena, alive, &[None], solution);
+/// Recursive tangle learning on the subgame `alive` of `arena`; gives up when `budget` runs
+/// out, returning the unsolved subgame.
+pub(crate) fn rtl_sub(
+    arena: &Arena,
+    alive: Vec<bool>,
+    solution: &mut ParitySolution,
+    budget: &mut Budget,
+) -> Result<(), Vec<bool>> {
+    run(arena, alive, &[None], solution, budget)
 }
 
 /// One-sided recursive tangle learning: Even's dominions first, then Odd's.
-pub(crate) fn ortl_sub(arena: &Arena, alive: Vec<bool>, solution: &mut ParitySolution) {
-    run(
-        arena,
-        alive,
-        &[Some(Player::Zero), Some(Player::One)],
-        solution,
-    );
+pub(crate) fn ortl_sub(
+    arena: &Arena,
+    alive: Vec<bool>,
+    solution: &mut ParitySolution,
+    budget: &mut Budget,
+) -> Result<(), Vec<bool>> {
+    let sides = [Some(Player::Zero), Some(Player::One)];
+    run(arena, alive, &sides, solution, budget)
 }
 
-fn run(arena: &Arena, alive: Vec<bool>, sides: &[Option<Player>], solution: &mut ParitySolution) {
+fn run(
+    arena: &Arena,
+    alive: Vec<bool>,
+    sides: &[Option<Player>],
+    solution: &mut ParitySolution,
+    budget: &mut Budget,
+) -> Result<(), Vec<bool>> {
     let n = arena.vertex_count();
     let mut order: Vec<NodeId> = arena.vertices().filter(|&v| alive[v as usize]).collect();
     order.sort_unstable_by_key(|&v| std::cmp::Reverse(arena.priority(v)));
@@ -68,12 +81,16 @@ fn run(arena: &Arena, alive: Vec<bool>, sides: &[Option<Player>], solution: &mut
         strategy: vec![NO_MOVE; n],
         store: Store::new(n),
         solution,
+        budget,
+        work: 0,
     };
     for &only in sides {
         while rtl.unsolved > 0 {
             order.retain(|&v| rtl.alive[v as usize]);
-            if rtl.search(&order, only, 0) == Progress::None {
-                break;
+            match rtl.search(&order, only, 0) {
+                Progress::None => break,
+                Progress::OutOfBudget => return Err(rtl.alive),
+                Progress::Learned | Progress::Solved => {}
             }
         }
     }
@@ -83,6 +100,7 @@ fn run(arena: &Arena, alive: Vec<bool>, sides: &[Option<Player>], solution: &mut
         let rest = std::mem::take(&mut rtl.alive);
         crate::parity::zielonka::zielonka_sub(arena, rest, rtl.solution);
     }
+    Ok(())
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +109,8 @@ enum Progress {
     Learned,
     /// A dominion was solved: every level returns, the search restarts.
     Solved,
+    /// The budget ran out: every level returns.
+    OutOfBudget,
 }
 
 struct Rtl<'a> {
@@ -106,6 +126,9 @@ struct Rtl<'a> {
     strategy: Vec<NodeId>,
     store: Store,
     solution: &'a mut ParitySolution,
+    budget: &'a mut Budget,
+    /// Vertices popped and moves scanned since the budget was last charged.
+    work: u64,
 }
 
 impl Rtl<'_> {
@@ -134,6 +157,9 @@ impl Rtl<'_> {
             let Some(&top) = sub.get(i) else {
                 return progress;
             };
+            if !self.budget.spend(std::mem::take(&mut self.work)) {
+                return Progress::OutOfBudget;
+            }
             let p = arena.priority(top);
             let alpha = favours(p);
             if only.is_some_and(|o| o != alpha) {
@@ -193,7 +219,7 @@ impl Rtl<'_> {
             }
             rest.sort_unstable_by_key(|&v| std::cmp::Reverse(arena.priority(v)));
             match self.search(&rest, only, depth + 1) {
-                Progress::Solved => return Progress::Solved,
+                stop @ (Progress::Solved | Progress::OutOfBudget) => return stop,
                 Progress::Learned => progress = Progress::Learned,
                 Progress::None => {}
             }
@@ -253,6 +279,7 @@ impl Rtl<'_> {
             if depth != WHOLE {
                 self.at[v as usize] = GONE;
             }
+            self.work += 1 + arena.predecessors(v).len() as u64;
             for &u in arena.predecessors(v) {
                 let ui = u as usize;
                 if self.inside[ui] {
@@ -341,6 +368,7 @@ impl Rtl<'_> {
         let mut next = 0;
         while let Some(&v) = queue.get(next) {
             next += 1;
+            self.work += 1 + arena.predecessors(v).len() as u64;
             for &u in arena.predecessors(v) {
                 let ui = u as usize;
                 if !self.inside[ui] || self.removed[ui] {

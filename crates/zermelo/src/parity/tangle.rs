@@ -40,10 +40,16 @@
 use crate::graph::Predecessors;
 use crate::outcome::{NodeId, Player};
 use crate::parity::solution::NO_MOVE;
-use crate::parity::{favours, Arena, ParitySolution, Priority};
+use crate::parity::{favours, Arena, Budget, ParitySolution, Priority};
 
-/// Solves the subgame `alive` of `arena` into `solution` (other vertices are left untouched).
-pub(crate) fn tangle_sub(arena: &Arena, alive: Vec<bool>, solution: &mut ParitySolution) {
+/// Solves the subgame `alive` of `arena` into `solution` (other vertices are left untouched),
+/// or gives up when `budget` runs out, returning the unsolved subgame.
+pub(crate) fn tangle_sub(
+    arena: &Arena,
+    alive: Vec<bool>,
+    solution: &mut ParitySolution,
+    budget: &mut Budget,
+) -> Result<(), Vec<bool>> {
     let n = arena.vertex_count();
     let mut order: Vec<NodeId> = arena.vertices().filter(|&v| alive[v as usize]).collect();
     order.sort_unstable_by_key(|&v| std::cmp::Reverse(arena.priority(v)));
@@ -59,16 +65,29 @@ pub(crate) fn tangle_sub(arena: &Arena, alive: Vec<bool>, solution: &mut ParityS
         epoch: 0,
         queue: Vec::new(),
         store: Store::new(n),
+        work: 0,
     };
     while tl.unsolved > 0 {
-        if !tl.pass(&order, solution) {
-            // Every pass learns a tangle or removes a dominion (module docs).
-            debug_assert!(false, "a tangle-learning pass made no progress");
-            let rest = std::mem::take(&mut tl.alive);
-            crate::parity::zielonka::zielonka_sub(arena, rest, solution);
-            return;
+        match tl.pass(&order, solution, budget) {
+            Step::Progress => {}
+            Step::OutOfBudget => return Err(tl.alive),
+            Step::Stuck => {
+                // Every pass learns a tangle or removes a dominion (module docs).
+                debug_assert!(false, "a tangle-learning pass made no progress");
+                let rest = std::mem::take(&mut tl.alive);
+                crate::parity::zielonka::zielonka_sub(arena, rest, solution);
+                return Ok(());
+            }
         }
     }
+    Ok(())
+}
+
+/// What a pass achieved.
+enum Step {
+    Progress,
+    Stuck,
+    OutOfBudget,
 }
 
 /// A learned tangle: its vertices (with α's move at α's vertices) and escapes are slices of
@@ -112,11 +131,18 @@ struct Tangles<'a> {
     epoch: u32,
     queue: Vec<NodeId>,
     store: Store,
+    /// Vertices popped and moves scanned since the budget was last charged.
+    work: u64,
 }
 
 impl Tangles<'_> {
     /// One top-down decomposition; false if it neither learned a tangle nor solved anything.
-    fn pass(&mut self, order: &[NodeId], solution: &mut ParitySolution) -> bool {
+    fn pass(
+        &mut self,
+        order: &[NodeId],
+        solution: &mut ParitySolution,
+        budget: &mut Budget,
+    ) -> Step {
         self.epoch += 1;
         self.remaining.copy_from_slice(&self.alive);
         let mut highest = [true, true];
@@ -127,8 +153,11 @@ impl Tangles<'_> {
                 i += 1;
             }
             let Some(&top) = order.get(i) else {
-                return learned;
+                return if learned { Step::Progress } else { Step::Stuck };
             };
+            if !budget.spend(std::mem::take(&mut self.work)) {
+                return Step::OutOfBudget;
+            }
             let p = self.arena.priority(top);
             let alpha = favours(p);
             // The heads: the run of priorities of α's parity at the top of `H`.
@@ -174,7 +203,7 @@ impl Tangles<'_> {
                         self.inside[v as usize] = false;
                     }
                     self.solve_dominion(alpha, dominion, solution);
-                    return true;
+                    return Step::Progress;
                 }
             }
             highest[alpha.index()] = false;
@@ -193,6 +222,7 @@ impl Tangles<'_> {
         while let Some(&v) = self.queue.get(next) {
             next += 1;
             self.remaining[v as usize] = false;
+            self.work += 1 + arena.predecessors(v).len() as u64;
             for &u in arena.predecessors(v) {
                 let ui = u as usize;
                 if self.inside[ui] {
