@@ -36,13 +36,22 @@ synthesis_220k_c20|synthesis --states 32 --automaton-states 1000 --components 20
 synthesis_1m_c1|synthesis --states 64 --automaton-states 4000 --components 1 --max-priority 8 --seed 3
 synthesis_1m_c200|synthesis --states 100 --automaton-states 3500 --components 200 --max-priority 6 --seed 6"
 
+echo "CPU: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
 echo "| game | vertices | edges | solver | scc | wall s | CPU s | peak MiB | verified |"
 echo "|---|---:|---:|---|---|---:|---:|---:|---|"
 declare -A total_cpu
-RUNS="pp scc
+# Every solver of the registry and auto without SCC decomposition (the default), the fast ones
+# with it too (`--scc`); PARITY_RUNS="solver mode ..." (one pair per line) narrows it.
+RUNS=${PARITY_RUNS:-"auto no-scc
+auto scc
 pp no-scc
-zielonka scc
-zielonka no-scc"   # no-scc is the default; scc adds --scc
+pp scc
+tl no-scc
+rtl no-scc
+ortl no-scc
+zielonka no-scc
+zielonka scc"}
 while IFS='|' read -r name args; do
   f="$DATA/$name.pg"
   # shellcheck disable=SC2086

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
-use zermelo::io::{parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol};
+use zermelo::io::{
+    looks_like_hoa, parse_ehoa, parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol,
+};
 use zermelo::parity::{self, Arena, Objective, ParitySolution, SolveOptions, Solver};
 use zermelo::{NodeId, Player};
 
@@ -19,7 +21,8 @@ use crate::progress::Progress;
 pub struct ParityArgs {
     #[command(subcommand)]
     command: Option<ParityCommand>,
-    /// The game in PGSolver format (`-` for standard input).
+    /// The game in PGSolver format, or a SYNTCOMP extended-HOA parity automaton (`.ehoa`,
+    /// detected by its `HOA:` header) turned into its game (`-` for standard input).
     #[arg(required = true)]
     file: Option<PathBuf>,
     /// Parity solver: `auto` (tangle learning, priority promotion and recursive tangle
@@ -187,7 +190,12 @@ fn load(path: &std::path::Path) -> CliResult<(Arena, String)> {
     let (bytes, name) = read_input(path)?;
     crate::input::check_memory(&name, estimate(&bytes))?;
     let spinner = Progress::global().spinner("parse");
-    let arena = parse_pgsolver(&bytes, &name)?;
+    // SYNTCOMP's extended HOA starts with `HOA:`; anything else is read as PGSolver.
+    let arena = if looks_like_hoa(&bytes) {
+        parse_ehoa(&bytes, &name)?
+    } else {
+        parse_pgsolver(&bytes, &name)?
+    };
     spinner.finish();
     Ok((arena, name))
 }
