@@ -32,7 +32,7 @@ const MAX_WORK: u64 = 1 << 25;
 /// Parses an extended-HOA parity automaton and builds its game (module docs).
 ///
 /// # Errors
-/// [`ParseError`] with the line and what was expected; [`ErrorKind::TooBig`] past [`MAX_APS`]
+/// [`ParseError`] with the line and what was expected; [`ErrorKind::TooBig`] past 20
 /// propositions or 2^25 label evaluations.
 pub fn parse_ehoa(bytes: &[u8], source: &str) -> Result<Arena, ParseError> {
     let tokens = tokenize(bytes, source)?;
