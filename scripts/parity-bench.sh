@@ -7,6 +7,10 @@
 #   scripts/parity-bench.sh [TIMEOUT_SECONDS]     (default 60: a run past it is reported as such)
 #
 # Games are generated once into target/parity-data/ (under $CARGO_TARGET_DIR when it is set).
+# With OINK=/path/to/oink (Oink's `oink` binary, built from github.com/trolando/oink), Oink's
+# solvers in OINK_SOLVERS (default: tl ortl ppq npp psi zlk) run on the same games in the same
+# loop, side by side, their solutions checked by `zermelo parity verify` too; CORPUS_ONLY=REGEX
+# keeps the games whose name matches.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LIMIT=${1:-60}
@@ -36,23 +40,43 @@ synthesis_220k_c20|synthesis --states 32 --automaton-states 1000 --components 20
 synthesis_1m_c1|synthesis --states 64 --automaton-states 4000 --components 1 --max-priority 8 --seed 3
 synthesis_1m_c200|synthesis --states 100 --automaton-states 3500 --components 200 --max-priority 6 --seed 6"
 
+echo "CPU: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
 echo "| game | vertices | edges | solver | scc | wall s | CPU s | peak MiB | verified |"
 echo "|---|---:|---:|---|---|---:|---:|---:|---|"
 declare -A total_cpu
-RUNS="pp scc
+# Every solver of the registry and auto without SCC decomposition (the default), the fast ones
+# with it too (`--scc`); PARITY_RUNS="solver mode ..." (one pair per line) narrows it.
+RUNS=${PARITY_RUNS:-"auto no-scc
+auto scc
 pp no-scc
-zielonka scc
-zielonka no-scc"   # no-scc is the default; scc adds --scc
+pp scc
+tl no-scc
+rtl no-scc
+ortl no-scc
+zielonka no-scc
+zielonka scc"}
+OINK=${OINK:-}
+OINK_SOLVERS=${OINK_SOLVERS:-"tl ortl ppq npp psi zlk"}
+if [ -n "$OINK" ]; then
+  for o in $OINK_SOLVERS; do RUNS+=$'\n'"oink-$o no-scc"; done
+fi
 while IFS='|' read -r name args; do
+  [[ "$name" =~ ${CORPUS_ONLY:-.} ]] || continue
   f="$DATA/$name.pg"
   # shellcheck disable=SC2086
   [ -s "$f" ] || $Z --quiet gen parity $args -o "$f" </dev/null
   while read -r solver mode; do
     flag=(); [ "$mode" = scc ] && flag=(--scc)
     sol="$DATA/$name.$solver.$mode.sol"
-    if out=$(timeout "$LIMIT" /usr/bin/time -f "TIME %e %U %S %M" $Z --quiet parity "$f" --solver "$solver" "${flag[@]}" -o "$sol" 2>&1 </dev/null); then
+    if [[ "$solver" == oink-* ]]; then
+      cmd=("$OINK" --"${solver#oink-}" "$f" "$sol")
+    else
+      cmd=($Z --quiet parity "$f" --solver "$solver" "${flag[@]}" -o "$sol")
+    fi
+    if out=$(timeout "$LIMIT" /usr/bin/time -f "TIME %e %U %S %M" "${cmd[@]}" 2>&1 </dev/null); then
       read -r wall user sys kb < <(grep '^TIME' <<<"$out" | cut -d' ' -f2-)
-      counts=$(grep -o '[0-9]* vertices, [0-9]* edges' <<<"$out" | head -1)
+      counts=$(grep -o '[0-9]* vertices, [0-9]* edges' <<<"$out" | head -1 || true)
       v=${counts%% vertices*}; e=${counts#*, }; e=${e%% edges}
       cpu=$(awk "BEGIN {print $user + $sys}")
       total_cpu[$solver $mode]=$(awk "BEGIN {print ${total_cpu[$solver $mode]:-0} + $cpu}")

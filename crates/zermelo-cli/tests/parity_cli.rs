@@ -29,7 +29,7 @@ fn scratch(files: &[(&str, &str)]) -> TempDir {
 #[test]
 fn solves_to_paritysol_with_every_solver() {
     let dir = scratch(&[("g.pg", GAME)]);
-    for solver in ["pp", "zielonka"] {
+    for solver in ["auto", "pp", "zielonka", "tl", "rtl", "ortl"] {
         let out = zermelo(&dir)
             .args(["parity", "g.pg", "--solver", solver])
             .assert()
@@ -316,4 +316,34 @@ fn generated_families_solve_and_verify() {
         ])
         .assert()
         .code(2);
+}
+
+/// A SYNTCOMP extended-HOA automaton (detected by `HOA:`): the controller copies input 0 to
+/// output 1, so the start state is won by player 0; the solution verifies against the same
+/// file; a bad target names its line.
+#[test]
+fn extended_hoa_is_detected_solved_and_verified() {
+    let hoa = "HOA: v1\nStates: 1\nStart: 0\nAP: 2 \"i\" \"o\"\ncontrollable-AP: 1\n\
+        acc-name: parity max even 2\nAcceptance: 2 Fin(1) & Inf(0)\n--BODY--\nState: 0\n\
+        [0&1 | !0&!1] 0 {0}\n[0&!1 | !0&1] 0 {1}\n--END--\n";
+    let dir = scratch(&[
+        ("g.ehoa", hoa),
+        ("bad.ehoa", &hoa.replace("] 0 {1}", "] 3 {1}")),
+    ]);
+    let out = zermelo(&dir)
+        .args(["parity", "g.ehoa", "-o", "g.sol"])
+        .assert()
+        .success();
+    let summary = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        summary.contains("start vertex 0 is won by player 0"),
+        "{summary}"
+    );
+    zermelo(&dir)
+        .args(["parity", "verify", "g.ehoa", "g.sol"])
+        .assert()
+        .success();
+    let out = zermelo(&dir).args(["parity", "bad.ehoa"]).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("bad.ehoa:11"), "{err}");
 }

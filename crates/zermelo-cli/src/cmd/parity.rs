@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
-use zermelo::io::{parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol};
+use zermelo::io::{
+    looks_like_hoa, parse_ehoa, parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol,
+};
 use zermelo::parity::{self, Arena, Objective, ParitySolution, SolveOptions, Solver};
 use zermelo::{NodeId, Player};
 
@@ -19,11 +21,14 @@ use crate::progress::Progress;
 pub struct ParityArgs {
     #[command(subcommand)]
     command: Option<ParityCommand>,
-    /// The game in PGSolver format (`-` for standard input).
+    /// The game in PGSolver format, or a SYNTCOMP extended-HOA parity automaton (`.ehoa`,
+    /// detected by its `HOA:` header) turned into its game (`-` for standard input).
     #[arg(required = true)]
     file: Option<PathBuf>,
-    /// Parity solver: `pp` (priority promotion) or `zielonka`.
-    #[arg(long, default_value = "pp", value_parser = parse_solver)]
+    /// Parity solver: `auto` (tangle learning, priority promotion and recursive tangle
+    /// learning in turn with growing budgets), `pp` (priority promotion), `zielonka`, `tl`
+    /// (tangle learning), `rtl` (recursive tangle learning), `ortl` (one-sided rtl).
+    #[arg(long, default_value = "auto", value_parser = parse_solver)]
     solver: Solver,
     #[command(flatten)]
     objective: ObjectiveArgs,
@@ -97,8 +102,13 @@ enum SolutionFormat {
 }
 
 fn parse_solver(name: &str) -> Result<Solver, String> {
-    Solver::from_name(name)
-        .ok_or_else(|| format!("unknown solver {name:?}: expected pp or zielonka"))
+    Solver::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = Solver::names().collect();
+        format!(
+            "unknown solver {name:?}: expected one of {}",
+            known.join(", ")
+        )
+    })
 }
 
 impl ObjectiveArgs {
@@ -180,7 +190,12 @@ fn load(path: &std::path::Path) -> CliResult<(Arena, String)> {
     let (bytes, name) = read_input(path)?;
     crate::input::check_memory(&name, estimate(&bytes))?;
     let spinner = Progress::global().spinner("parse");
-    let arena = parse_pgsolver(&bytes, &name)?;
+    // SYNTCOMP's extended HOA starts with `HOA:`; anything else is read as PGSolver.
+    let arena = if looks_like_hoa(&bytes) {
+        parse_ehoa(&bytes, &name)?
+    } else {
+        parse_pgsolver(&bytes, &name)?
+    };
     spinner.finish();
     Ok((arena, name))
 }

@@ -6,6 +6,7 @@
 
 pub mod binary;
 mod edgelist;
+mod ehoa;
 mod json;
 mod lexer;
 pub(crate) mod mapped;
@@ -20,6 +21,7 @@ mod verdicts;
 use std::fmt;
 
 pub use edgelist::{parse_edge_list, write_edge_list, write_graph_edge_list};
+pub use ehoa::{looks_like_hoa, parse_ehoa};
 pub use json::{parse_json_graph, JsonGame};
 pub use mapped::Mapping;
 pub use open::{

@@ -15,10 +15,27 @@
 //! | [`buchi`], [`co_buchi`] | `objectives.rs` | target set | O(V · E) | iterated attractors (Chatterjee, Henzinger, Jurdziński) | reduction to priorities {1, 2} / {0, 1} + [`verify`] |
 //! | [`Solver::Zielonka`] | `zielonka.rs` | parity | O(E · V^d) worst | Zielonka, TCS 1998 | brute force over positional strategies; [`verify`] |
 //! | [`Solver::PriorityPromotion`] | `promotion.rs` | parity | exponential worst, no recursion | Benerecetti, Dell'Erba, Mogavero, CAV 2016 | brute force; Zielonka; [`verify`] |
+//! | [`Solver::TangleLearning`] (`tl`) | `tangle.rs` | parity; good on recursive ladders, ladders, Friedmann; exponential on two-counters (built against it) | exponential worst, O(V + E + tangles) per pass | van Dijk, CAV 2018 | brute force; Zielonka on random and family games; [`verify`] |
+//! | [`Solver::RecursiveTangleLearning`] (`rtl`), [`Solver::OneSidedTangleLearning`] (`ortl`) | `rtl.rs` | parity; fast on two-counters (`rtl` 0.01 s at 20 bits); `ortl` slow on recursive ladders | exponential worst, a recursion per region | van Dijk, GandALF 2019 | brute force; Zielonka; [`verify`] |
 //! | [`compress_priorities`], [`solve_self_loops`] | `preprocess.rs` | parity | O(V + E) | Oink / PGSolver preprocessing | solving with and without them agrees |
 //! | SCC decomposition ([`SolveOptions::scc`], opt-in as in Oink: `--scc`) | `scc.rs` | parity | O(V + E) iterative Tarjan + the solver per component | Oink's bottom-SCC loop (van Dijk, TACAS 2018) | property tests on layered games vs brute force and Zielonka; [`verify`] |
 //! | [`verify`] | `verify.rs` | parity | O(d · (V + E)) | nested SCC decomposition (Tarjan of `scc.rs`) | negative tests: every hand-broken certificate is rejected |
 //! | [`generate`] | `generate.rs` | - | linear in output | PGSolver and Oink generators | solved and verified in tests |
+//!
+//! ## Automatic choice
+//!
+//! [`Solver::Auto`] (the command line's default) is a deterministic portfolio rather than a
+//! guess: the solvers take turns on what is still unsolved, each with a work budget (vertices
+//! attracted and moves scanned, never time, so a game always takes the same path on any
+//! machine and thread count). The first budget is 16 units per vertex and move of the
+//! subgame, and it grows fourfold per round. A solver that runs out keeps what it solved
+//! (dominions and their attractors, which leave a subgame), so the next one starts smaller.
+//! The order comes from one feature of the subgame after preprocessing: with at least one
+//! distinct priority per 16 vertices (the lower-bound families: recursive ladders,
+//! Friedmann's, two-counters) tangle learning, priority promotion, recursive tangle learning;
+//! else (random and synthesis games) priority promotion first. The total work is within a
+//! constant factor (about 3 x 4/3 x 4) of the fastest of the three on every game; measured
+//! figures are in BENCHMARKS.md. With SCC decomposition on, the choice is made per component.
 //!
 //! ```
 //! use zermelo::parity::{self, Arena, Solver};
@@ -43,8 +60,10 @@ mod layered;
 mod objectives;
 mod preprocess;
 mod promotion;
+mod rtl;
 mod scc;
 mod solution;
+mod tangle;
 mod verify;
 mod zielonka;
 
@@ -56,34 +75,127 @@ pub use preprocess::{compress_priorities, solve_self_loops};
 pub use solution::ParitySolution;
 pub use verify::{verify, ParityViolation};
 
-/// The parity-game algorithms.
+/// The parity-game algorithms, and [`Solver::Auto`], which picks one of them per game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Solver {
     /// Zielonka's recursive algorithm.
     Zielonka,
     /// Priority promotion (PP).
     PriorityPromotion,
+    /// Tangle learning (TL).
+    TangleLearning,
+    /// Recursive tangle learning (RTL).
+    RecursiveTangleLearning,
+    /// One-sided recursive tangle learning (ORTL).
+    OneSidedTangleLearning,
+    /// The solvers in turn with growing budgets (module docs, "Automatic choice").
+    Auto,
 }
 
-impl Solver {
-    /// Every solver.
-    pub const ALL: [Solver; 2] = [Solver::Zielonka, Solver::PriorityPromotion];
+/// A solver's entry in [`REGISTRY`].
+struct Entry {
+    solver: Solver,
+    /// The command-line name, then other accepted names.
+    names: &'static [&'static str],
+    /// Solves the subgame given by a mask into a solution, or gives up when the budget runs
+    /// out, returning the mask of what it left unsolved.
+    run: SubSolver,
+    /// Needs dense (compressed) priorities.
+    dense: bool,
+    /// How deep its recursion goes: the stack it runs on.
+    stack: Stack,
+}
 
-    /// The name the command line uses: `zielonka` or `pp`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Solver::Zielonka => "zielonka",
-            Solver::PriorityPromotion => "pp",
-        }
+/// A solver of a subgame under a work budget: `Err(rest)` when it gave up with `rest` (a
+/// subgame: what it solved are dominions with their attractors) unsolved.
+type SubSolver = fn(&Arena, Vec<bool>, &mut ParitySolution, &mut Budget) -> Result<(), Vec<bool>>;
+
+/// Work a solver may do before it gives up (deterministic: counted in attracted vertices and
+/// scanned moves, never in time, so the same game always takes the same path).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget {
+    left: u64,
+}
+
+impl Budget {
+    /// No limit.
+    pub(crate) const UNLIMITED: Budget = Budget { left: u64::MAX };
+
+    pub(crate) fn new(work: u64) -> Budget {
+        Budget { left: work.max(1) }
     }
 
-    /// The solver called `name` (`zlk` and `priority-promotion` are accepted too).
-    pub fn from_name(name: &str) -> Option<Solver> {
-        match name.to_ascii_lowercase().as_str() {
-            "zielonka" | "zlk" => Some(Solver::Zielonka),
-            "pp" | "priority-promotion" | "promotion" => Some(Solver::PriorityPromotion),
-            _ => None,
+    /// Spends `work`; false once the budget is used up.
+    #[inline]
+    pub(crate) fn spend(&mut self, work: u64) -> bool {
+        self.left = self.left.saturating_sub(work);
+        self.left > 0
+    }
+}
+
+/// The recursion depth of a solver.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stack {
+    /// No recursion.
+    Flat,
+    /// Up to the number of distinct priorities.
+    Priorities,
+    /// Up to the number of vertices (at most `rtl::MAX_DEPTH`).
+    Vertices,
+}
+
+/// The solvers, one line each (as Oink's solver table): value, names, entry point, needs.
+#[rustfmt::skip]
+const REGISTRY: &[Entry] = &[
+    Entry { solver: Solver::Zielonka,                names: &["zielonka", "zlk"],                   run: zielonka::zielonka_budget, dense: false, stack: Stack::Priorities },
+    Entry { solver: Solver::PriorityPromotion,       names: &["pp", "priority-promotion", "promotion"], run: promotion::promotion_sub, dense: true, stack: Stack::Flat },
+    Entry { solver: Solver::TangleLearning,          names: &["tl", "tangle", "tangle-learning"],   run: tangle::tangle_sub,      dense: false, stack: Stack::Flat },
+    Entry { solver: Solver::RecursiveTangleLearning, names: &["rtl"],                               run: rtl::rtl_sub,            dense: false, stack: Stack::Vertices },
+    Entry { solver: Solver::OneSidedTangleLearning,  names: &["ortl"],                              run: rtl::ortl_sub,           dense: false, stack: Stack::Vertices },
+];
+
+impl Solver {
+    /// Every solver of the registry, then [`Solver::Auto`].
+    pub const ALL: [Solver; REGISTRY.len() + 1] = {
+        let mut all = [Solver::Auto; REGISTRY.len() + 1];
+        let mut i = 0;
+        while i < REGISTRY.len() {
+            all[i] = REGISTRY[i].solver;
+            i += 1;
         }
+        all
+    };
+
+    /// The name the command line uses (`zielonka`, `pp`, `tl`, ..., `auto`).
+    pub fn name(self) -> &'static str {
+        self.entry().map_or("auto", |e| e.names[0])
+    }
+
+    /// The solver called `name` (case-insensitive; the other names of the registry too, such
+    /// as `zlk` and `priority-promotion`).
+    pub fn from_name(name: &str) -> Option<Solver> {
+        let name = name.to_ascii_lowercase();
+        if name == "auto" {
+            return Some(Solver::Auto);
+        }
+        REGISTRY
+            .iter()
+            .find(|e| e.names.contains(&name.as_str()))
+            .map(|e| e.solver)
+    }
+
+    /// The command-line names of every solver, `auto` last.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Solver::ALL.into_iter().map(Solver::name)
+    }
+
+    /// Whether the solver must run on dense (compressed) priorities.
+    pub(crate) fn needs_dense(self) -> bool {
+        self.entry().is_some_and(|e| e.dense)
+    }
+
+    fn entry(self) -> Option<&'static Entry> {
+        REGISTRY.iter().find(|e| e.solver == self)
     }
 }
 
@@ -153,15 +265,34 @@ pub fn solve_with(arena: &Arena, solver: Solver, options: SolveOptions) -> Parit
         }
         solution
     };
-    match solver {
-        Solver::Zielonka => {
-            // The recursion is as deep as the number of priorities: give it a stack to match.
-            let distinct = preprocess::distinct_priorities(game);
-            zielonka::on_deep_stack(distinct, move || work(solution))
-        }
-        Solver::PriorityPromotion => work(solution),
-    }
+    // A recursion gets a stack to match its depth.
+    // Auto may run any solver but Zielonka.
+    let depth = match solver.entry().map_or(Stack::Vertices, |e| e.stack) {
+        Stack::Flat => 0,
+        Stack::Priorities => preprocess::distinct_priorities(game),
+        Stack::Vertices => game.vertex_count().min(rtl::MAX_DEPTH as usize),
+    };
+    zielonka::on_deep_stack(depth, move || work(solution))
 }
+
+/// The orders in which [`Solver::Auto`] gives the solvers a budget: on games with many
+/// priorities for their size (at least one per [`AUTO_VERTICES_PER_PRIORITY`] vertices: the
+/// published lower-bound families) tangle learning first, else priority promotion first
+/// (random and synthesis games); recursive tangle learning last.
+const AUTO_MANY_PRIORITIES: [Solver; 3] = [
+    Solver::TangleLearning,
+    Solver::PriorityPromotion,
+    Solver::RecursiveTangleLearning,
+];
+const AUTO_FEW_PRIORITIES: [Solver; 3] = [
+    Solver::PriorityPromotion,
+    Solver::TangleLearning,
+    Solver::RecursiveTangleLearning,
+];
+const AUTO_VERTICES_PER_PRIORITY: usize = 16;
+/// The first budget of each solver, per vertex and move of the subgame, and its growth.
+const AUTO_FIRST_BUDGET: u64 = 16;
+const AUTO_GROWTH: u64 = 4;
 
 /// Runs `solver` on the subgame `alive` of `game`; `dense` says the priorities are compressed.
 pub(crate) fn solve_subgame(
@@ -171,12 +302,66 @@ pub(crate) fn solve_subgame(
     dense: bool,
     solution: &mut ParitySolution,
 ) {
-    match solver {
-        Solver::Zielonka => zielonka::zielonka_sub(game, alive, solution),
-        // PP allocates one region list per priority value: run it on dense priorities.
-        Solver::PriorityPromotion if dense => promotion::promotion_sub(game, alive, solution),
-        Solver::PriorityPromotion => {
-            promotion::promotion_sub(&compress_priorities(game), alive, solution)
+    if solver == Solver::Auto {
+        portfolio(game, alive, dense, solution);
+        return;
+    }
+    let mut unlimited = Budget::UNLIMITED;
+    let done = run_budgeted(game, alive, solver, dense, solution, &mut unlimited);
+    debug_assert!(done.is_ok(), "an unlimited budget never runs out");
+}
+
+/// [`Solver::Auto`]: each solver of [`AUTO_ORDER`] in turn on what is left unsolved, with a
+/// budget that grows by [`AUTO_GROWTH`] per round. What a solver solves before it gives up is
+/// kept (dominions and their attractors), and the rest is a subgame again.
+fn portfolio(game: &Arena, alive: Vec<bool>, dense: bool, solution: &mut ParitySolution) {
+    let (mut vertices, mut size) = (0usize, 0u64);
+    let mut priorities = Vec::new();
+    for v in game.vertices().filter(|&v| alive[v as usize]) {
+        vertices += 1;
+        size += 1 + game.successors(v).len() as u64;
+        priorities.push(game.priority(v));
+    }
+    priorities.sort_unstable();
+    priorities.dedup();
+    let order = if priorities.len() * AUTO_VERTICES_PER_PRIORITY >= vertices {
+        AUTO_MANY_PRIORITIES
+    } else {
+        AUTO_FEW_PRIORITIES
+    };
+    let mut budget = size.saturating_mul(AUTO_FIRST_BUDGET);
+    let mut rest = alive;
+    loop {
+        for solver in order {
+            match run_budgeted(
+                game,
+                rest,
+                solver,
+                dense,
+                solution,
+                &mut Budget::new(budget),
+            ) {
+                Ok(()) => return,
+                Err(left) => rest = left,
+            }
         }
+        budget = budget.saturating_mul(AUTO_GROWTH);
+    }
+}
+
+fn run_budgeted(
+    game: &Arena,
+    alive: Vec<bool>,
+    solver: Solver,
+    dense: bool,
+    solution: &mut ParitySolution,
+    budget: &mut Budget,
+) -> Result<(), Vec<bool>> {
+    let entry = solver.entry().expect("a registered solver");
+    if entry.dense && !dense {
+        // One region list per priority value (PP): run it on dense priorities.
+        (entry.run)(&compress_priorities(game), alive, solution, budget)
+    } else {
+        (entry.run)(game, alive, solution, budget)
     }
 }

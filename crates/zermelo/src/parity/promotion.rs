@@ -16,19 +16,26 @@
 //! downwards) and the opponent cannot leave it at all, it is an α-dominion: it is attracted in
 //! the whole remaining game, marked solved, and the search restarts from the top.
 
+use crate::graph::Predecessors;
 use crate::outcome::NodeId;
 use crate::parity::attractor::{Attractor, Region};
 use crate::parity::solution::NO_MOVE;
-use crate::parity::{favours, Arena, ParitySolution, Priority};
+use crate::parity::{favours, Arena, Budget, ParitySolution, Priority};
 
 /// Region number of a vertex outside every region.
 const FREE: i32 = -1;
 /// Region number of a solved vertex: above every region, so never in a subgame.
 const SOLVED: i32 = i32::MAX;
 
-/// Solves the subgame `alive` of `arena` into `solution`. Priorities must be dense (compressed):
-/// one region list per priority value is allocated.
-pub(crate) fn promotion_sub(arena: &Arena, alive: Vec<bool>, solution: &mut ParitySolution) {
+/// Solves the subgame `alive` of `arena` into `solution`, or gives up when `budget` runs out,
+/// returning the unsolved subgame. Priorities must be dense (compressed): one region list per
+/// priority value is allocated.
+pub(crate) fn promotion_sub(
+    arena: &Arena,
+    alive: Vec<bool>,
+    solution: &mut ParitySolution,
+    budget: &mut Budget,
+) -> Result<(), Vec<bool>> {
     let n = arena.vertex_count();
     let top = arena.max_priority() as usize;
     // Vertices by descending priority: the heads of each region are one run of this list.
@@ -45,8 +52,13 @@ pub(crate) fn promotion_sub(arena: &Arena, alive: Vec<bool>, solution: &mut Pari
         attractor: Attractor::new(n),
         current: 0,
         solution,
+        work: 0,
     };
-    pp.run(&order);
+    if pp.run(&order, budget) {
+        Ok(())
+    } else {
+        Err(pp.region.iter().map(|&r| r != SOLVED).collect())
+    }
 }
 
 struct Promotion<'a> {
@@ -59,6 +71,8 @@ struct Promotion<'a> {
     /// The priority whose region is growing (for [`Region`]).
     current: i32,
     solution: &'a mut ParitySolution,
+    /// Vertices attracted and moves into them since the budget was last charged.
+    work: u64,
 }
 
 /// What [`Promotion::status`] finds.
@@ -72,10 +86,14 @@ enum Status {
 }
 
 impl Promotion<'_> {
-    fn run(&mut self, order: &[NodeId]) {
+    /// Solves everything (true), or stops when `budget` runs out (false).
+    fn run(&mut self, order: &[NodeId], budget: &mut Budget) -> bool {
         // `i` walks `order` downwards in priority, one run of equal priorities at a time.
         let mut i = 0;
         while i < order.len() {
+            if !budget.spend(std::mem::take(&mut self.work)) {
+                return false;
+            }
             let p = self.arena.priority(order[i]);
             let end = run_end(self.arena, order, i);
             if !self.setup(p, &order[i..end]) {
@@ -101,6 +119,7 @@ impl Promotion<'_> {
                 }
             }
         }
+        true
     }
 
     /// Resets the region of `p` and grows it from its free heads; false if it is empty.
@@ -142,6 +161,10 @@ impl Promotion<'_> {
         let mut attractor = std::mem::replace(&mut self.attractor, Attractor::new(0));
         attractor.attract(arena, favours(p), self, &mut queue);
         self.attractor = attractor;
+        self.work += queue
+            .iter()
+            .map(|&v| 1 + arena.predecessors(v).len() as u64)
+            .sum::<u64>();
     }
 
     fn status(&mut self, p: Priority) -> Status {

@@ -230,7 +230,7 @@ impl Decomposition<'_> {
         let arena = self.arena;
         let [mut even, mut odd] = [Vec::new(), Vec::new()];
         // PP needs dense priorities to run on the arena itself.
-        let in_place = self.dense || self.solver == Solver::Zielonka;
+        let in_place = self.dense || !self.solver.needs_dense();
         if let Some(p) = one_parity(arena, piece) {
             // Every play inside sees only priorities favouring `p`.
             self.mark_piece(piece, true);

@@ -16,7 +16,7 @@
 
 use crate::outcome::{NodeId, Player};
 use crate::parity::attractor::{Attractor, Masked};
-use crate::parity::{favours, Arena, ParitySolution};
+use crate::parity::{favours, Arena, Budget, ParitySolution};
 
 /// Solves the subgame `alive` of `arena` into `solution` (other vertices are left untouched).
 pub(crate) fn zielonka_sub(arena: &Arena, alive: Vec<bool>, solution: &mut ParitySolution) {
@@ -37,6 +37,17 @@ pub(crate) fn zielonka_sub(arena: &Arena, alive: Vec<bool>, solution: &mut Parit
             solution.set_move(v, z.strategy[v as usize]);
         }
     }
+}
+
+/// [`zielonka_sub`] in the registry's shape: it never gives up.
+pub(crate) fn zielonka_budget(
+    arena: &Arena,
+    alive: Vec<bool>,
+    solution: &mut ParitySolution,
+    _budget: &mut Budget,
+) -> Result<(), Vec<bool>> {
+    zielonka_sub(arena, alive, solution);
+    Ok(())
 }
 
 struct Zielonka<'a> {
