@@ -84,7 +84,8 @@ enum Command {
     Solve(cmd::solve::SolveArgs),
     /// Print the principal line (optimal play) from a start position.
     Line(cmd::line::LineArgs),
-    /// Sprague-Grundy values of an impartial acyclic game; `--sum` analyses sums of games.
+    /// Sprague-Grundy values of an impartial game (generalized `inf{..}` values on cycles);
+    /// `--sum` analyses sums of games.
     Grundy(cmd::grundy::GrundyArgs),
     /// Check a solution CSV against the certificate rules (exit 0 valid, 1 invalid).
     Verify(cmd::verify::VerifyArgs),
