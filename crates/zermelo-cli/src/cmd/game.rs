@@ -98,7 +98,7 @@ impl Report {
         self.lines.push(text.into());
     }
 
-    fn write(&self, out: &mut dyn Write, format: Shown) -> io::Result<()> {
+    pub fn write(&self, out: &mut dyn Write, format: Shown) -> io::Result<()> {
         match format {
             Shown::Table => self.lines.iter().try_for_each(|l| writeln!(out, "{l}")),
             Shown::Json => {

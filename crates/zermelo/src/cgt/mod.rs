@@ -58,3 +58,30 @@ pub enum CgtError {
     #[error("{0}")]
     TooBig(String),
 }
+
+/// Runs `work` on a thread with a 1 GiB stack (reserved, touched only as used): comparisons and
+/// sums recurse as deep as the games' birthdays, which long chains of positions make large.
+/// Falls back to the calling thread if no thread can be started.
+pub fn on_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    let cell = std::sync::Mutex::new(Some(work));
+    let take = || cell.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let spawned = std::thread::scope(|scope| {
+        let builder = std::thread::Builder::new()
+            .name("cgt".into())
+            .stack_size(1 << 30);
+        builder
+            .spawn_scoped(scope, || take().map(|w| w()))
+            .ok()
+            .map(|handle| match handle.join() {
+                Ok(t) => t,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+    });
+    match spawned.flatten() {
+        Some(t) => t,
+        None => match take() {
+            Some(w) => w(),
+            None => unreachable!("the work ran on the thread, which returned it"),
+        },
+    }
+}
