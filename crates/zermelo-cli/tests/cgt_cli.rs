@@ -184,3 +184,75 @@ fn errors_exit_2_saying_what_and_where() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("column"), "{}", r.stderr);
 }
+
+#[test]
+fn partizan_games_print_values_and_outcome_classes() {
+    let dir = TempDir::new().unwrap();
+    // 2 rows x 3 columns: {2|-1/2} (worked in zermelo::games::domineering's tests).
+    let v = ok_json(
+        &dir,
+        &["game", "domineering", ".../...", "--format", "json"],
+    );
+    assert_eq!(v["value"], "{2|-1/2}");
+    assert_eq!(v["outcome"], "N");
+    for key in ["game", "depth", "move"] {
+        assert!(v.get(key).is_some(), "{key} missing in {v}");
+    }
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "domineering",
+            "--rectangles",
+            "2",
+            "--format",
+            "json",
+        ],
+    );
+    let values: Vec<&str> = v["rectangles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(values, ["0", "-1", "1", "+-1"]);
+    // A blue-red stalk blue, red, blue: 1 - 1/2 + 1/4 = 3/4 (sign expansion).
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "hackenbush",
+            "--parents",
+            "-,0,1,2",
+            "--colours",
+            "-brb",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(v["value"], "3/4");
+    assert_eq!(v["outcome"], "L");
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "hackenbush",
+            "--edges",
+            "0-1:g,1-2:g",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(v["value"], "*2");
+    assert_eq!(v["outcome"], "N");
+    // Bad boards and pictures exit 2 saying where.
+    let r = run(&dir, &["game", "domineering", "../.q"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("row 2, column 2"), "{}", r.stderr);
+    let r = run(&dir, &["game", "hackenbush", "--edges", "0-1:b,1-x:r"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("edge 2"), "{}", r.stderr);
+    let big: Vec<String> = (0..65).map(|i| format!("0-{}:g", i + 1)).collect();
+    let r = run(&dir, &["game", "hackenbush", "--edges", &big.join(",")]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+}
