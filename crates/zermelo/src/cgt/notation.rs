@@ -268,16 +268,20 @@ impl Parser {
         Ok(x)
     }
 
+    /// Minus signs (not before digits, where they belong to the number), then an atom.
     fn unary(&mut self) -> Result<Value, ParseValueError> {
-        if self.peek() == Some('-') && !self.peek2('-', '-') {
+        let mut negate = false;
+        while self.peek() == Some('-')
+            && !self
+                .chars
+                .get(self.pos + 1)
+                .is_some_and(|c| c.is_ascii_digit())
+        {
             self.pos += 1;
-            if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                self.pos -= 1;
-                return self.atom();
-            }
-            return Ok(self.unary()?.neg());
+            negate = !negate;
         }
-        self.atom()
+        let v = self.atom()?;
+        Ok(if negate { v.neg() } else { v })
     }
 
     /// `{...}`, or `[number][ups][star]`.
