@@ -253,3 +253,38 @@ fn a_transposed_board_is_the_negative() {
         assert_eq!(a.checked_add(b).unwrap(), Value::ZERO);
     }
 }
+
+/// Long stalks (hundreds of edges, denominators far beyond 128 bits): Berlekamp's rule in
+/// exact arithmetic = the sign expansion computed here term by term.
+#[test]
+fn long_stalks_follow_the_sign_expansion_exactly() {
+    use zermelo::cgt::BigDyadic;
+    let mut rng = Rng(9);
+    for case in 0..40 {
+        let len = 100 + rng.below(400) as usize;
+        let colours: Vec<char> = (0..len)
+            .map(|_| if rng.below(2) == 0 { 'b' } else { 'r' })
+            .collect();
+        let sign = |c: char| if c == 'b' { 1 } else { -1 };
+        let run = colours.iter().take_while(|&&c| c == colours[0]).count();
+        let mut want = BigDyadic::integer(sign(colours[0]) * run as i64);
+        for (k, &c) in colours[run..].iter().enumerate() {
+            want = want.add(&BigDyadic::integer(sign(c)).halved(k as u64 + 1));
+        }
+        let parents: Vec<String> = (0..=len)
+            .map(|v| {
+                if v == 0 {
+                    "-".into()
+                } else {
+                    (v - 1).to_string()
+                }
+            })
+            .collect();
+        let forest = Forest::parse(&parents.join(",")).unwrap();
+        let text: String = std::iter::once('-')
+            .chain(colours.iter().copied())
+            .collect();
+        let picture = Picture::from_forest(&forest, &text).unwrap();
+        assert_eq!(picture.tree_number(), Some(want), "case {case}");
+    }
+}

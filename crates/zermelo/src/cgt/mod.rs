@@ -21,12 +21,14 @@
 //! assert_eq!(g.checked_add(-g).unwrap(), Value::ZERO);
 //! ```
 
+mod big;
 mod canonical;
 mod dyadic;
 mod graph;
 mod notation;
 mod value;
 
+pub use big::BigDyadic;
 pub use dyadic::{Dyadic, MAX_BITS, MAX_EXP};
 pub use graph::graph_values;
 pub use notation::ParseValueError;

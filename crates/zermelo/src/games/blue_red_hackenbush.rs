@@ -9,7 +9,7 @@
 //! * Blue-Red trees (no green): Berlekamp's rule (*Winning Ways* ch. 2; Lessons in Play ch. 5):
 //!   the subtrees on a vertex add; an edge of colour blue under a subtree of value `x` is worth
 //!   `(x + n) / 2^(n-1)` for the least integer `n >= 1` with `x + n > 1`, a red one the
-//!   negative of that for `-x`. Cost O(n) number operations: 10^4 edges in milliseconds.
+//!   negative of that for `-x`. Exact at any size ([`BigDyadic`]): O(n) additions.
 //! * Anything else of at most [`MAX_SEARCH_EDGES`] edges: the canonical value by search over
 //!   the sets of standing edges (a bit set each), memoized. Exponential in the worst case.
 //!
@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use crate::cgt::{CgtError, Dyadic, Value};
+use crate::cgt::{BigDyadic, CgtError, Value};
 
 /// Largest number of edges the search handles (positions are 64-bit sets).
 pub const MAX_SEARCH_EDGES: usize = 64;
@@ -270,9 +270,20 @@ impl Picture {
     /// [`PictureError::TooLarge`] past [`MAX_SEARCH_EDGES`] when the search is needed;
     /// [`PictureError::Value`] when a number outgrows [`Dyadic`].
     pub fn value(&self) -> Result<Value, PictureError> {
+        match self.tree_number() {
+            Some(x) => Ok(Value::number(
+                x.to_dyadic().ok_or(CgtError::NumberTooLarge)?,
+            )),
+            None => self.search_value(),
+        }
+    }
+
+    /// For a Blue-Red tree, its value by Berlekamp's rule, exact at any size (O(n) additions of
+    /// numbers whose size grows with the tree); `None` for other pictures.
+    pub fn tree_number(&self) -> Option<BigDyadic> {
         match &self.tree {
-            Some(t) if self.is_blue_red() => Ok(Value::number(tree_value(t)?)),
-            _ => self.search_value(),
+            Some(t) if self.is_blue_red() => Some(tree_value(t)),
+            _ => None,
         }
     }
 
@@ -388,40 +399,35 @@ fn top_down(parent: &[Option<u32>]) -> Vec<u32> {
     order
 }
 
-/// Berlekamp's rule, bottom-up over a Blue-Red forest.
-fn tree_value(t: &Tree) -> Result<Dyadic, CgtError> {
+/// Berlekamp's rule, bottom-up over a Blue-Red forest, in exact arithmetic of any size.
+fn tree_value(t: &Tree) -> BigDyadic {
     let n = t.parent.len();
-    let mut above = vec![Dyadic::ZERO; n]; // sum of the subtrees standing on each vertex
-    let mut total = Dyadic::ZERO;
+    let mut above = vec![BigDyadic::zero(); n]; // sum of the subtrees standing on each vertex
+    let mut total = BigDyadic::zero();
     for &v in t.order.iter().rev() {
         let v = v as usize;
+        let x = std::mem::take(&mut above[v]);
         match t.parent[v] {
             Some(p) => {
-                let x = edge_under(t.colour[v], above[v])?;
-                above[p as usize] = above[p as usize].checked_add(x)?;
+                let e = edge_under(t.colour[v] == Colour::Blue, &x);
+                above[p as usize] = above[p as usize].add(&e);
             }
-            None => total = total.checked_add(above[v])?,
+            None => total = total.add(&x),
         }
     }
-    Ok(total)
+    total
 }
 
-/// The value of an edge of `colour` carrying a subtree worth `x`.
-pub fn edge_under(colour: Colour, x: Dyadic) -> Result<Dyadic, CgtError> {
-    match colour {
-        Colour::Blue => {
-            // Least n >= 1 with x + n > 1, i.e. n > 1 - x.
-            let one_minus = Dyadic::integer(1).checked_add(-x)?;
-            let n = (one_minus.floor() + 1).max(1);
-            if n > i128::from(crate::cgt::MAX_EXP) + 2 {
-                return Err(CgtError::NumberTooLarge);
-            }
-            let sum = x.checked_add(Dyadic::new(n, 0)?)?;
-            Dyadic::new(sum.numerator(), sum.exponent() + (n as u32 - 1))
-        }
-        Colour::Red => Ok(-edge_under(Colour::Blue, -x)?),
-        Colour::Green => Err(CgtError::TooBig("a green edge has no number value".into())),
+/// The value of a blue (`blue`) or red edge carrying a subtree worth `x`: for blue,
+/// `(x + n) / 2^(n-1)` with the least integer `n >= 1` such that `x + n > 1`.
+pub fn edge_under(blue: bool, x: &BigDyadic) -> BigDyadic {
+    if !blue {
+        return edge_under(true, &x.negated()).negated();
     }
+    // n > 1 - x; |x| is at most the number of edges, so the floor fits.
+    let one_minus = BigDyadic::integer(1).add(&x.negated());
+    let n = one_minus.floor().map_or(1, |f| f + 1).max(1);
+    x.add(&BigDyadic::integer(n)).halved(n as u64 - 1)
 }
 
 #[cfg(test)]

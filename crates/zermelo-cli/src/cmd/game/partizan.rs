@@ -115,16 +115,31 @@ fn picture_error(flag: &str, e: PictureError) -> Failure {
 /// `zermelo game hackenbush` with colours: Blue-Red(-Green) Hackenbush.
 pub fn hackenbush(picture: Result<Picture, PictureError>, flag: &str) -> CliResult<Report> {
     let picture = picture.map_err(|e| picture_error(flag, e))?;
-    cgt::on_deep_stack(|| {
-        let start = Instant::now();
-        let v = picture.value().map_err(|e| picture_error(flag, e))?;
-        let method = if picture.is_blue_red() && flag == "--colours" {
-            "Berlekamp's rule"
-        } else {
-            "search"
+    let start = Instant::now();
+    if let Some(x) = picture.tree_number() {
+        // Berlekamp's rule: a number of any size, printed exactly.
+        let class = match x.signum() {
+            1 => "L",
+            -1 => "R",
+            _ => "P",
         };
+        let secs = start.elapsed().as_secs_f64();
+        let mut r = Report::new(json!({
+            "game": "hackenbush", "edges": picture.edge_count(), "value": x.to_string(),
+            "outcome": class, "depth": null, "move": null,
+        }));
+        r.line(format!(
+            "blue-red hackenbush: {} edges, Berlekamp's rule, {secs:.3} s",
+            picture.edge_count()
+        ));
+        r.line(format!("value {x}"));
+        r.line(format!("outcome {class}"));
+        return Ok(r);
+    }
+    cgt::on_deep_stack(|| {
+        let v = picture.value().map_err(|e| picture_error(flag, e))?;
         let mut lines = vec![format!(
-            "blue-red{} hackenbush: {} edges, {method}, {:.3} s",
+            "blue-red{} hackenbush: {} edges, search, {:.3} s",
             if picture.is_blue_red() { "" } else { "-green" },
             picture.edge_count(),
             start.elapsed().as_secs_f64()
