@@ -245,6 +245,13 @@ fn partizan_games_print_values_and_outcome_classes() {
     );
     assert_eq!(v["value"], "*2");
     assert_eq!(v["outcome"], "N");
+    // Toads and frogs: T.F = * (worked in zermelo::games::toads_frogs).
+    let v = ok_json(&dir, &["game", "toads-frogs", "T.F", "--format", "json"]);
+    assert_eq!(v["value"], "*");
+    assert_eq!(v["outcome"], "N");
+    let r = run(&dir, &["game", "toads-frogs", "TXF"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("square 2"), "{}", r.stderr);
     // Bad boards and pictures exit 2 saying where.
     let r = run(&dir, &["game", "domineering", "../.q"]);
     assert_eq!(r.code, 2);

@@ -288,3 +288,44 @@ fn long_stalks_follow_the_sign_expansion_exactly() {
         assert_eq!(picture.tree_number(), Some(want), "case {case}");
     }
 }
+
+#[test]
+fn toads_and_frogs_sums_match_retrograde_analysis() {
+    use zermelo::games::toads_frogs::{Strip, ToadsFrogs};
+    let mut rng = Rng(10);
+    let mut solver = ToadsFrogs::new();
+    let mut seen = HashMap::new();
+    for case in 0..300 {
+        let k = 1 + rng.below(2) as usize;
+        let strips: Vec<Strip> = (0..k)
+            .map(|_| {
+                let len = 1 + rng.below(6);
+                let text: String = (0..len)
+                    .map(|_| ['T', 'F', '.'][rng.below(3) as usize])
+                    .collect();
+                Strip::parse(&text).unwrap()
+            })
+            .collect();
+        let values: Vec<Value> = strips.iter().map(|s| solver.value(s).unwrap()).collect();
+        let sum = Value::sum(&values).unwrap();
+        let table = std::cell::RefCell::new(strips.clone());
+        let index = |s: Strip| -> u64 {
+            let mut t = table.borrow_mut();
+            match t.iter().position(|x| *x == s) {
+                Some(i) => i as u64,
+                None => {
+                    t.push(s);
+                    t.len() as u64 - 1
+                }
+            }
+        };
+        let starts: Vec<u64> = (0..k as u64).collect();
+        let want = explored_class(&starts, &|_, pos, left| {
+            let s = table.borrow()[pos as usize].clone();
+            s.moves(left).into_iter().map(&index).collect()
+        });
+        assert_eq!(sum.outcome(), want, "case {case}: {strips:?} {sum}");
+        *seen.entry(want.as_str()).or_insert(0) += 1;
+    }
+    assert!(seen.len() == 4, "{seen:?}");
+}

@@ -52,6 +52,8 @@ enum Which {
     Hackenbush(classic::HackenbushArgs),
     /// Domineering on a board with holes (Left vertical, Right horizontal): Conway value.
     Domineering(partizan::DomineeringArgs),
+    /// Toads and Frogs on a strip (Left's toads move right, Right's frogs left): Conway value.
+    ToadsFrogs(partizan::ToadsFrogsArgs),
     /// Tic-tac-toe: the value of a board (the empty board by default) and its reachable positions.
     #[command(name = "tictactoe", alias = "tic-tac-toe")]
     TicTacToe(classic::TicTacToeArgs),
@@ -70,6 +72,7 @@ pub fn run(args: GameArgs) -> CliResult {
         Which::Wythoff(a) => classic::wythoff(a)?,
         Which::Hackenbush(a) => classic::hackenbush(a)?,
         Which::Domineering(a) => partizan::domineering(a)?,
+        Which::ToadsFrogs(a) => partizan::toads_frogs(a)?,
         Which::TicTacToe(a) => classic::tictactoe(a)?,
         Which::CopRobber(a) => pursuit::cop_robber(a)?,
         Which::PoliceThief(a) => pursuit::police_thief(a)?,

@@ -153,3 +153,31 @@ pub fn hackenbush(picture: Result<Picture, PictureError>, flag: &str) -> CliResu
         Ok(report(json, lines))
     })
 }
+
+/// Arguments of `zermelo game toads-frogs`.
+#[derive(Debug, Args)]
+pub struct ToadsFrogsArgs {
+    /// The strip: `T` (Left's toads, moving right), `F` (Right's frogs, moving left), `.`
+    /// (empty), e.g. `TT..FF`.
+    #[arg(value_name = "STRIP")]
+    strip: String,
+}
+
+/// `zermelo game toads-frogs`.
+pub fn toads_frogs(args: ToadsFrogsArgs) -> CliResult<Report> {
+    use zermelo::games::toads_frogs::{Strip, ToadsFrogs};
+    let strip = Strip::parse(&args.strip).map_err(|e| Failure::input(format!("strip: {e}")))?;
+    cgt::on_deep_stack(|| {
+        let v = ToadsFrogs::new()
+            .value(&strip)
+            .map_err(|e| Failure::TooBig(e.to_string()))?;
+        let mut lines = vec![format!("toads and frogs: {strip}")];
+        let json = describe(
+            "toads-frogs",
+            v,
+            json!({"strip": strip.to_string()}),
+            &mut lines,
+        );
+        Ok(report(json, lines))
+    })
+}
