@@ -245,7 +245,8 @@ fn malformed_values_are_errors_with_a_column() {
         ("x", 1),
         ("1 2", 3),
         ("*99999", 2),
-        ("123456789012345678901", 1),
+        ("1234567890123456789012345678901234567890", 1),
+        ("99999999999999999999999999999999999", 36),
     ] {
         let e = text.parse::<Value>().unwrap_err();
         assert!(e.column >= 1 && e.column <= column + 20, "{text}: {e}");
@@ -297,4 +298,20 @@ fn a_cycle_is_an_error_naming_it() {
     let e = graph_values(&g, &[0]).unwrap_err();
     assert!(e.to_string().contains("0 -> 1 -> 2 -> 0"), "{e}");
     assert!(graph_values(&g, &[7]).is_err());
+}
+
+/// Nim-sums print as nimbers the parser reads back (the fuzz target's round trip), and big
+/// numbers print with every digit.
+#[test]
+fn nimbers_and_big_numbers_round_trip() {
+    let v = v("*1023 + *1000");
+    assert_eq!(v.to_string(), format!("*{}", 1023 ^ 1000));
+    let big = Value::sum(&[super_big(), super_big()]).unwrap();
+    let text = big.to_string();
+    assert!(text.len() > 18, "{text}");
+    assert_eq!(text.parse::<Value>().unwrap(), big);
+}
+
+fn super_big() -> Value {
+    "999999999999999999".parse().unwrap()
 }

@@ -75,6 +75,9 @@ impl Store {
             return Ok(a);
         }
         let (a, b) = (a.min(b), a.max(b));
+        if let (Some(&x), Some(&y)) = (self.nimber_of.get(&a), self.nimber_of.get(&b)) {
+            return Ok(self.nimber(x ^ y)); // the nim-sum
+        }
         if let Some(&s) = self.sum.get(&(a, b)) {
             return Ok(s);
         }

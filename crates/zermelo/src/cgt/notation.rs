@@ -27,8 +27,9 @@ use super::{CgtError, Dyadic};
 
 /// Largest `|k|` recognised as `k` ups when printing, and accepted in `^k` when parsing.
 const MAX_UPS: i64 = 8;
-/// Largest nimber accepted by the parser (`*n` builds `n` options).
-const MAX_NIMBER: u32 = 64;
+/// Largest nimber accepted by the parser (`*n` has `n` options); `2^10 - 1`, so that nim-sums
+/// of accepted nimbers print as nimbers the parser accepts again.
+const MAX_NIMBER: u32 = 1023;
 /// Deepest nesting of braces accepted by the parser.
 const MAX_DEPTH: usize = 200;
 
@@ -67,7 +68,7 @@ impl Store {
 
     /// `x + k.^ + *m` when `v` is one, for `|k| <= MAX_UPS`.
     fn show_infinitesimal(&mut self, v: Value) -> Option<String> {
-        let (l, r) = (self.stop_of(v, true), self.stop_of(v, false));
+        let (l, r) = (self.stop(v, true), self.stop(v, false));
         if l != r {
             return None;
         }
@@ -89,19 +90,6 @@ impl Store {
         None
     }
 
-    fn stop_of(&mut self, v: Value, left_first: bool) -> Dyadic {
-        if let Some(d) = self.as_number(v) {
-            return d;
-        }
-        let opts = if left_first {
-            self.left(v)
-        } else {
-            self.right(v)
-        };
-        let stops = opts.into_iter().map(|o| self.stop_of(o, !left_first));
-        if left_first { stops.max() } else { stops.min() }.unwrap_or(Dyadic::ZERO)
-    }
-
     /// `↑ = {0 | *}`.
     pub(crate) fn up(&mut self) -> Result<Value, CgtError> {
         let star = self.canonical(vec![Value::ZERO], vec![Value::ZERO])?;
@@ -110,6 +98,15 @@ impl Store {
 
     /// `n` when `v = *n`: its Left and Right options are the same nimbers `*0 .. *(n-1)`.
     fn as_nimber(&mut self, v: Value) -> Option<u32> {
+        if let Some(&n) = self.nimber_of.get(&v) {
+            return Some(n);
+        }
+        let n = self.recognise_nimber(v)?;
+        self.nimber_of.insert(v, n);
+        Some(n)
+    }
+
+    fn recognise_nimber(&mut self, v: Value) -> Option<u32> {
         match self.form(v).clone() {
             Form::Number(d) => (d == Dyadic::ZERO).then_some(0),
             Form::Options { left, right } => {
@@ -296,12 +293,13 @@ impl Parser {
         }
     }
 
-    fn digits(&mut self) -> Option<u64> {
+    /// Up to 38 digits (every number [`Dyadic`] holds has fewer).
+    fn digits(&mut self) -> Option<u128> {
         let start = self.pos;
         while self.chars.get(self.pos).is_some_and(|c| c.is_ascii_digit()) {
             self.pos += 1;
         }
-        if self.pos == start || self.pos - start > 18 {
+        if self.pos == start || self.pos - start > 38 {
             if self.pos > start {
                 self.pos = start;
             }
@@ -324,8 +322,9 @@ impl Parser {
             }
             let n = self
                 .digits()
-                .ok_or_else(|| self.error("expected digits (at most 18)".into()))?;
-            let mut d = Dyadic::new(i128::from(n), 0).map_err(|e| self.big(e))?;
+                .ok_or_else(|| self.error("expected digits (at most 38)".into()))?;
+            let n = i128::try_from(n).map_err(|_| self.big(CgtError::NumberTooLarge))?;
+            let mut d = Dyadic::new(n, 0).map_err(|e| self.big(e))?;
             if self.chars.get(self.pos) == Some(&'/') {
                 self.pos += 1;
                 let q = self
@@ -336,7 +335,7 @@ impl Parser {
                         "denominator {q} is not a power of 2: short games' numbers are dyadic"
                     )));
                 }
-                d = Dyadic::new(i128::from(n), q.trailing_zeros()).map_err(|e| self.big(e))?;
+                d = Dyadic::new(n, q.trailing_zeros()).map_err(|e| self.big(e))?;
             }
             if negative {
                 d = d.neg();
@@ -356,7 +355,7 @@ impl Parser {
             }
             if k == 1 {
                 if let Some(n) = self.digits() {
-                    k = n as i64;
+                    k = i64::try_from(n).unwrap_or(i64::MAX);
                 }
             }
             if !(1..=MAX_UPS * 8).contains(&k) {
@@ -371,7 +370,7 @@ impl Parser {
         if self.chars.get(self.pos) == Some(&'*') {
             self.pos += 1;
             let m = self.digits().unwrap_or(1);
-            if m > u64::from(MAX_NIMBER) {
+            if m > u128::from(MAX_NIMBER) {
                 return Err(self.error(format!("nimbers up to *{MAX_NIMBER}")));
             }
             parts.push(Value::nimber(m as u32).map_err(|e| self.big(e))?);

@@ -89,6 +89,11 @@ pub(crate) struct Store {
     pub(crate) leq: HashMap<(Value, Value), bool>,
     pub(crate) sum: HashMap<(Value, Value), Value>,
     pub(crate) neg: HashMap<Value, Value>,
+    /// The nimbers built so far: `nimbers[n] = *n`, and back.
+    nimbers: Vec<Value>,
+    pub(crate) nimber_of: HashMap<Value, u32>,
+    /// Left (true) and Right stops.
+    stops: HashMap<(Value, bool), Dyadic>,
 }
 
 static STORE: OnceLock<Mutex<Store>> = OnceLock::new();
@@ -114,6 +119,27 @@ impl Store {
         self.forms.push(form.clone());
         self.index.insert(form, v);
         v
+    }
+
+    /// `*n`, built directly: `{*0, ..., *(n-1) | *0, ..., *(n-1)}` is canonical (no option
+    /// dominates another, none reverses).
+    pub(crate) fn nimber(&mut self, n: u32) -> Value {
+        if self.nimbers.is_empty() {
+            self.nimbers.push(Value::ZERO);
+            self.nimber_of.insert(Value::ZERO, 0);
+        }
+        while self.nimbers.len() <= n as usize {
+            let mut options = self.nimbers.clone();
+            options.sort_unstable();
+            let k = self.nimbers.len() as u32;
+            let v = self.intern(Form::Options {
+                left: options.clone().into(),
+                right: options.into(),
+            });
+            self.nimbers.push(v);
+            self.nimber_of.insert(v, k);
+        }
+        self.nimbers[n as usize]
     }
 
     pub(crate) fn form(&self, v: Value) -> &Form {
@@ -185,13 +211,7 @@ impl Value {
     /// # Errors
     /// Never for `n` small enough to build (kept fallible like every constructor).
     pub fn nimber(n: u32) -> Result<Value, CgtError> {
-        let mut s = store();
-        let mut options = Vec::new();
-        for _ in 0..n {
-            let next = s.canonical(options.clone(), options.clone())?;
-            options.push(next);
-        }
-        s.canonical(options.clone(), options)
+        Ok(store().nimber(n))
     }
 
     /// The canonical form of `{left | right}` for options already in canonical form: dominated
@@ -320,22 +340,22 @@ impl std::ops::Neg for Value {
 }
 
 impl Store {
-    fn stop(&mut self, v: Value, left_first: bool) -> Dyadic {
+    /// Left's (`left_first`) or Right's stop, memoized.
+    pub(crate) fn stop(&mut self, v: Value, left_first: bool) -> Dyadic {
         if let Some(d) = self.as_number(v) {
             return d;
         }
-        if left_first {
-            let opts = self.left(v);
-            opts.into_iter()
-                .map(|o| self.stop(o, false))
-                .max()
-                .unwrap_or(Dyadic::ZERO)
-        } else {
-            let opts = self.right(v);
-            opts.into_iter()
-                .map(|o| self.stop(o, true))
-                .min()
-                .unwrap_or(Dyadic::ZERO)
+        if let Some(&d) = self.stops.get(&(v, left_first)) {
+            return d;
         }
+        let opts = if left_first {
+            self.left(v)
+        } else {
+            self.right(v)
+        };
+        let stops = opts.into_iter().map(|o| self.stop(o, !left_first));
+        let d = if left_first { stops.max() } else { stops.min() }.unwrap_or(Dyadic::ZERO);
+        self.stops.insert((v, left_first), d);
+        d
     }
 }
