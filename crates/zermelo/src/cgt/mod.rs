@@ -4,7 +4,7 @@
 //! |---|---|
 //! | [`Value`] | a game in canonical form, hash-consed: `==` is equality of games |
 //! | [`Value::from_options`] | `{L | R}` simplified (canonical.rs: dominated and reversible options) |
-//! | [`Value::checked_add`], [`Value::neg`], [`Value::relation`], [`Value::outcome`] | sum, negative, `< = > ||`, L/R/N/P |
+//! | [`Value::checked_add`], `-G` (`Neg`), [`Value::relation`], [`Value::outcome`] | sum, negative, `< = > ||`, L/R/N/P |
 //! | [`Value::mean_and_temperature`] | for numbers, number + infinitesimal, switches of numbers |
 //! | `Display` / `FromStr` | CGSuite notation: `0`, `-2`, `3/8`, `*`, `*3`, `^`, `v`, `+-1`, `{1|*}` (notation.rs) |
 //! | [`graph_values`] | the value of every position of an acyclic [`TwoPlayerGraph`](crate::graph::TwoPlayerGraph) reachable from some starts |

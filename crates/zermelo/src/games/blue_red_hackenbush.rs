@@ -268,7 +268,7 @@ impl Picture {
     ///
     /// # Errors
     /// [`PictureError::TooLarge`] past [`MAX_SEARCH_EDGES`] when the search is needed;
-    /// [`PictureError::Value`] when a number outgrows [`Dyadic`].
+    /// [`PictureError::Value`] when a number outgrows [`crate::cgt::Dyadic`].
     pub fn value(&self) -> Result<Value, PictureError> {
         match self.tree_number() {
             Some(x) => Ok(Value::number(
