@@ -1621,6 +1621,10 @@ fn grundy_accepts_cycles_with_generalized_values_and_drawn_sums() {
     assert_eq!(v["grundy"], json(r#"["inf{}","inf{1}",1,0]"#));
     let table = s.run(&["grundy", "c.txt"]).success();
     assert_contains(&table, "inf{1}");
+    // A set with a comma is quoted in CSV.
+    s.write("c2.txt", edge_list(3, &[(0, 0), (0, 1), (0, 2), (2, 1)]));
+    let csv = s.run(&["grundy", "c2.txt", "--format", "csv"]).success();
+    assert_eq!(csv, "node,grundy\n0,\"inf{0,1}\"\n1,0\n2,1\n");
     // 1 + 2: finite part 1 is in {1}: won by moving 1 -> 2.
     let v = json(
         &s.run(&["grundy", "c.txt", "--sum", "1,2", "--format", "json"])

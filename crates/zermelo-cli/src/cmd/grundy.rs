@@ -85,7 +85,7 @@ fn write_values(out: &mut dyn Write, values: &LoopyValues, format: Format) -> io
         Format::Csv => {
             writeln!(out, "node,grundy")?;
             for u in nodes {
-                writeln!(out, "{u},{}", values.get(u))?;
+                writeln!(out, "{u},{}", csv_field(values.get(u).to_string()))?;
             }
         }
         Format::Table => {
@@ -108,6 +108,15 @@ fn write_values(out: &mut dyn Write, values: &LoopyValues, format: Format) -> io
         }
     }
     Ok(())
+}
+
+/// A CSV field: `inf{0,2}` has a comma, so it is quoted.
+fn csv_field(text: String) -> String {
+    if text.contains(',') {
+        format!("\"{text}\"")
+    } else {
+        text
+    }
 }
 
 fn outcome_name(o: Outcome) -> &'static str {
@@ -173,14 +182,12 @@ fn write_sum(
                     .unwrap_or_default();
                 let g = values.get(s).to_string();
                 let v = a.value.to_string();
-                let quote = |t: String| {
-                    if t.contains(',') {
-                        format!("\"{t}\"")
-                    } else {
-                        t
-                    }
-                };
-                writeln!(out, "{i},{s},{},{},{outcome},{to}", quote(g), quote(v))?;
+                writeln!(
+                    out,
+                    "{i},{s},{},{},{outcome},{to}",
+                    csv_field(g),
+                    csv_field(v)
+                )?;
             }
             Ok(())
         }
