@@ -27,9 +27,9 @@ use super::{CgtError, Dyadic};
 
 /// Largest `|k|` recognised as `k` ups when printing, and accepted in `^k` when parsing.
 const MAX_UPS: i64 = 8;
-/// Largest nimber accepted by the parser (`*n` has `n` options); `2^10 - 1`, so that nim-sums
-/// of accepted nimbers print as nimbers the parser accepts again.
-const MAX_NIMBER: u32 = 1023;
+/// Largest nimber accepted by the parser (`*n` has `n` options, and `x + *n` costs about `n^3`
+/// comparisons); `2^6 - 1`, so that nim-sums of accepted nimbers parse again when printed.
+const MAX_NIMBER: u32 = 63;
 /// Deepest nesting of braces accepted by the parser.
 const MAX_DEPTH: usize = 200;
 
@@ -358,8 +358,8 @@ impl Parser {
                     k = i64::try_from(n).unwrap_or(i64::MAX);
                 }
             }
-            if !(1..=MAX_UPS * 8).contains(&k) {
-                return Err(self.error(format!("at most {} ups", MAX_UPS * 8)));
+            if !(1..=MAX_UPS * 2).contains(&k) {
+                return Err(self.error(format!("at most {} ups", MAX_UPS * 2)));
             }
             let up = store().up().map_err(|e| self.big(e))?;
             let up = if arrow == 'v' { up.neg() } else { up };
