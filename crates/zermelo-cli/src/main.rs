@@ -84,7 +84,8 @@ enum Command {
     Solve(cmd::solve::SolveArgs),
     /// Print the principal line (optimal play) from a start position.
     Line(cmd::line::LineArgs),
-    /// Sprague-Grundy values of an impartial acyclic game; `--sum` analyses sums of games.
+    /// Sprague-Grundy values of an impartial game (generalized `inf{..}` values on cycles);
+    /// `--sum` analyses sums of games.
     Grundy(cmd::grundy::GrundyArgs),
     /// Check a solution CSV against the certificate rules (exit 0 valid, 1 invalid).
     Verify(cmd::verify::VerifyArgs),
@@ -101,6 +102,9 @@ enum Command {
     /// Parity games (PGSolver format) and reachability / safety / Büchi / co-Büchi objectives:
     /// solve to `paritysol` or JSON; `parity verify FILE SOLUTION` checks a certificate.
     Parity(cmd::parity::ParityArgs),
+    /// Conway values of short partizan games: `cgt value FILE --from NODE`, `cgt sum FILE --at
+    /// A,B`, `cgt show VALUE` (CGSuite notation; two-player files, player 0 = Left).
+    Cgt(cmd::cgt::CgtArgs),
 }
 
 fn main() -> ExitCode {
@@ -132,6 +136,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => cmd::serve::run(a),
         Command::Tb(a) => cmd::tb::run(a),
         Command::Parity(a) => cmd::parity::run(a),
+        Command::Cgt(a) => cmd::cgt::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1613,32 +1613,59 @@ fn grundy_winning_moves_reach_nim_sum_zero_on_random_dags() {
 }
 
 #[test]
-fn grundy_rejects_cycles_naming_one() {
+fn grundy_accepts_cycles_with_generalized_values_and_drawn_sums() {
     let s = Scratch::new();
-    s.write("c.txt", "2 2\n0 1\n1 0\n");
-    let msg = s.run(&["grundy", "c.txt"]).bad_input();
-    assert_starts(&msg, "c.txt: ");
-    assert_contains(&msg, "0 -> 1 -> 0");
-
-    // The named cycle is a real cycle of the graph.
-    let edges = [(0, 1), (1, 2), (2, 3), (3, 1), (3, 4)];
-    s.write("c3.txt", edge_list(5, &edges));
-    let msg = s.run(&["grundy", "c3.txt", "--sum", "0"]).bad_input();
-    assert_contains(&msg, "1 -> 2 -> 3 -> 1");
-    let cycle = msg
-        .split('(')
-        .nth(1)
-        .and_then(|rest| rest.split(')').next())
-        .unwrap_or_else(|| panic!("no parenthesised cycle in {msg:?}"));
-    let nodes: Vec<usize> = cycle.split(" -> ").map(|t| t.parse().unwrap()).collect();
-    assert_eq!(nodes.first(), nodes.last());
-    for w in nodes.windows(2) {
-        assert!(
-            edges.contains(&(w[0], w[1])),
-            "{} -> {} in {cycle}",
-            w[0],
-            w[1]
-        );
+    // 0 <-> 1, 1 -> 2 -> 3: γ(3) = 0, γ(2) = 1, γ(1) = ∞(1), γ(0) = ∞() (Smith's values).
+    s.write("c.txt", edge_list(4, &[(0, 1), (1, 0), (1, 2), (2, 3)]));
+    let v = json(&s.run(&["grundy", "c.txt", "--format", "json"]).success());
+    assert_eq!(v["grundy"], json(r#"["inf{}","inf{1}",1,0]"#));
+    let table = s.run(&["grundy", "c.txt"]).success();
+    assert_contains(&table, "inf{1}");
+    // A set with a comma is quoted in CSV.
+    s.write("c2.txt", edge_list(3, &[(0, 0), (0, 1), (0, 2), (2, 1)]));
+    let csv = s.run(&["grundy", "c2.txt", "--format", "csv"]).success();
+    assert_eq!(csv, "node,grundy\n0,\"inf{0,1}\"\n1,0\n2,1\n");
+    // 1 + 2: finite part 1 is in {1}: won by moving 1 -> 2.
+    let v = json(
+        &s.run(&["grundy", "c.txt", "--sum", "1,2", "--format", "json"])
+            .success(),
+    );
+    assert_eq!(
+        keys(&v),
+        key_set(&["components", "nim_sum", "outcome", "winning_move"])
+    );
+    assert_eq!(v["outcome"], "win");
+    assert_eq!(v["nim_sum"], "inf{0}");
+    assert_eq!(
+        v["winning_move"],
+        json(r#"{"component":0,"from":1,"to":2}"#)
+    );
+    // 1 + 3: finite part 0 is not in {1}: drawn; the drawing move keeps the sum drawn.
+    let v = json(
+        &s.run(&["grundy", "c.txt", "--sum", "1,3", "--format", "json"])
+            .success(),
+    );
+    assert_eq!(v["outcome"], "draw");
+    assert_eq!(v["winning_move"], Value::Null);
+    assert_eq!(
+        v["drawing_move"],
+        json(r#"{"component":0,"from":1,"to":0}"#)
+    );
+    let table = s.run(&["grundy", "c.txt", "--sum", "0,1"]).success();
+    assert_contains(&table, "value inf{}: draw for the player to move");
+    assert_contains(&table, "drawing move: in component 0, move 0 -> 1");
+    // The outcome of every single node agrees with `solve`.
+    let solved = s.run(&["solve", "c.txt", "--format", "csv"]).success();
+    let v = json(&s.run(&["grundy", "c.txt", "--format", "json"]).success());
+    for (u, line) in solved.lines().skip(1).enumerate() {
+        let outcome = line.split(',').nth(1).unwrap().to_lowercase();
+        let want = match &v["grundy"][u] {
+            Value::Number(n) if n.as_u64() == Some(0) => "lose",
+            Value::Number(_) => "win",
+            Value::String(t) if t.starts_with("inf{0,") || t == "inf{0}" => "win",
+            _ => "draw",
+        };
+        assert_eq!(outcome, want, "node {u}: {line}");
     }
 }
 

@@ -57,6 +57,7 @@
 
 #![deny(missing_docs)]
 
+pub mod cgt;
 pub mod game;
 pub mod games;
 pub mod graph;

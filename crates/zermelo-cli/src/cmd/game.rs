@@ -6,6 +6,7 @@
 //! none). The logic lives in `zermelo::games`; this module parses arguments and renders.
 
 mod classic;
+mod partizan;
 mod pursuit;
 
 use std::io::{self, Write};
@@ -46,8 +47,13 @@ enum Which {
     Staircase(classic::StaircaseArgs),
     /// Wythoff's game: take from one pile or the same from both (exact for u64 piles).
     Wythoff(classic::WythoffArgs),
-    /// Green Hackenbush on a forest given as a parent list (colon principle).
+    /// Hackenbush: Green on a forest given as a parent list (colon principle); Blue-Red(-Green)
+    /// with --colours or --edges (Conway value).
     Hackenbush(classic::HackenbushArgs),
+    /// Domineering on a board with holes (Left vertical, Right horizontal): Conway value.
+    Domineering(partizan::DomineeringArgs),
+    /// Toads and Frogs on a strip (Left's toads move right, Right's frogs left): Conway value.
+    ToadsFrogs(partizan::ToadsFrogsArgs),
     /// Tic-tac-toe: the value of a board (the empty board by default) and its reachable positions.
     #[command(name = "tictactoe", alias = "tic-tac-toe")]
     TicTacToe(classic::TicTacToeArgs),
@@ -65,6 +71,8 @@ pub fn run(args: GameArgs) -> CliResult {
         Which::Staircase(a) => classic::staircase(a)?,
         Which::Wythoff(a) => classic::wythoff(a)?,
         Which::Hackenbush(a) => classic::hackenbush(a)?,
+        Which::Domineering(a) => partizan::domineering(a)?,
+        Which::ToadsFrogs(a) => partizan::toads_frogs(a)?,
         Which::TicTacToe(a) => classic::tictactoe(a)?,
         Which::CopRobber(a) => pursuit::cop_robber(a)?,
         Which::PoliceThief(a) => pursuit::police_thief(a)?,
@@ -98,7 +106,7 @@ impl Report {
         self.lines.push(text.into());
     }
 
-    fn write(&self, out: &mut dyn Write, format: Shown) -> io::Result<()> {
+    pub fn write(&self, out: &mut dyn Write, format: Shown) -> io::Result<()> {
         match format {
             Shown::Table => self.lines.iter().try_for_each(|l| writeln!(out, "{l}")),
             Shown::Json => {

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod cgt;
 pub mod convert;
 pub mod game;
 pub mod gen;

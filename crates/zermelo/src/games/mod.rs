@@ -9,6 +9,9 @@
 //! | [`staircase`] | staircase Nim | XOR of the odd stairs | Grundy values of the explored game |
 //! | [`wythoff`] | Wythoff's game | `(⌊kφ⌋, ⌊kφ⌋ + k)`, exact integer arithmetic | exploring all piles ≤ 60 |
 //! | [`hackenbush`] | Green Hackenbush on forests | colon principle | Grundy values of the explored game |
+//! | [`domineering`] | Domineering on boards with holes (partizan) | canonical values by region, memoized under symmetry | published values; sums vs retrograde analysis |
+//! | [`blue_red_hackenbush`] | Blue-Red(-Green) Hackenbush (partizan) | Berlekamp's rule on trees; canonical values by search on graphs | sign expansion; search; retrograde analysis |
+//! | [`toads_frogs`] | Toads and Frogs (partizan) | canonical values by search, memoized | sums vs retrograde analysis |
 //! | [`tictactoe`] | tic-tac-toe | — (all four capabilities) | 5,478 positions, draw |
 //! | [`cop_robber`] | cop and robber | dense un-move solver over [`pursuit`] | exploring; trees are cop-win |
 //! | [`police_thief`] | policeman and thief (seed 001) | dense un-move solver over [`pursuit`] | seed 001's own graph construction |
@@ -18,10 +21,13 @@
 pub mod nim;
 pub mod sum;
 
+pub mod blue_red_hackenbush;
+pub mod domineering;
 pub mod hackenbush;
 pub mod staircase;
 pub mod subtraction;
 pub mod tictactoe;
+pub mod toads_frogs;
 pub mod wythoff;
 
 pub mod cop_robber;

@@ -7,6 +7,7 @@
 //! | [`retrograde_auto`] | any: picks one of the two above by size and threads | O(V + E) | outcome + depth |
 //! | [`acyclic`] | acyclic | O(V + E) | outcome + depth |
 //! | [`grundy`] | impartial, acyclic, normal play | O(V + E) | Grundy values |
+//! | [`loopy_grundy`] | impartial, cycles allowed, normal play | O(V + E) per value level | generalized Sprague-Grundy values (finite or `inf{K}`) |
 //! | [`verify`] | any | O(V + E) | proof that a [`Solution`] is the least fixpoint |
 //!
 //! Every solver returns the same [`Solution`]; [`best_move`] and [`principal_line`] derive
@@ -15,6 +16,7 @@
 mod acyclic;
 mod cycle;
 mod grundy;
+mod loopy_grundy;
 mod packed;
 mod parallel;
 mod retrograde;
@@ -27,6 +29,10 @@ pub use acyclic::acyclic;
 
 pub use cycle::{find_cycle, postorder, Cycle};
 pub use grundy::{analyse_sum, grundy, Nimber, SumAnalysis, SumMove};
+pub use loopy_grundy::{
+    analyse_loopy_sum, loopy_grundy, loopy_sum_value, LoopySumAnalysis, LoopyValue, LoopyValues,
+    SumValue,
+};
 pub use parallel::retrograde_parallel;
 pub use retrograde::{retrograde, solve_observed, Event, Observer};
 pub use solution::{Counts, Solution};

@@ -4,6 +4,7 @@
 use clap::Args;
 use serde_json::{json, Value as Json};
 use zermelo::game::{dense_best_move, explore, solve_dense};
+use zermelo::games::blue_red_hackenbush::Picture;
 use zermelo::games::hackenbush::Forest;
 use zermelo::games::subtraction::{self, Subtraction, SubtractionSet};
 use zermelo::games::tictactoe::{Board, TicTacToe};
@@ -65,11 +66,24 @@ pub struct HackenbushArgs {
     /// `--parents -,0,0,1` (each non-root vertex tops the edge to its parent).
     #[arg(
         long,
-        required = true,
+        required_unless_present = "edges",
         allow_hyphen_values = true,
         value_name = "P0,P1,..."
     )]
-    parents: String,
+    parents: Option<String>,
+    /// Blue-Red(-Green) Hackenbush: the colour of the edge below each vertex, `b` (Left), `r`
+    /// (Right) or `g` (either), `-` for a root, e.g. `--colours -brb`; prints the Conway value.
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "COLOURS",
+        requires = "parents"
+    )]
+    colours: Option<String>,
+    /// Blue-Red-Green Hackenbush on a rooted graph: edges `u-v:c` (vertex 0 is the ground),
+    /// e.g. `--edges 0-1:b,1-2:r,0-2:g` (at most 64 edges).
+    #[arg(long, conflicts_with = "parents", value_name = "U-V:C,...")]
+    edges: Option<String>,
 }
 
 /// Arguments of `zermelo game tictactoe`.
@@ -329,8 +343,14 @@ pub fn wythoff(args: WythoffArgs) -> CliResult<Report> {
 
 /// `zermelo game hackenbush`.
 pub fn hackenbush(args: HackenbushArgs) -> CliResult<Report> {
-    let forest =
-        Forest::parse(&args.parents).map_err(|e| Failure::input(format!("--parents: {e}")))?;
+    if let Some(edges) = &args.edges {
+        return super::partizan::hackenbush(Picture::parse_edges(edges), "--edges");
+    }
+    let parents = args.parents.as_deref().unwrap_or_default();
+    let forest = Forest::parse(parents).map_err(|e| Failure::input(format!("--parents: {e}")))?;
+    if let Some(colours) = &args.colours {
+        return super::partizan::hackenbush(Picture::from_forest(&forest, colours), "--colours");
+    }
     let a = forest.analyse();
     let cut = a
         .winning_cut

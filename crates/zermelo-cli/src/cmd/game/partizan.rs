@@ -1,0 +1,183 @@
+//! The partizan games: Domineering and Blue-Red(-Green) Hackenbush, valued in canonical form
+//! (`zermelo::cgt`). JSON: `game`, `value` (CGSuite notation), `outcome` (the outcome class
+//! `L`, `R`, `N` or `P`: who wins with Left / Right first), `depth` and `move` (`null`).
+
+use std::time::Instant;
+
+use clap::Args;
+use serde_json::{json, Value as Json};
+use zermelo::cgt::{self, Value};
+use zermelo::games::blue_red_hackenbush::{Picture, PictureError};
+use zermelo::games::domineering::{Board, Domineering};
+
+use super::Report;
+use crate::error::{CliResult, Failure};
+
+/// Arguments of `zermelo game domineering`.
+#[derive(Debug, Args)]
+pub struct DomineeringArgs {
+    /// The board: rows of `.` (empty) and `#` (filled), separated by `/`, e.g. `.../.#./...`.
+    /// Left places vertical dominoes, Right horizontal ones.
+    #[arg(value_name = "BOARD", required_unless_present = "rectangles")]
+    board: Option<String>,
+    /// Instead of one board, every empty W x H rectangle with 1 <= W, H <= N: value and time.
+    #[arg(long, value_name = "N", conflicts_with = "board")]
+    rectangles: Option<usize>,
+}
+
+fn describe(game: &str, v: Value, mut extra: Json, r: &mut Vec<String>) -> Json {
+    let outcome = v.outcome();
+    extra["game"] = json!(game);
+    extra["value"] = json!(v.to_string());
+    extra["outcome"] = json!(outcome.as_str());
+    extra["depth"] = Json::Null;
+    extra["move"] = Json::Null;
+    r.push(format!("value {v}"));
+    r.push(format!(
+        "outcome {} ({})",
+        outcome.as_str(),
+        match outcome.as_str() {
+            "L" => "Left wins, whoever starts",
+            "R" => "Right wins, whoever starts",
+            "N" => "the first player wins",
+            _ => "the second player wins",
+        }
+    ));
+    extra
+}
+
+fn report(json: Json, lines: Vec<String>) -> Report {
+    let mut r = Report::new(json);
+    for l in lines {
+        r.line(l);
+    }
+    r
+}
+
+/// `zermelo game domineering`.
+pub fn domineering(args: DomineeringArgs) -> CliResult<Report> {
+    cgt::on_deep_stack(|| match (args.board, args.rectangles) {
+        (Some(text), _) => {
+            let board = Board::parse(&text).map_err(|e| Failure::input(format!("board: {e}")))?;
+            let mut solver = Domineering::new();
+            let v = solver
+                .value(&board)
+                .map_err(|e| Failure::TooBig(e.to_string()))?;
+            let mut lines = vec![format!(
+                "domineering: {} empty cells, {} regions valued",
+                board.empty_cells(),
+                solver.regions_valued()
+            )];
+            let json = describe("domineering", v, json!({"board": text}), &mut lines);
+            Ok(report(json, lines))
+        }
+        (None, Some(n)) => rectangles(n),
+        (None, None) => Err(Failure::input("give a BOARD or --rectangles N")),
+    })
+}
+
+fn rectangles(n: usize) -> CliResult<Report> {
+    if n == 0 || n * n > zermelo::games::domineering::MAX_CELLS {
+        return Err(Failure::input(format!(
+            "--rectangles {n}: expected 1 to 8 (boards of at most 64 cells)"
+        )));
+    }
+    let mut lines = vec![format!("{:>5}  {:>10}  value", "board", "seconds")];
+    let mut rows = Vec::new();
+    for h in 1..=n {
+        for w in 1..=n {
+            let board = Board::rectangle(w, h).map_err(|e| Failure::input(e.to_string()))?;
+            let start = Instant::now();
+            let v = Domineering::new()
+                .value(&board)
+                .map_err(|e| Failure::TooBig(e.to_string()))?;
+            let secs = start.elapsed().as_secs_f64();
+            lines.push(format!("{:>5}  {secs:>10.4}  {v}", format!("{w}x{h}")));
+            rows.push(json!({"width": w, "height": h, "value": v.to_string(),
+                "outcome": v.outcome().as_str(), "seconds": secs}));
+        }
+    }
+    Ok(report(
+        json!({"game": "domineering", "rectangles": rows}),
+        lines,
+    ))
+}
+
+fn picture_error(flag: &str, e: PictureError) -> Failure {
+    match e {
+        PictureError::TooLarge { .. } | PictureError::Value(_) => {
+            Failure::TooBig(format!("{flag}: {e}"))
+        }
+        e => Failure::input(format!("{flag}: {e}")),
+    }
+}
+
+/// `zermelo game hackenbush` with colours: Blue-Red(-Green) Hackenbush.
+pub fn hackenbush(picture: Result<Picture, PictureError>, flag: &str) -> CliResult<Report> {
+    let picture = picture.map_err(|e| picture_error(flag, e))?;
+    let start = Instant::now();
+    if let Some(x) = picture.tree_number() {
+        // Berlekamp's rule: a number of any size, printed exactly.
+        let class = match x.signum() {
+            1 => "L",
+            -1 => "R",
+            _ => "P",
+        };
+        let secs = start.elapsed().as_secs_f64();
+        let mut r = Report::new(json!({
+            "game": "hackenbush", "edges": picture.edge_count(), "value": x.to_string(),
+            "outcome": class, "depth": null, "move": null,
+        }));
+        r.line(format!(
+            "blue-red hackenbush: {} edges, Berlekamp's rule, {secs:.3} s",
+            picture.edge_count()
+        ));
+        r.line(format!("value {x}"));
+        r.line(format!("outcome {class}"));
+        return Ok(r);
+    }
+    cgt::on_deep_stack(|| {
+        let v = picture.value().map_err(|e| picture_error(flag, e))?;
+        let mut lines = vec![format!(
+            "blue-red{} hackenbush: {} edges, search, {:.3} s",
+            if picture.is_blue_red() { "" } else { "-green" },
+            picture.edge_count(),
+            start.elapsed().as_secs_f64()
+        )];
+        let json = describe(
+            "hackenbush",
+            v,
+            json!({"edges": picture.edge_count()}),
+            &mut lines,
+        );
+        Ok(report(json, lines))
+    })
+}
+
+/// Arguments of `zermelo game toads-frogs`.
+#[derive(Debug, Args)]
+pub struct ToadsFrogsArgs {
+    /// The strip: `T` (Left's toads, moving right), `F` (Right's frogs, moving left), `.`
+    /// (empty), e.g. `TT..FF`.
+    #[arg(value_name = "STRIP")]
+    strip: String,
+}
+
+/// `zermelo game toads-frogs`.
+pub fn toads_frogs(args: ToadsFrogsArgs) -> CliResult<Report> {
+    use zermelo::games::toads_frogs::{Strip, ToadsFrogs};
+    let strip = Strip::parse(&args.strip).map_err(|e| Failure::input(format!("strip: {e}")))?;
+    cgt::on_deep_stack(|| {
+        let v = ToadsFrogs::new()
+            .value(&strip)
+            .map_err(|e| Failure::TooBig(e.to_string()))?;
+        let mut lines = vec![format!("toads and frogs: {strip}")];
+        let json = describe(
+            "toads-frogs",
+            v,
+            json!({"strip": strip.to_string()}),
+            &mut lines,
+        );
+        Ok(report(json, lines))
+    })
+}

@@ -1,0 +1,265 @@
+//! End-to-end tests of `zermelo cgt ...` and `zermelo game hackenbush/domineering` values: JSON
+//! keys, outcome classes checked against `zermelo solve --input two-player` on the same files
+//! (each player moving first), and errors (cycles, bad positions, malformed values) exiting 2
+//! with a message that says what and where.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use tempfile::TempDir;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(dir: &TempDir, args: &[&str]) -> Run {
+    let out = Command::cargo_bin("zermelo")
+        .expect("the zermelo binary")
+        .current_dir(dir.path())
+        .args(args)
+        .output()
+        .expect("run zermelo");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn ok_json(dir: &TempDir, args: &[&str]) -> Value {
+    let r = run(dir, args);
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", r.stdout))
+}
+
+/// A small deterministic generator.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// A random acyclic two-player file (moves go to lower positions).
+fn random_file(rng: &mut Rng, n: u64) -> String {
+    let mut moves = [Vec::new(), Vec::new()];
+    for u in 1..n {
+        for side in &mut moves {
+            for _ in 0..rng.below(3) {
+                side.push(format!("{u} {}", rng.below(u)));
+            }
+        }
+    }
+    let mut text = format!("{n} {} {}\n", moves[0].len(), moves[1].len());
+    for m in moves.iter().flatten() {
+        text.push_str(m);
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn value_outcomes_match_solve_with_each_player_first() {
+    let dir = TempDir::new().unwrap();
+    let mut rng = Rng(20);
+    for case in 0..12 {
+        let n = 3 + rng.below(6);
+        std::fs::write(dir.path().join("g.txt"), random_file(&mut rng, n)).unwrap();
+        let solved = run(
+            &dir,
+            &["solve", "g.txt", "--input", "two-player", "--format", "csv"],
+        );
+        assert_eq!(solved.code, 0, "{}", solved.stderr);
+        let mut wins = std::collections::HashMap::new();
+        for line in solved.stdout.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            wins.insert((f[0].to_string(), f[1].to_string()), f[2] == "win");
+        }
+        for p in 0..n {
+            let ps = p.to_string();
+            let v = ok_json(
+                &dir,
+                &["cgt", "value", "g.txt", "--from", &ps, "--format", "json"],
+            );
+            for key in [
+                "value",
+                "outcome",
+                "mean",
+                "temperature",
+                "left",
+                "right",
+                "from",
+            ] {
+                assert!(v.get(key).is_some(), "{key} missing in {v}");
+            }
+            let lf = wins[&(ps.clone(), "0".to_string())];
+            let rf = wins[&(ps.clone(), "1".to_string())];
+            let want = match (lf, rf) {
+                (true, true) => "N",
+                (true, false) => "L",
+                (false, true) => "R",
+                (false, false) => "P",
+            };
+            assert_eq!(v["outcome"], want, "case {case} position {p}: {v}");
+            // G + G's negative is not expressible in the file, but G + G printed by `sum`
+            // must be the value `show` gives for "G + G".
+            let twice = ok_json(
+                &dir,
+                &[
+                    "cgt",
+                    "sum",
+                    "g.txt",
+                    "--at",
+                    &format!("{p},{p}"),
+                    "--format",
+                    "json",
+                ],
+            );
+            let expr = format!(
+                "{} + {}",
+                v["value"].as_str().unwrap(),
+                v["value"].as_str().unwrap()
+            );
+            let shown = ok_json(&dir, &["cgt", "show", &expr, "--format", "json"]);
+            assert_eq!(twice["value"], shown["value"], "case {case}: {expr}");
+        }
+    }
+}
+
+#[test]
+fn sum_of_positions_and_the_table() {
+    let dir = TempDir::new().unwrap();
+    // 1 = {0|}, 2 = {0|1} = 1/2, 3 = {1/2|0}.
+    std::fs::write(dir.path().join("p.txt"), "4 3 2\n1 0\n2 0\n3 2\n2 1\n3 0\n").unwrap();
+    let v = ok_json(
+        &dir,
+        &["cgt", "sum", "p.txt", "--at", "1,2", "--format", "json"],
+    );
+    assert_eq!(v["value"], "3/2");
+    assert_eq!(v["outcome"], "L");
+    assert_eq!(v["components"][1]["value"], "1/2");
+    let v = ok_json(
+        &dir,
+        &["cgt", "value", "p.txt", "--from", "3", "--format", "json"],
+    );
+    assert_eq!(v["value"], "{1/2|0}");
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["mean"], "1/4");
+    let r = run(&dir, &["cgt", "value", "p.txt", "--from", "3"]);
+    assert!(r.stdout.contains("value {1/2|0}"), "{}", r.stdout);
+    assert!(r.stdout.contains("outcome N (the first player wins)"));
+}
+
+#[test]
+fn errors_exit_2_saying_what_and_where() {
+    let dir = TempDir::new().unwrap();
+    std::fs::write(dir.path().join("c.txt"), "3 1 2\n0 1\n1 2\n2 0\n").unwrap();
+    let r = run(&dir, &["cgt", "value", "c.txt", "--from", "0"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("c.txt: the positions have a cycle (0 -> 1 -> 2 -> 0)"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("zermelo solve --input two-player"));
+    let r = run(&dir, &["cgt", "sum", "c.txt", "--at", "0,7"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("position 7 is out of range"),
+        "{}",
+        r.stderr
+    );
+    std::fs::write(dir.path().join("bad.txt"), "3 1 0\n0 x\n").unwrap();
+    let r = run(&dir, &["cgt", "value", "bad.txt", "--from", "0"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("bad.txt:2:"), "{}", r.stderr);
+    let r = run(&dir, &["cgt", "show", "{1|2|3}"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("column"), "{}", r.stderr);
+}
+
+#[test]
+fn partizan_games_print_values_and_outcome_classes() {
+    let dir = TempDir::new().unwrap();
+    // 2 rows x 3 columns: {2|-1/2} (worked in zermelo::games::domineering's tests).
+    let v = ok_json(
+        &dir,
+        &["game", "domineering", ".../...", "--format", "json"],
+    );
+    assert_eq!(v["value"], "{2|-1/2}");
+    assert_eq!(v["outcome"], "N");
+    for key in ["game", "depth", "move"] {
+        assert!(v.get(key).is_some(), "{key} missing in {v}");
+    }
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "domineering",
+            "--rectangles",
+            "2",
+            "--format",
+            "json",
+        ],
+    );
+    let values: Vec<&str> = v["rectangles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(values, ["0", "-1", "1", "+-1"]);
+    // A blue-red stalk blue, red, blue: 1 - 1/2 + 1/4 = 3/4 (sign expansion).
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "hackenbush",
+            "--parents",
+            "-,0,1,2",
+            "--colours",
+            "-brb",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(v["value"], "3/4");
+    assert_eq!(v["outcome"], "L");
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "hackenbush",
+            "--edges",
+            "0-1:g,1-2:g",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(v["value"], "*2");
+    assert_eq!(v["outcome"], "N");
+    // Toads and frogs: T.F = * (worked in zermelo::games::toads_frogs).
+    let v = ok_json(&dir, &["game", "toads-frogs", "T.F", "--format", "json"]);
+    assert_eq!(v["value"], "*");
+    assert_eq!(v["outcome"], "N");
+    let r = run(&dir, &["game", "toads-frogs", "TXF"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("square 2"), "{}", r.stderr);
+    // Bad boards and pictures exit 2 saying where.
+    let r = run(&dir, &["game", "domineering", "../.q"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("row 2, column 2"), "{}", r.stderr);
+    let r = run(&dir, &["game", "hackenbush", "--edges", "0-1:b,1-x:r"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("edge 2"), "{}", r.stderr);
+    let big: Vec<String> = (0..65).map(|i| format!("0-{}:g", i + 1)).collect();
+    let r = run(&dir, &["game", "hackenbush", "--edges", &big.join(",")]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+}

@@ -1,0 +1,89 @@
+//! Conway values of short partizan games: canonical forms, sums, comparison, outcome classes.
+//!
+//! | item | what |
+//! |---|---|
+//! | [`Value`] | a game in canonical form, hash-consed: `==` is equality of games |
+//! | [`Value::from_options`] | `{L | R}` simplified (canonical.rs: dominated and reversible options) |
+//! | [`Value::checked_add`], `-G` (`Neg`), [`Value::relation`], [`Value::outcome`] | sum, negative, `< = > ||`, L/R/N/P |
+//! | [`Value::mean_and_temperature`] | for numbers, number + infinitesimal, switches of numbers |
+//! | `Display` / `FromStr` | CGSuite notation: `0`, `-2`, `3/8`, `*`, `*3`, `^`, `v`, `+-1`, `{1|*}` (notation.rs) |
+//! | [`graph_values`] | the value of every position of an acyclic [`TwoPlayerGraph`](crate::graph::TwoPlayerGraph) reachable from some starts |
+//!
+//! Left is player 0 and Right player 1: a position's Left options are player 0's moves.
+//!
+//! ```
+//! use zermelo::cgt::{OutcomeClass, Value};
+//! let up: Value = "^".parse().unwrap();
+//! let star: Value = "*".parse().unwrap();
+//! assert_eq!(up.checked_add(star).unwrap().to_string(), "^*");
+//! assert_eq!(up.checked_add(star).unwrap().outcome(), OutcomeClass::N);
+//! let g: Value = "{3|{2|0}}".parse().unwrap();
+//! assert_eq!(g.checked_add(-g).unwrap(), Value::ZERO);
+//! ```
+
+mod big;
+mod canonical;
+mod dyadic;
+mod graph;
+mod notation;
+mod value;
+
+pub use big::BigDyadic;
+pub use dyadic::{Dyadic, MAX_BITS, MAX_EXP};
+pub use graph::graph_values;
+pub use notation::ParseValueError;
+pub use value::{OutcomeClass, Relation, Value};
+
+/// Why a value could not be computed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CgtError {
+    /// A number needs more than [`MAX_BITS`] bits or a denominator above `2^MAX_EXP`.
+    #[error(
+        "a number in this game needs more than {MAX_BITS} bits or a denominator above 2^{MAX_EXP}"
+    )]
+    NumberTooLarge,
+    /// The game graph has a cycle, so the game is not short.
+    #[error(
+        "the positions have a cycle ({0}); canonical values exist only for finite (acyclic) games"
+    )]
+    Cycle(crate::solve::Cycle),
+    /// A position id out of range.
+    #[error("position {position} is out of range: the game has {positions} positions")]
+    OutOfRange {
+        /// The position asked for.
+        position: u64,
+        /// How many there are.
+        positions: usize,
+    },
+    /// A game too big for the limits of the method.
+    #[error("{0}")]
+    TooBig(String),
+}
+
+/// Runs `work` on a thread with a 1 GiB stack (reserved, touched only as used): comparisons and
+/// sums recurse as deep as the games' birthdays, which long chains of positions make large.
+/// Falls back to the calling thread if no thread can be started.
+pub fn on_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    let cell = std::sync::Mutex::new(Some(work));
+    let take = || cell.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let spawned = std::thread::scope(|scope| {
+        let builder = std::thread::Builder::new()
+            .name("cgt".into())
+            .stack_size(1 << 30);
+        builder
+            .spawn_scoped(scope, || take().map(|w| w()))
+            .ok()
+            .map(|handle| match handle.join() {
+                Ok(t) => t,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+    });
+    match spawned.flatten() {
+        Some(t) => t,
+        None => match take() {
+            Some(w) => w(),
+            None => unreachable!("the work ran on the thread, which returned it"),
+        },
+    }
+}

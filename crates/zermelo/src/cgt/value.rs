@@ -1,0 +1,361 @@
+//! [`Value`]: a short partizan game in canonical form, interned (hash-consed) in one store.
+//!
+//! Canonical forms are unique (Conway, *On Numbers and Games*, ch. 10), so after interning two
+//! games are equal exactly when their handles are: equality and hashing are O(1). The store
+//! also memoizes comparisons, sums and negatives. It lives for the whole process behind a mutex;
+//! every public operation locks it once.
+//!
+//! Numbers are stored as [`Dyadic`]s rather than as option trees (`5` is not `{4|}` five levels
+//! deep), and a number plus a non-number is computed by the translation principle
+//! `x + G = {x + G^L | x + G^R}`, so sums with large numbers stay cheap.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::ops::Neg;
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use super::{CgtError, Dyadic};
+
+/// A short partizan game in canonical form (a handle into the process-wide store).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
+pub struct Value(pub(crate) u32);
+
+/// A canonical form as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Form {
+    /// A number.
+    Number(Dyadic),
+    /// A game that is not a number: its Left and Right options, sorted by handle.
+    Options {
+        left: Box<[Value]>,
+        right: Box<[Value]>,
+    },
+}
+
+/// The relation between two games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relation {
+    /// `G < H`.
+    Less,
+    /// `G = H`.
+    Equal,
+    /// `G > H`.
+    Greater,
+    /// `G || H`: neither `G <= H` nor `G >= H`.
+    Confused,
+}
+
+/// Who wins a game, by its relation to 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OutcomeClass {
+    /// `G > 0`: Left wins, whoever starts.
+    L,
+    /// `G < 0`: Right wins, whoever starts.
+    R,
+    /// `G || 0`: the first player wins.
+    N,
+    /// `G = 0`: the second player wins.
+    P,
+}
+
+impl OutcomeClass {
+    /// `L`, `R`, `N` or `P`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutcomeClass::L => "L",
+            OutcomeClass::R => "R",
+            OutcomeClass::N => "N",
+            OutcomeClass::P => "P",
+        }
+    }
+
+    /// Does Left win when Left moves first?
+    pub fn left_first_wins(self) -> bool {
+        matches!(self, OutcomeClass::L | OutcomeClass::N)
+    }
+
+    /// Does Right win when Right moves first?
+    pub fn right_first_wins(self) -> bool {
+        matches!(self, OutcomeClass::R | OutcomeClass::N)
+    }
+}
+
+/// The interned forms and the memo tables.
+#[derive(Default)]
+pub(crate) struct Store {
+    pub(crate) forms: Vec<Form>,
+    index: HashMap<Form, Value>,
+    pub(crate) leq: HashMap<(Value, Value), bool>,
+    pub(crate) sum: HashMap<(Value, Value), Value>,
+    pub(crate) neg: HashMap<Value, Value>,
+    /// The nimbers built so far: `nimbers[n] = *n`, and back.
+    nimbers: Vec<Value>,
+    pub(crate) nimber_of: HashMap<Value, u32>,
+    /// Left (true) and Right stops.
+    stops: HashMap<(Value, bool), Dyadic>,
+}
+
+static STORE: OnceLock<Mutex<Store>> = OnceLock::new();
+
+/// Locks the store (a panic elsewhere while it was held leaves it consistent: every table is
+/// only ever extended with correct entries).
+pub(crate) fn store() -> MutexGuard<'static, Store> {
+    let m = STORE.get_or_init(|| {
+        let mut s = Store::default();
+        s.intern(Form::Number(Dyadic::ZERO)); // Value(0) is 0
+        Mutex::new(s)
+    });
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Store {
+    /// The handle of a canonical form, interning it if new.
+    pub(crate) fn intern(&mut self, form: Form) -> Value {
+        if let Some(&v) = self.index.get(&form) {
+            return v;
+        }
+        let v = Value(self.forms.len() as u32);
+        self.forms.push(form.clone());
+        self.index.insert(form, v);
+        v
+    }
+
+    /// `*n`, built directly: `{*0, ..., *(n-1) | *0, ..., *(n-1)}` is canonical (no option
+    /// dominates another, none reverses).
+    pub(crate) fn nimber(&mut self, n: u32) -> Value {
+        if self.nimbers.is_empty() {
+            self.nimbers.push(Value::ZERO);
+            self.nimber_of.insert(Value::ZERO, 0);
+        }
+        while self.nimbers.len() <= n as usize {
+            let mut options = self.nimbers.clone();
+            options.sort_unstable();
+            let k = self.nimbers.len() as u32;
+            let v = self.intern(Form::Options {
+                left: options.clone().into(),
+                right: options.into(),
+            });
+            self.nimbers.push(v);
+            self.nimber_of.insert(v, k);
+        }
+        self.nimbers[n as usize]
+    }
+
+    pub(crate) fn form(&self, v: Value) -> &Form {
+        &self.forms[v.0 as usize]
+    }
+
+    pub(crate) fn number(&mut self, d: Dyadic) -> Value {
+        self.intern(Form::Number(d))
+    }
+
+    pub(crate) fn as_number(&self, v: Value) -> Option<Dyadic> {
+        match self.form(v) {
+            Form::Number(d) => Some(*d),
+            Form::Options { .. } => None,
+        }
+    }
+
+    /// The Left options of the canonical form.
+    pub(crate) fn left(&mut self, v: Value) -> Vec<Value> {
+        match self.form(v) {
+            Form::Number(d) => {
+                let o = d.left_option();
+                o.map(|d| self.number(d)).into_iter().collect()
+            }
+            Form::Options { left, .. } => left.to_vec(),
+        }
+    }
+
+    /// The Right options of the canonical form.
+    pub(crate) fn right(&mut self, v: Value) -> Vec<Value> {
+        match self.form(v) {
+            Form::Number(d) => {
+                let o = d.right_option();
+                o.map(|d| self.number(d)).into_iter().collect()
+            }
+            Form::Options { right, .. } => right.to_vec(),
+        }
+    }
+
+    pub(crate) fn relation(&mut self, a: Value, b: Value) -> Relation {
+        if a == b {
+            return Relation::Equal;
+        }
+        match (self.leq_v(a, b), self.leq_v(b, a)) {
+            (true, true) => Relation::Equal,
+            (true, false) => Relation::Less,
+            (false, true) => Relation::Greater,
+            (false, false) => Relation::Confused,
+        }
+    }
+}
+
+impl Value {
+    /// The game 0 (`{|}`).
+    pub const ZERO: Value = Value(0);
+
+    /// A number.
+    pub fn number(d: Dyadic) -> Value {
+        store().number(d)
+    }
+
+    /// An integer.
+    pub fn integer(n: i64) -> Value {
+        Value::number(Dyadic::integer(n))
+    }
+
+    /// The nimber `*n`.
+    ///
+    /// # Errors
+    /// Never for `n` small enough to build (kept fallible like every constructor).
+    pub fn nimber(n: u32) -> Result<Value, CgtError> {
+        Ok(store().nimber(n))
+    }
+
+    /// The canonical form of `{left | right}` for options already in canonical form: dominated
+    /// options removed, reversible options bypassed, numbers recognised.
+    ///
+    /// # Errors
+    /// [`CgtError::NumberTooLarge`] when a number outgrows [`Dyadic`].
+    pub fn from_options(left: &[Value], right: &[Value]) -> Result<Value, CgtError> {
+        store().canonical(left.to_vec(), right.to_vec())
+    }
+
+    /// The Left options of the canonical form (a number `x` shows its canonical options).
+    pub fn left_options(self) -> Vec<Value> {
+        store().left(self)
+    }
+
+    /// The Right options of the canonical form.
+    pub fn right_options(self) -> Vec<Value> {
+        store().right(self)
+    }
+
+    /// The number this game equals, if it is one.
+    pub fn as_number(self) -> Option<Dyadic> {
+        store().as_number(self)
+    }
+
+    /// `G + H`, the disjunctive sum.
+    ///
+    /// # Errors
+    /// [`CgtError::NumberTooLarge`] when a number outgrows [`Dyadic`].
+    pub fn checked_add(self, other: Value) -> Result<Value, CgtError> {
+        store().add_v(self, other)
+    }
+
+    /// The sum of many games (0 for none).
+    ///
+    /// # Errors
+    /// As [`Value::checked_add`].
+    pub fn sum(values: &[Value]) -> Result<Value, CgtError> {
+        let mut s = store();
+        values
+            .iter()
+            .try_fold(Value::ZERO, |acc, &v| s.add_v(acc, v))
+    }
+
+    /// `G - H`.
+    ///
+    /// # Errors
+    /// As [`Value::checked_add`].
+    pub fn checked_sub(self, other: Value) -> Result<Value, CgtError> {
+        let mut s = store();
+        let n = s.neg_v(other);
+        s.add_v(self, n)
+    }
+
+    /// `G <= H`.
+    pub fn leq(self, other: Value) -> bool {
+        store().leq_v(self, other)
+    }
+
+    /// `<`, `=`, `>` or `||`.
+    pub fn relation(self, other: Value) -> Relation {
+        store().relation(self, other)
+    }
+
+    /// The game's order as an [`Ordering`], `None` when confused.
+    pub fn partial_cmp_game(self, other: Value) -> Option<Ordering> {
+        match self.relation(other) {
+            Relation::Less => Some(Ordering::Less),
+            Relation::Equal => Some(Ordering::Equal),
+            Relation::Greater => Some(Ordering::Greater),
+            Relation::Confused => None,
+        }
+    }
+
+    /// L, R, N or P.
+    pub fn outcome(self) -> OutcomeClass {
+        match store().relation(self, Value::ZERO) {
+            Relation::Greater => OutcomeClass::L,
+            Relation::Less => OutcomeClass::R,
+            Relation::Equal => OutcomeClass::P,
+            Relation::Confused => OutcomeClass::N,
+        }
+    }
+
+    /// Left's and Right's stops: the numbers reached when both play on until a number is
+    /// reached, Left (resp. Right) moving first.
+    pub fn stops(self) -> (Dyadic, Dyadic) {
+        let mut s = store();
+        (s.stop(self, true), s.stop(self, false))
+    }
+
+    /// Mean and temperature for a number (mean `x`; temperature `-2^-k` for `x = m/2^k` in
+    /// lowest terms, `-1` for an integer: CGSuite's convention), a number plus an
+    /// infinitesimal (stops equal: mean the stop, temperature 0), and a switch `{a | b}` of
+    /// numbers `a > b` (mean `(a + b) / 2`, temperature `(a - b) / 2`); `None` otherwise.
+    pub fn mean_and_temperature(self) -> Option<(Dyadic, Dyadic)> {
+        if let Some(x) = self.as_number() {
+            let t = Dyadic::new(-1, x.exponent()).ok()?;
+            return Some((x, t));
+        }
+        let (l, r) = self.stops();
+        if l == r {
+            return Some((l, Dyadic::ZERO));
+        }
+        let (left, right) = (self.left_options(), self.right_options());
+        match (left.as_slice(), right.as_slice()) {
+            ([a], [b]) => {
+                let (a, b) = (a.as_number()?, b.as_number()?);
+                let mean = a.checked_add(b).ok()?.half().ok()?;
+                let t = a.checked_add(b.neg()).ok()?.half().ok()?;
+                Some((mean, t))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl std::ops::Neg for Value {
+    type Output = Value;
+
+    /// `-G`: Left and Right swapped.
+    fn neg(self) -> Value {
+        store().neg_v(self)
+    }
+}
+
+impl Store {
+    /// Left's (`left_first`) or Right's stop, memoized.
+    pub(crate) fn stop(&mut self, v: Value, left_first: bool) -> Dyadic {
+        if let Some(d) = self.as_number(v) {
+            return d;
+        }
+        if let Some(&d) = self.stops.get(&(v, left_first)) {
+            return d;
+        }
+        let opts = if left_first {
+            self.left(v)
+        } else {
+            self.right(v)
+        };
+        let stops = opts.into_iter().map(|o| self.stop(o, !left_first));
+        let d = if left_first { stops.max() } else { stops.min() }.unwrap_or(Dyadic::ZERO);
+        self.stops.insert((v, left_first), d);
+        d
+    }
+}
