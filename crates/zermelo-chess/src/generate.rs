@@ -42,7 +42,6 @@ use crate::material::{Material, MAX_PIECES};
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
 use crate::slice::{Board, Child, SliceGame};
-use crate::square::Role;
 use crate::table::{Metric, Table, TableError, WriteOptions};
 use crate::value::{Value, MAX_PLIES};
 
@@ -791,8 +790,7 @@ impl GroupGame<'_> {
             let mut best: Option<Value> = None;
             for m in pos.legal_moves() {
                 let child = self.slow_value(&pos.play(m))?;
-                let pawn = pos.piece_at(m.from).is_some_and(|p| p.role == Role::Pawn);
-                let v = if m.capture || pawn {
+                let v = if pos.is_zeroing(m) {
                     self.through_zeroing(child)
                 } else {
                     child.for_parent()

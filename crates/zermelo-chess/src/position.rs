@@ -614,6 +614,12 @@ impl Position {
         Ok((pos, setup.halfmove_clock))
     }
 
+    /// Whether the legal move `m` resets the halfmove clock: a capture or a pawn move (the
+    /// zeroing moves of the 50-move rule).
+    pub fn is_zeroing(&self, m: Move) -> bool {
+        m.capture || self.piece_at(m.from).is_some_and(|p| p.role == Role::Pawn)
+    }
+
     /// Standard algebraic notation of the legal move `m` (`Nf3`, `exd6`, `Rae1`, `a8=Q+`,
     /// `Qh7#`): piece letter, the origin's file, rank or both when another piece of the same
     /// kind could go to the same square, `x` for a capture, promotion, check or mate.

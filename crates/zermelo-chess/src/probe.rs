@@ -275,12 +275,18 @@ impl Tablebase {
             // Tables hold positions without en passant rights: look one ply ahead.
             return self.best_of_moves(pos);
         }
+        self.lookup(pos, Kind::Dtm)
+    }
+
+    /// The stored value of `pos` (no en passant rights) in its table of `kind`; bare kings
+    /// are a draw.
+    fn lookup(&self, pos: &Position, kind: Kind) -> Result<Value, ProbeError> {
         let material = Material::of(pos);
         if material.piece_count() == 2 {
             return Ok(Value::Draw);
         }
         let (canonical, flipped) = material.canonical();
-        let table = self.table(&canonical)?;
+        let table = self.table_of(&canonical, kind)?;
         let oriented = if flipped { pos.flip_colors() } else { *pos };
         let idx = table
             .indexer()
@@ -302,18 +308,7 @@ impl Tablebase {
                 None => Value::Draw,
             });
         }
-        let material = Material::of(pos);
-        if material.piece_count() == 2 {
-            return Ok(Value::Draw);
-        }
-        let (canonical, flipped) = material.canonical();
-        let table = self.dtz_table(&canonical)?;
-        let oriented = if flipped { pos.flip_colors() } else { *pos };
-        let idx = table
-            .indexer()
-            .rank(&oriented)
-            .ok_or_else(|| ProbeError::Illegal(pos.fen()))?;
-        Ok(table.value_of_legal(idx)?)
+        self.lookup(pos, Kind::Dtz)
     }
 
     /// The class of `pos` under the rule when `clock` plies have passed since the last
@@ -329,10 +324,7 @@ impl Tablebase {
         for m in pos.legal_moves() {
             let child = pos.play(m);
             let after = self.probe_dtz(&child)?;
-            let zeroing = m.capture
-                || pos
-                    .piece_at(m.from)
-                    .is_some_and(|p| p.role == crate::square::Role::Pawn);
+            let zeroing = pos.is_zeroing(m);
             let value = if zeroing {
                 Wdl50::of(after, self.rule).zeroing_exit(self.rule)
             } else {

@@ -20,7 +20,6 @@ use rayon::prelude::*;
 use crate::dtz::Wdl50;
 use crate::material::Material;
 use crate::probe::{ProbeError, Tablebase};
-use crate::square::Role;
 use crate::table::Metric;
 use crate::value::Value;
 
@@ -102,8 +101,7 @@ fn best(pos: &crate::Position, tb: &Tablebase, metric: Metric) -> Result<Value, 
             Metric::Dtm => tb.probe(&child)?.for_parent(),
             Metric::Dtz { rule } => {
                 let after = tb.probe_dtz(&child)?;
-                let pawn = pos.piece_at(m.from).is_some_and(|p| p.role == Role::Pawn);
-                if m.capture || pawn {
+                if pos.is_zeroing(m) {
                     Wdl50::of(after, rule).zeroing_exit(rule)
                 } else {
                     after.for_parent()

@@ -420,12 +420,7 @@ pub fn lichess_standard(
         None => tb
             .probe_moves(pos)?
             .into_iter()
-            .map(|(m, _)| {
-                let pawn = pos
-                    .piece_at(m.from)
-                    .is_some_and(|p| p.role == zermelo_chess::Role::Pawn);
-                (m, m.capture || pawn)
-            })
+            .map(|(m, _)| (m, pos.is_zeroing(m)))
             .collect(),
     };
     if dtz_here.is_some() {
