@@ -11,22 +11,9 @@ use zermelo::graph::{Csr, Rules};
 use zermelo::solve::{self, LoopyValue, Nimber};
 use zermelo::{NodeId, Outcome};
 
-/// SplitMix64: a small deterministic generator for the seeded loops.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+// SplitMix64: a small deterministic generator for the seeded loops.
+mod common;
+use common::Rng;
 
 /// A random graph of `1..=max_n` nodes, cycles and self-loops included; `dag` keeps edges
 /// going down.
