@@ -379,9 +379,9 @@ fn put(bytes: &mut [u8], e: u16) {
 
 /// The resident memory [`generate_with`] needs for the canonical `material`, in bytes: the
 /// engine's state for its largest group (2.125 bytes per index, the frontier bit alone when
-/// `mapped`), the compressed table (estimated at a quarter of its entries) and, for a pawn
-/// table, the buffers that read the values file back. The smaller tables it probes are not
-/// included.
+/// `mapped`), the compressed table (estimated at a quarter of its entries), the smaller tables
+/// small enough to be decoded into memory and, for a pawn table, the buffers that read the
+/// values file back. The smaller tables probed block by block are not included.
 pub fn estimate_memory(material: &Material, options: &GenOptions) -> u64 {
     let ix = crate::Indexer::new(material);
     let largest = plan_groups(&ix)
@@ -396,11 +396,15 @@ pub fn estimate_memory(material: &Material, options: &GenOptions) -> u64 {
             ..CompactOptions::default()
         },
     );
-    if ix.has_pawns() {
-        engine + ix.size() / 4 + (64 << 20)
-    } else {
-        engine + ix.size() / 4
-    }
+    // The smaller tables decoded into memory for the captures and promotions.
+    let resident: u64 = material
+        .successors()
+        .iter()
+        .map(|m| crate::Indexer::new(m).size() * options.metric.width() as u64)
+        .filter(|&b| b <= crate::slice::RESIDENT_LIMIT)
+        .sum();
+    let pawn_buffers = if ix.has_pawns() { 64 << 20 } else { 0 };
+    engine + ix.size() / 4 + resident + pawn_buffers
 }
 
 /// The groups of pawn configurations of a material, in the order they are solved (each a
@@ -653,10 +657,7 @@ impl IndexedGame for GroupGame<'_> {
             // Reused: an allocation per position made the threads queue on malloc's lock.
             static CHILDREN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
         }
-        let found = CHILDREN.with_borrow_mut(|children| {
-            self.exit_of(&b, children)
-                .map(|(any, exit)| (any, exit, children.len()))
-        });
+        let found = CHILDREN.with_borrow_mut(|children| self.exit_of(&b, children));
         match found {
             Err(e) => {
                 let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
@@ -668,10 +669,7 @@ impl IndexedGame for GroupGame<'_> {
             } else {
                 Outcome::Draw
             }),
-            Ok((true, exit, moves)) => Start::Open {
-                moves: moves as u32,
-                exit,
-            },
+            Ok((true, exit, moves)) => Start::Open { moves, exit },
         }
     }
 
@@ -687,21 +685,27 @@ impl IndexedGame for GroupGame<'_> {
             }
             None => false,
         });
-        // Each predecessor once, as `start` counts distinct children.
-        out.sort_unstable();
-        out.dedup();
+        // Each predecessor once, as `start` counts distinct children (two un-moves reach
+        // one index only where two moves can: the same test).
+        if self.game.children_may_coincide(&b) {
+            out.sort_unstable();
+            out.dedup();
+        }
     }
 }
 
 impl GroupGame<'_> {
-    /// Whether `b` has a legal move, and the best exit for the side to move; `children` gets
-    /// the distinct indices of its in-group children.
+    /// Whether `b` has a legal move, the best exit for the side to move and the number of
+    /// distinct in-group children (`children` is scratch space for their indices, ranked only
+    /// when two moves can reach the same one: [`SliceGame::children_may_coincide`]).
     fn exit_of(
         &self,
         b: &Board,
         children: &mut Vec<u64>,
-    ) -> Result<(bool, Option<Value>), ProbeError> {
+    ) -> Result<(bool, Option<Value>, u32), ProbeError> {
         children.clear();
+        let rank = self.game.children_may_coincide(b);
+        let mut in_group = 0u32;
         let mut any = false;
         let mut best: Option<Value> = None;
         let mut err = None;
@@ -709,7 +713,11 @@ impl GroupGame<'_> {
             any = true;
             let v = match child {
                 Child::InSlice(c) => {
-                    children.push(self.game.rank(&c));
+                    if rank {
+                        children.push(self.game.rank(&c));
+                    } else {
+                        in_group += 1;
+                    }
                     return true;
                 }
                 Child::PawnPush { board, double } => self.push_value(b, &board, double),
@@ -732,13 +740,16 @@ impl GroupGame<'_> {
                 }
             }
         });
-        // A position symmetric to itself can reach one child by two moves: the engine counts
-        // children, as the un-moves list each predecessor once.
-        children.sort_unstable();
-        children.dedup();
+        if rank {
+            // A position symmetric to itself can reach one child by two moves: the engine
+            // counts children, as the un-moves list each predecessor once.
+            children.sort_unstable();
+            children.dedup();
+            in_group = children.len() as u32;
+        }
         match err {
             Some(e) => Err(e),
-            None => Ok((any, best)),
+            None => Ok((any, best, in_group)),
         }
     }
 

@@ -365,6 +365,11 @@ impl Indexer {
         self.rank_squares_with_transform(turn, squares).0
     }
 
+    /// Whether two slots hold equal pieces (their squares are sorted when ranking).
+    pub(crate) fn has_equal_pieces(&self) -> bool {
+        !self.equal_runs.is_empty()
+    }
+
     /// Whether pawns restrict the symmetry to the left-right mirror.
     pub fn has_pawns(&self) -> bool {
         self.pawns

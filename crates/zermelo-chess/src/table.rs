@@ -229,10 +229,12 @@ pub struct WriteOptions {
 }
 
 impl Default for WriteOptions {
-    /// zstd level 9 in blocks of 4,096 entries (see BENCHMARKS.md for the measurements).
+    /// zstd level 8 in blocks of 4,096 entries (see BENCHMARKS.md for the measurements:
+    /// level 8 is the last of zstd's fast match finders on blocks this small, and writes
+    /// KRBvKR's tables 1.5x faster than level 9, and smaller).
     fn default() -> WriteOptions {
         WriteOptions {
-            codec: Codec::Zstd(9),
+            codec: Codec::Zstd(8),
             block_entries: 1 << 12,
         }
     }
@@ -459,6 +461,45 @@ impl Table {
             metric,
             storage: Storage::Entries(entries),
         }
+    }
+
+    /// Bytes the entries take decoded ([`Table::resident`]'s memory).
+    pub fn resident_bytes(&self) -> u64 {
+        self.size() * self.metric.width() as u64
+    }
+
+    /// The same table with every entry decoded into memory ([`Table::resident_bytes`]): a
+    /// probe is then an array read instead of a block decompression. The generator probes
+    /// its smaller tables at random places, where a block cache misses nearly every time.
+    pub fn resident(&self) -> Result<Table, TableError> {
+        let w = self.metric.width();
+        let entries = match &self.storage {
+            Storage::Entries(v) => v.clone(),
+            Storage::Blocks(b) => {
+                let mut entries = vec![0u8; self.resident_bytes() as usize];
+                entries
+                    .par_chunks_mut(b.block_entries as usize * w)
+                    .enumerate()
+                    .try_for_each_init(Vec::new, |block, (k, out)| {
+                        b.decode(k, block)?;
+                        if block.len() != out.len() {
+                            return Err(b.corrupt(format!(
+                                "block {k}: {} bytes, expected {}",
+                                block.len(),
+                                out.len()
+                            )));
+                        }
+                        out.copy_from_slice(block);
+                        Ok(())
+                    })?;
+                entries
+            }
+        };
+        Ok(Table {
+            indexer: self.indexer.clone(),
+            metric: self.metric,
+            storage: Storage::Entries(entries),
+        })
     }
 
     /// The file name of a material's DTM table (`KQvKR.zct`).
@@ -785,7 +826,13 @@ fn encode(
 fn compress(codec: Codec, entries: &[u8]) -> io::Result<Vec<u8>> {
     match codec {
         Codec::Raw => Ok(entries.to_vec()),
-        Codec::Zstd(level) => zstd::bulk::compress(entries, level),
+        Codec::Zstd(level) => COMPRESSOR.with_borrow_mut(|c| {
+            let compressor = match c {
+                Some((l, compressor)) if *l == level => compressor,
+                _ => &mut c.insert((level, zstd::bulk::Compressor::new(level)?)).1,
+            };
+            compressor.compress(entries)
+        }),
         Codec::RunLength => {
             let mut out = Vec::new();
             for run in entries.chunk_by(|a, b| a == b) {
@@ -934,6 +981,10 @@ impl Blocks {
 }
 
 thread_local! {
+    /// One zstd compression context per thread and level (a context per block cost 6% of
+    /// compressing it).
+    static COMPRESSOR: std::cell::RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
+        const { std::cell::RefCell::new(None) };
     /// One zstd decompression context per thread: creating one per block would cost more
     /// than decoding the block.
     static DECOMPRESSOR: std::cell::RefCell<io::Result<zstd::bulk::Decompressor<'static>>> =
