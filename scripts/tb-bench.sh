@@ -41,9 +41,9 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
     "$gen" -t "$threads" "$material" > "$work/syzygy.log")
 /usr/bin/time -f '%e\t%U\t%S\t%M' -o "$work/zermelo.time" \
     "$zermelo" tb gen "$material" --tables "$work/zermelo" --threads "$threads" --stats -q \
-    2> "$work/zermelo.log"
+    > "$work/zermelo.log" 2>&1
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-grep -E "^$material" "$work/zermelo.log" || true
+grep -E "^(stats: )?$material" "$work/zermelo.log" || true
 echo
 echo "| $material | wall s | user s | sys s | peak MiB |"
 echo "|---|---|---|---|---|"

@@ -39,7 +39,7 @@ fn probe(c: &mut Criterion) {
     let codecs = [
         ("generated", None),
         ("raw", Some(Codec::Raw)),
-        ("zstd", Some(Codec::Zstd(9))),
+        ("zstd", Some(Codec::Zstd(8))),
         ("run-length", Some(Codec::RunLength)),
     ];
     for (name, codec) in codecs {

@@ -639,12 +639,16 @@ impl IndexedGame for GroupGame<'_> {
 
     fn start(&self, local: u64) -> Start {
         let global = self.window.global(local as usize);
-        let Some(b) = self.game.legal_board(global) else {
-            return Start::Hole;
-        };
         if let Some(dtm) = self.draws_from {
-            match dtm.value_of_legal(global) {
-                Ok(Value::Draw) => return Start::Terminal(Outcome::Draw),
+            // A DTM draw is a finished draw, known without decoding the board. (The filler
+            // entry marks holes, and losses in 254 plies: `legal_board` tells them apart.)
+            match dtm.entry(global) {
+                Ok(e)
+                    if e != Metric::Dtm.encode_illegal()
+                        && Metric::Dtm.decode_entry(e) == Value::Draw =>
+                {
+                    return Start::Terminal(Outcome::Draw)
+                }
                 Ok(_) => {}
                 Err(e) => {
                     let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
@@ -653,6 +657,9 @@ impl IndexedGame for GroupGame<'_> {
                 }
             }
         }
+        let Some(b) = self.game.legal_board(global) else {
+            return Start::Hole;
+        };
         thread_local! {
             // Reused: an allocation per position made the threads queue on malloc's lock.
             static CHILDREN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };

@@ -528,7 +528,7 @@ impl Table {
     }
 
     /// The entry of index `idx < size()`, or why its block cannot be decoded.
-    fn entry(&self, idx: u64) -> Result<u16, TableError> {
+    pub(crate) fn entry(&self, idx: u64) -> Result<u16, TableError> {
         match &self.storage {
             Storage::Entries(v) => Ok(entry_at(v, self.metric.width(), idx as usize)),
             Storage::Blocks(b) => b.entry(idx),
