@@ -7,6 +7,8 @@ use std::sync::Mutex;
 
 use anyhow::Context;
 
+use zermelo::io::stream::LineCheck;
+
 use crate::error::{CliResult, Failure};
 
 /// Runs `write` against the destination: `path`, or standard output when `None`.
@@ -264,6 +266,18 @@ fn keep_permissions(_file: &fs::File, _path: &Path) {}
 /// files (they begin with `ZERMELO`): no text format contains one, and `/dev/zero` would
 /// otherwise be read until memory runs out.
 pub fn read_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
+    read_input_with(path, None)
+}
+
+/// [`read_input`] for a line-based text format: a pipe, a FIFO or a device is read line by line
+/// through `check` ([`zermelo::io::stream`]), so an endless stream fails on its first bad line
+/// (`file:line`, exit 2) holding one line in memory. A regular file is read as by
+/// [`read_input`]: its size is known and its parser names the first bad line.
+pub fn read_text_input(path: &Path, check: &mut dyn LineCheck) -> CliResult<(Vec<u8>, String)> {
+    read_input_with(path, Some(check))
+}
+
+fn read_input_with(path: &Path, check: Option<&mut dyn LineCheck>) -> CliResult<(Vec<u8>, String)> {
     let cap = crate::input::memory_limit().input_cap();
     let unreadable =
         |name: &str, e: io::Error| Failure::Unreadable(format!("{name}: cannot read: {e}"));
@@ -289,6 +303,10 @@ pub fn read_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
     };
     if len.is_some_and(|l| l > cap) {
         return Err(too_big(&name));
+    }
+    if let (None, Some(check)) = (len, check) {
+        let bytes = zermelo::io::stream::read_checked(reader, &name, cap, check)?;
+        return Ok((bytes, name));
     }
     const CHECKED: usize = 1 << 16;
     let mut bytes = Vec::with_capacity(len.map_or(0, |l| l as usize));

@@ -15,6 +15,7 @@ mod parallel;
 mod pgsolver;
 mod radix;
 mod solution_csv;
+pub mod stream;
 mod two_player;
 mod verdicts;
 
@@ -32,6 +33,7 @@ pub use parallel::{
 };
 pub use pgsolver::{
     parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol, write_pgsolver,
+    PgsolverLines,
 };
 pub use radix::{Away, TooManyMoves, WindowPart, WindowRows};
 pub use solution_csv::{

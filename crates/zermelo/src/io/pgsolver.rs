@@ -63,17 +63,15 @@ pub fn parse_pgsolver(bytes: &[u8], source: &str) -> Result<Arena, ParseError> {
             continue;
         }
         first = false;
-        let v = line.vertex_id(declared, "a vertex line `id priority owner succ,...;`")?;
-        if std::mem::replace(&mut defined[v as usize], true) {
-            return Err(line.error(format!("vertex {v} is defined a second time")));
-        }
-        priority[v as usize] = line.priority()?;
-        owner[v as usize] = line.owner()?;
-        line.successors(declared, |w| {
+        let (v, p, o) = line.vertex(declared, |v, w| {
             sources.push(v);
             targets.push(w);
         })?;
-        line.rest()?;
+        if std::mem::replace(&mut defined[v as usize], true) {
+            return Err(line.error(format!("vertex {v} is defined a second time")));
+        }
+        priority[v as usize] = p;
+        owner[v as usize] = o;
     }
     let count = vertex_count(&defined, declared, source)?;
     if let Some(i) =
@@ -110,15 +108,59 @@ pub fn parse_pgsolver(bytes: &[u8], source: &str) -> Result<Arena, ParseError> {
         .map_err(|e| ParseError::whole(source, e.to_string()))
 }
 
+/// The syntax of a PGSolver game line by line, for input read as it arrives
+/// ([`stream::read_checked`](super::stream::read_checked)): the header, an optional `start`,
+/// then vertex lines, each checked as [`parse_pgsolver`] checks it (ids against the header), so
+/// that an endless stream fails on its first bad line. What needs the whole file (duplicates,
+/// undefined successors, missing vertices) is left to [`parse_pgsolver`].
+#[derive(Default)]
+pub struct PgsolverLines {
+    declared: Option<u64>,
+    first: bool,
+}
+
+impl super::stream::LineCheck for PgsolverLines {
+    fn check(&mut self, number: u64, text: &[u8], source: &str) -> Result<(), ParseError> {
+        let mut line = Line {
+            text,
+            at: 0,
+            number,
+            source,
+        };
+        line.skip_space();
+        if line.done() {
+            return Ok(());
+        }
+        let Some(declared) = self.declared else {
+            let declared = line.keyword_number("parity", "a header `parity N;`")?;
+            check_limit(declared, &line)?;
+            (self.declared, self.first) = (Some(declared), true);
+            return Ok(());
+        };
+        if std::mem::take(&mut self.first) && line.starts_with_word(b"start") {
+            return line.keyword_number("start", "`start V;`").map(drop);
+        }
+        line.vertex(declared, |_, _| {}).map(drop)
+    }
+}
+
+/// A header's `N` over [`MAX_NODES`] is too big (exit 3 in the CLI), not malformed.
+fn check_limit(declared: u64, line: &Line) -> Result<(), ParseError> {
+    if declared >= MAX_NODES {
+        return Err(line
+            .error(format!(
+                "the header declares {declared} vertices, more than the supported maximum of {}",
+                MAX_NODES - 1
+            ))
+            .with_kind(super::ErrorKind::TooBig));
+    }
+    Ok(())
+}
+
 /// Checks a header's `N` against the limits and the input's length; returns the slots to
 /// allocate (`N + 1`, enough for both readings of `N`).
 fn check_declared(declared: u64, len: usize, line: &Line) -> Result<usize, ParseError> {
-    if declared >= MAX_NODES {
-        return Err(line.error(format!(
-            "the header declares {declared} vertices, more than the supported maximum of {}",
-            MAX_NODES - 1
-        )));
-    }
+    check_limit(declared, line)?;
     if declared as usize > len / MIN_LINE + 1 {
         return Err(line.error(format!(
             "the header declares {declared} vertices, but the input has only {len} bytes (each \
@@ -287,6 +329,21 @@ impl Line<'_> {
             )));
         }
         Ok(())
+    }
+
+    /// A vertex line `id priority owner succ,... ["name"][;]`: its id, priority and owner, its
+    /// moves passed to `edge`.
+    fn vertex(
+        &mut self,
+        declared: u64,
+        mut edge: impl FnMut(NodeId, NodeId),
+    ) -> Result<(NodeId, Priority, Player), ParseError> {
+        let v = self.vertex_id(declared, "a vertex line `id priority owner succ,...;`")?;
+        let p = self.priority()?;
+        let o = self.owner()?;
+        self.successors(declared, |w| edge(v, w))?;
+        self.rest()?;
+        Ok((v, p, o))
     }
 
     fn vertex_id(&mut self, declared: u64, what: &str) -> Result<NodeId, ParseError> {
