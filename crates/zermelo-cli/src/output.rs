@@ -32,8 +32,16 @@ pub fn emit(
             }
         }
         Some(path) if is_special(path) => write_through(path, write),
-        Some(path) => write_atomically(&link_target(path), write),
+        Some(path) => write_atomically(&link_target(path)?, write),
     }
+}
+
+/// An output that cannot be written: exit 1, as the exit-code table says.
+fn unwritable(path: &Path, why: impl std::fmt::Display) -> Failure {
+    Failure::Internal(anyhow::anyhow!(
+        "{}: cannot write output: {why}",
+        path.display()
+    ))
 }
 
 /// Whether `path` names something that is not a regular file or a directory (a device, a FIFO,
@@ -45,10 +53,11 @@ fn is_special(path: &Path) -> bool {
     fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
-/// Where a symbolic link points (following chains); `path` itself if it is not a link.
-fn link_target(path: &Path) -> PathBuf {
+/// Where a symbolic link points (following chains); `path` itself if it is not a link. A chain
+/// of more than 40 links (a loop) is an error: replacing the link would break it.
+fn link_target(path: &Path) -> CliResult<PathBuf> {
     let mut current = path.to_path_buf();
-    for _ in 0..40 {
+    for _ in 0..=40 {
         match fs::read_link(&current) {
             Ok(target) => {
                 current = match current.parent() {
@@ -56,10 +65,13 @@ fn link_target(path: &Path) -> PathBuf {
                     _ => target,
                 };
             }
-            Err(_) => return current,
+            Err(_) => return Ok(current),
         }
     }
-    current
+    Err(unwritable(
+        path,
+        "too many levels of symbolic links (a loop?); the link is left as it is",
+    ))
 }
 
 fn write_through(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> CliResult {
@@ -83,17 +95,22 @@ fn write_atomically(
         _ => PathBuf::from("."),
     };
     if path.is_dir() {
+        // A directory where a file name belongs is a usage error (exit 2), as for inputs.
         return Err(Failure::input(format!(
             "{}: is a directory, expected a file name for the output",
             path.display()
         )));
     }
     if !dir.is_dir() {
-        return Err(Failure::input(format!(
-            "{}: cannot write output: directory {} does not exist",
-            path.display(),
-            dir.display()
-        )));
+        let why = if dir.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
+        return Err(unwritable(
+            path,
+            format!("directory {} {why}", dir.display()),
+        ));
     }
     #[cfg(target_os = "linux")]
     if let Some(file) = unnamed::create(&dir) {

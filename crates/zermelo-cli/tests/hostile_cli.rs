@@ -322,6 +322,40 @@ fn boards_and_parity_headers_over_the_limits_are_too_big() {
 }
 
 #[cfg(unix)]
+#[test]
+fn exit_codes_and_messages_of_issue_22() {
+    let d = Dir::new();
+    d.write("g.txt", CHAIN);
+    // -o onto a symbolic link loop: an error (unwritable output, exit 1); the links stay.
+    std::os::unix::fs::symlink("b", d.path("a")).unwrap();
+    std::os::unix::fs::symlink("a", d.path("b")).unwrap();
+    d.run(&["solve", "g.txt", "-o", "a"])
+        .code(1)
+        .says("a: cannot write output: too many levels of symbolic links");
+    assert_eq!(file_type(&d.path("a")), "symlink");
+    assert_eq!(file_type(&d.path("b")), "symlink");
+    // An output into a missing directory: exit 1, saying which directory.
+    d.run(&["solve", "g.txt", "-o", "no/such/out.csv"])
+        .code(1)
+        .says("no/such/out.csv: cannot write output: directory no/such does not exist");
+    // A .zg file with a flag set (and a valid header checksum): refused, exit 2.
+    d.run(&["convert", "g.txt", "g.zg"]).code(0);
+    let mut zg = std::fs::read(d.path("g.zg")).unwrap();
+    zg[12] = 4;
+    let crc = crc32fast::hash(&zg[..100]);
+    zg[100..104].copy_from_slice(&crc.to_le_bytes());
+    d.write("flags.zg", &zg);
+    d.run(&["solve", "flags.zg"])
+        .code(2)
+        .says("flags.zg: unsupported flags 0x4 in the header");
+    // --max-memory 1K: the message gives sizes in units that show them.
+    let r = d.run(&["--max-memory", "1K", "solve", "g.txt"]);
+    r.code(3)
+        .says("but only 1.00 KiB is allowed by --max-memory");
+    assert!(!r.stderr.contains("0.00 GiB"), "{}", r.stderr);
+}
+
+#[cfg(unix)]
 fn file_type(path: &Path) -> String {
     use std::os::unix::fs::FileTypeExt;
     let t = std::fs::symlink_metadata(path).unwrap().file_type();
