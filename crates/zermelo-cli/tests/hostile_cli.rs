@@ -279,6 +279,10 @@ fn endless_streams_fail_on_their_first_bad_line() {
             "\"$Z\" game police-thief /dev/zero",
             "/dev/zero:1: binary data",
         ),
+        (
+            "printf \"parity 1;\\n0 0 0 1;\\n1 1 1 0;\\n\" > t.pg && yes | \"$Z\" parity verify t.pg -",
+            "<stdin>:1: expected a header `paritysol N;`",
+        ),
     ];
     for (script, message) in runs {
         let t = Instant::now();

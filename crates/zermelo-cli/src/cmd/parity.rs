@@ -8,13 +8,13 @@ use clap::{Args, Subcommand, ValueEnum};
 use zermelo::io::stream::LineCheck;
 use zermelo::io::{
     looks_like_hoa, parse_ehoa, parse_paritysol, parse_pgsolver, write_parity_json,
-    write_paritysol, ParseError, PgsolverLines,
+    write_paritysol, ParitysolLines, ParseError, PgsolverLines,
 };
 use zermelo::parity::{self, Arena, Objective, ParitySolution, SolveOptions, Solver};
 use zermelo::{NodeId, Player};
 
 use crate::error::{CliResult, Failure};
-use crate::output::{emit, read_input, read_text_input};
+use crate::output::{emit, read_text_input};
 use crate::progress::Progress;
 
 /// Arguments of `zermelo parity`.
@@ -276,7 +276,8 @@ fn verify(
     objective: &ObjectiveArgs,
 ) -> CliResult {
     let (arena, _) = load(file)?;
-    let (bytes, sol_name) = read_input(solution)?;
+    let mut check = ParitysolLines::new(arena.vertex_count());
+    let (bytes, sol_name) = read_text_input(solution, &mut check)?;
     let mut claim = parse_paritysol(&bytes, &sol_name, arena.vertex_count())?;
     let checked = match objective.objective() {
         None => arena,

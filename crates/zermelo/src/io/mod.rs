@@ -33,7 +33,7 @@ pub use parallel::{
 };
 pub use pgsolver::{
     parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol, write_pgsolver,
-    PgsolverLines,
+    ParitysolLines, PgsolverLines,
 };
 pub use radix::{Away, TooManyMoves, WindowPart, WindowRows};
 pub use solution_csv::{

@@ -331,6 +331,33 @@ impl Line<'_> {
         Ok(())
     }
 
+    /// A solution line `vertex winner [successor][;]` of a game of `n` vertices.
+    fn solution(&mut self, n: u64) -> Result<(NodeId, Player, Option<NodeId>), ParseError> {
+        let what = "a solution line `vertex winner [successor];`";
+        let v = self.number(what)?;
+        if v >= n {
+            return Err(self.error(format!("vertex {v} is not in the game ({n} vertices)")));
+        }
+        let w = self.number("a winner (0 or 1)")?;
+        let winner = Player::from_index(w)
+            .ok_or_else(|| self.error(format!("expected a winner (0 or 1), found {w}")))?;
+        self.skip_space();
+        let strategy = match self.peek() {
+            Some(b) if b.is_ascii_digit() => {
+                let s = self.number("a successor")?;
+                if s >= n {
+                    return Err(
+                        self.error(format!("successor {s} is not in the game ({n} vertices)"))
+                    );
+                }
+                Some(s as NodeId)
+            }
+            _ => None,
+        };
+        self.semicolon_and_end(what)?;
+        Ok((v as NodeId, winner, strategy))
+    }
+
     /// A vertex line `id priority owner succ,... ["name"][;]`: its id, priority and owner, its
     /// moves passed to `edge`.
     fn vertex(
@@ -404,6 +431,57 @@ impl Line<'_> {
             }
         }
         self.semicolon_and_end("a vertex line")
+    }
+}
+
+/// `paritysol N;` for a game of `vertices` vertices (`N` the highest id or the count); returns
+/// the vertex count.
+fn paritysol_header(line: &mut Line, vertices: usize) -> Result<u64, ParseError> {
+    let declared = line.keyword_number("paritysol", "a header `paritysol N;`")?;
+    let n = vertices as u64;
+    if declared != n && declared + 1 != n {
+        return Err(line.error(format!(
+            "the header declares {declared}, but the game has {n} vertices (expected `paritysol {};`)",
+            n.saturating_sub(1)
+        )));
+    }
+    Ok(n)
+}
+
+/// The syntax of a `paritysol` solution line by line, for input read as it arrives (as
+/// [`PgsolverLines`] for games); duplicates and missing vertices are left to
+/// [`parse_paritysol`].
+pub struct ParitysolLines {
+    vertices: usize,
+    header: bool,
+}
+
+impl ParitysolLines {
+    /// The check for a solution of a game of `vertices` vertices.
+    pub fn new(vertices: usize) -> Self {
+        ParitysolLines {
+            vertices,
+            header: false,
+        }
+    }
+}
+
+impl super::stream::LineCheck for ParitysolLines {
+    fn check(&mut self, number: u64, text: &[u8], source: &str) -> Result<(), ParseError> {
+        let mut line = Line {
+            text,
+            at: 0,
+            number,
+            source,
+        };
+        line.skip_space();
+        if line.done() {
+            return Ok(());
+        }
+        if !std::mem::replace(&mut self.header, true) {
+            return paritysol_header(&mut line, self.vertices).map(drop);
+        }
+        line.solution(self.vertices as u64).map(drop)
     }
 }
 
@@ -530,44 +608,15 @@ pub fn parse_paritysol(
             "empty input: expected a header `paritysol N;`",
         ));
     };
-    let declared = line.keyword_number("paritysol", "a header `paritysol N;`")?;
-    let n = vertices as u64;
-    if declared != n && declared + 1 != n {
-        return Err(line.error(format!(
-            "the header declares {declared}, but the game has {n} vertices (expected `paritysol {};`)",
-            n.saturating_sub(1)
-        )));
-    }
+    let n = paritysol_header(&mut line, vertices)?;
     let mut solution = ParitySolution::new(vertices);
     let mut seen = vec![false; vertices];
-    while let Some(next) = lines.next() {
-        line = next;
-        let what = "a solution line `vertex winner [successor];`";
-        let v = line.number(what)?;
-        if v >= n {
-            return Err(line.error(format!("vertex {v} is not in the game ({n} vertices)")));
-        }
+    while let Some(mut line) = lines.next() {
+        let (v, winner, strategy) = line.solution(n)?;
         if std::mem::replace(&mut seen[v as usize], true) {
             return Err(line.error(format!("vertex {v} appears a second time")));
         }
-        let w = line.number("a winner (0 or 1)")?;
-        let winner = Player::from_index(w)
-            .ok_or_else(|| line.error(format!("expected a winner (0 or 1), found {w}")))?;
-        line.skip_space();
-        let strategy = match line.peek() {
-            Some(b) if b.is_ascii_digit() => {
-                let s = line.number("a successor")?;
-                if s >= n {
-                    return Err(
-                        line.error(format!("successor {s} is not in the game ({n} vertices)"))
-                    );
-                }
-                Some(s as NodeId)
-            }
-            _ => None,
-        };
-        line.semicolon_and_end(what)?;
-        solution.set(v as NodeId, winner, strategy);
+        solution.set(v, winner, strategy);
     }
     if let Some(v) = seen.iter().position(|&s| !s) {
         return Err(ParseError::whole(
