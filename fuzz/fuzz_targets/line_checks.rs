@@ -7,8 +7,8 @@ use libfuzzer_sys::fuzz_target;
 use zermelo::games::police_thief::{Board, BoardLines};
 use zermelo::io::stream::{read_checked, GraphLines, LineCheck, NumberLines};
 use zermelo::io::{
-    parse_edge_list, parse_paritysol, parse_pgsolver, parse_two_player, ParitysolLines,
-    PgsolverLines,
+    parse_edge_list, parse_paritysol, parse_pgsolver, parse_solution_csv, parse_two_player,
+    ParitysolLines, PgsolverLines, SolutionCsvLines,
 };
 
 fn passes(data: &[u8], check: &mut dyn LineCheck) -> bool {
@@ -23,13 +23,14 @@ fn passes(data: &[u8], check: &mut dyn LineCheck) -> bool {
 
 fuzz_target!(|data: &[u8]| {
     // Every check runs on everything (no panic); text formats never hold a NUL byte.
-    let checks: [(bool, &mut dyn LineCheck); 6] = [
+    let checks: [(bool, &mut dyn LineCheck); 7] = [
         (parse_edge_list(data, "fuzz").is_ok(), &mut NumberLines::edge_list()),
         (parse_edge_list(data, "fuzz").is_ok(), &mut GraphLines::default()),
         (parse_two_player(data, "fuzz").is_ok(), &mut NumberLines::two_player()),
         (parse_pgsolver(data, "fuzz").is_ok(), &mut PgsolverLines::default()),
         (Board::parse(data, "fuzz").is_ok(), &mut BoardLines::default()),
         (parse_paritysol(data, "fuzz", 3).is_ok(), &mut ParitysolLines::new(3)),
+        (parse_solution_csv(data, "fuzz", 3).is_ok(), &mut SolutionCsvLines::default()),
     ];
     for (parsed, check) in checks {
         let passed = passes(data, check);

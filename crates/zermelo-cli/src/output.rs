@@ -275,6 +275,9 @@ fn keep_permissions(file: &fs::File, path: &Path) {
 #[cfg(not(unix))]
 fn keep_permissions(_file: &fs::File, _path: &Path) {}
 
+/// The first bytes of a stream searched for a NUL byte (and looked at for a binary file).
+const CHECKED: usize = 1 << 16;
+
 /// Reads a whole text input (`-` for standard input) and returns its bytes and display name.
 ///
 /// What it holds is bounded by `--max-memory` (or the memory available): a regular file by its
@@ -298,21 +301,20 @@ fn read_input_with(path: &Path, check: Option<&mut dyn LineCheck>) -> CliResult<
     let cap = crate::input::memory_limit().input_cap();
     let unreadable =
         |name: &str, e: io::Error| Failure::Unreadable(format!("{name}: cannot read: {e}"));
-    let (mut reader, name, len): (Box<dyn io::Read>, String, Option<u64>) =
-        if path.as_os_str() == "-" {
-            (Box::new(io::stdin()), "<stdin>".to_string(), None)
-        } else {
-            let name = path.display().to_string();
-            if path.is_dir() {
-                return Err(Failure::Unreadable(format!(
-                    "{name}: is a directory, expected a file"
-                )));
-            }
-            let file = fs::File::open(path).map_err(|e| unreadable(&name, e))?;
-            let meta = file.metadata().map_err(|e| unreadable(&name, e))?;
-            let len = meta.is_file().then_some(meta.len());
-            (Box::new(file), name, len)
-        };
+    let (reader, name, len): (Box<dyn io::Read>, String, Option<u64>) = if path.as_os_str() == "-" {
+        (Box::new(io::stdin()), "<stdin>".to_string(), None)
+    } else {
+        let name = path.display().to_string();
+        if path.is_dir() {
+            return Err(Failure::Unreadable(format!(
+                "{name}: is a directory, expected a file"
+            )));
+        }
+        let file = fs::File::open(path).map_err(|e| unreadable(&name, e))?;
+        let meta = file.metadata().map_err(|e| unreadable(&name, e))?;
+        let len = meta.is_file().then_some(meta.len());
+        (Box::new(file), name, len)
+    };
     let too_big = |name: &str| {
         Failure::TooBig(format!(
             "{name}: the input is larger than the memory limit ({cap} bytes) allows"
@@ -322,10 +324,38 @@ fn read_input_with(path: &Path, check: Option<&mut dyn LineCheck>) -> CliResult<
         return Err(too_big(&name));
     }
     if let (None, Some(check)) = (len, check) {
-        let bytes = zermelo::io::stream::read_checked(reader, &name, cap, check)?;
-        return Ok((bytes, name));
+        // zermelo's own binary files (a `.zs` for verify) are not lines: read them whole.
+        let mut reader = io::BufReader::with_capacity(CHECKED, reader);
+        let head = loop {
+            match io::BufRead::fill_buf(&mut reader) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                other => break other.map_err(|e| unreadable(&name, e))?,
+            }
+        };
+        if !(b"ZERMELO".starts_with(head) || head.starts_with(b"ZERMELO")) || head.is_empty() {
+            let bytes = zermelo::io::stream::read_checked(reader, &name, cap, check)?;
+            return Ok((bytes, name));
+        }
+        return read_whole(Box::new(reader), name, len, cap);
     }
-    const CHECKED: usize = 1 << 16;
+    read_whole(reader, name, len, cap)
+}
+
+/// Reads all of `reader` (at most `cap` bytes), refusing a NUL byte in the first 64 KiB of what
+/// is not one of zermelo's binary files.
+fn read_whole(
+    mut reader: Box<dyn io::Read>,
+    name: String,
+    len: Option<u64>,
+    cap: u64,
+) -> CliResult<(Vec<u8>, String)> {
+    let unreadable =
+        |name: &str, e: io::Error| Failure::Unreadable(format!("{name}: cannot read: {e}"));
+    let too_big = |name: &str| {
+        Failure::TooBig(format!(
+            "{name}: the input is larger than the memory limit ({cap} bytes) allows"
+        ))
+    };
     let mut bytes = Vec::with_capacity(len.map_or(0, |l| l as usize));
     let mut chunk = vec![0u8; CHECKED];
     loop {

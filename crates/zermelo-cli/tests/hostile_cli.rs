@@ -234,6 +234,7 @@ fn every_text_input_is_bounded_and_refuses_noise() {
 fn endless_streams_fail_on_their_first_bad_line() {
     // Issue 22: these were read to the end (gigabytes in seconds) before line 1 was parsed.
     let d = Dir::new();
+    d.write("g.txt", CHAIN);
     let runs = [
         (
             "yes | \"$Z\" parity -",
@@ -282,6 +283,10 @@ fn endless_streams_fail_on_their_first_bad_line() {
         (
             "printf \"parity 1;\\n0 0 0 1;\\n1 1 1 0;\\n\" > t.pg && yes | \"$Z\" parity verify t.pg -",
             "<stdin>:1: expected a header `paritysol N;`",
+        ),
+        (
+            "(echo node,outcome,depth; yes 0,wn,1) | \"$Z\" verify g.txt -",
+            "<stdin>:2: expected win, lose or draw",
         ),
     ];
     for (script, message) in runs {

@@ -37,8 +37,8 @@ pub use pgsolver::{
 };
 pub use radix::{Away, TooManyMoves, WindowPart, WindowRows};
 pub use solution_csv::{
-    parse_solution_csv, write_solution_csv, write_two_player_csv, ClaimedSolution, CSV_HEADER,
-    TWO_PLAYER_CSV_HEADER,
+    parse_solution_csv, write_solution_csv, write_two_player_csv, ClaimedSolution,
+    SolutionCsvLines, CSV_HEADER, TWO_PLAYER_CSV_HEADER,
 };
 pub use two_player::parse_two_player;
 pub use verdicts::{parse_two_player_verdicts, parse_verdicts};

@@ -306,7 +306,7 @@ mod tests {
     #[test]
     fn checks_never_refuse_what_the_parsers_accept() {
         use crate::games::police_thief::{Board, BoardLines};
-        let alphabet = b"0123 ;,\n\n\n#\"\rparity start.*EPT{}sol";
+        let alphabet = b"0123 ;,\n\n\n#\"\rparity start.*EPT{}sol,windrawlose";
         let mut state = 0x2545_f491_4f6c_dd1du64;
         let mut next = || {
             state ^= state << 13;
@@ -314,14 +314,15 @@ mod tests {
             state ^= state << 17;
             state
         };
-        let (mut accepted, tries) = ([0usize; 5], 200_000);
+        let (mut accepted, tries) = ([0usize; 6], 200_000);
         for _ in 0..tries {
             let len = (next() % 40) as usize;
             let mut text: Vec<u8> = (0..len)
                 .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
                 .collect();
             // Well-formed starts now and then, so that the parsers accept some.
-            let start: &[u8] = match next() % 6 {
+            let start: &[u8] = match next() % 7 {
+                5 => b"node,outcome,depth\n1,draw,\n0,win,1\n",
                 4 => b"paritysol 1;\n0 0;\n1 1 0",
                 0 => b"2 1\n0 1\n",
                 1 => b"2 1 0\n0 1\n",
@@ -347,6 +348,11 @@ mod tests {
             if super::super::parse_paritysol(&text, "t", 2).is_ok() {
                 accepted[4] += 1;
                 let mut check = super::super::ParitysolLines::new(2);
+                assert!(passes(&text, &mut check), "{text:?}");
+            }
+            if super::super::parse_solution_csv(&text, "t", 2).is_ok() {
+                accepted[5] += 1;
+                let mut check = super::super::SolutionCsvLines::default();
                 assert!(passes(&text, &mut check), "{text:?}");
             }
             if Board::parse(&text, "t").is_ok() {
