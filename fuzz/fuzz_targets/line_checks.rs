@@ -10,6 +10,7 @@ use zermelo::io::{
     parse_edge_list, parse_paritysol, parse_pgsolver, parse_solution_csv, parse_two_player,
     ParitysolLines, PgsolverLines, SolutionCsvLines,
 };
+use zermelo::io::{parse_two_player_verdicts, parse_verdicts, VerdictLines};
 
 fn passes(data: &[u8], check: &mut dyn LineCheck) -> bool {
     match read_checked(data, "fuzz", u64::MAX, check) {
@@ -23,7 +24,7 @@ fn passes(data: &[u8], check: &mut dyn LineCheck) -> bool {
 
 fuzz_target!(|data: &[u8]| {
     // Every check runs on everything (no panic); text formats never hold a NUL byte.
-    let checks: [(bool, &mut dyn LineCheck); 7] = [
+    let checks: [(bool, &mut dyn LineCheck); 9] = [
         (parse_edge_list(data, "fuzz").is_ok(), &mut NumberLines::edge_list()),
         (parse_edge_list(data, "fuzz").is_ok(), &mut GraphLines::default()),
         (parse_two_player(data, "fuzz").is_ok(), &mut NumberLines::two_player()),
@@ -31,6 +32,8 @@ fuzz_target!(|data: &[u8]| {
         (Board::parse(data, "fuzz").is_ok(), &mut BoardLines::default()),
         (parse_paritysol(data, "fuzz", 3).is_ok(), &mut ParitysolLines::new(3)),
         (parse_solution_csv(data, "fuzz", 3).is_ok(), &mut SolutionCsvLines::default()),
+        (parse_verdicts(data, "fuzz", 3).is_ok(), &mut VerdictLines),
+        (parse_two_player_verdicts(data, "fuzz", 3).is_ok(), &mut VerdictLines),
     ];
     for (parsed, check) in checks {
         let passed = passes(data, check);

@@ -288,6 +288,10 @@ fn endless_streams_fail_on_their_first_bad_line() {
             "(echo node,outcome,depth; yes 0,wn,1) | \"$Z\" verify g.txt -",
             "<stdin>:2: expected win, lose or draw",
         ),
+        (
+            "yes | \"$Z\" solve g.txt --verdicts -",
+            "<stdin>:1: expected a verdict `node outcome`",
+        ),
     ];
     for (script, message) in runs {
         let t = Instant::now();

@@ -41,7 +41,7 @@ pub use solution_csv::{
     SolutionCsvLines, CSV_HEADER, TWO_PLAYER_CSV_HEADER,
 };
 pub use two_player::parse_two_player;
-pub use verdicts::{parse_two_player_verdicts, parse_verdicts};
+pub use verdicts::{parse_two_player_verdicts, parse_verdicts, VerdictLines};
 
 /// What kind of problem a [`ParseError`] is, so that front ends can map it to an exit code or an
 /// HTTP status in one place.

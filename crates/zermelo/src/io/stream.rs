@@ -314,14 +314,16 @@ mod tests {
             state ^= state << 17;
             state
         };
-        let (mut accepted, tries) = ([0usize; 6], 200_000);
+        let (mut accepted, tries) = ([0usize; 8], 200_000);
         for _ in 0..tries {
             let len = (next() % 40) as usize;
             let mut text: Vec<u8> = (0..len)
                 .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
                 .collect();
             // Well-formed starts now and then, so that the parsers accept some.
-            let start: &[u8] = match next() % 7 {
+            let start: &[u8] = match next() % 9 {
+                6 => b"1 draw\n0 win\n",
+                7 => b"1 0 draw\n0 1 lose\n",
                 5 => b"node,outcome,depth\n1,draw,\n0,win,1\n",
                 4 => b"paritysol 1;\n0 0;\n1 1 0",
                 0 => b"2 1\n0 1\n",
@@ -354,6 +356,14 @@ mod tests {
                 accepted[5] += 1;
                 let mut check = super::super::SolutionCsvLines::default();
                 assert!(passes(&text, &mut check), "{text:?}");
+            }
+            if super::super::parse_verdicts(&text, "t", 2).is_ok() {
+                accepted[6] += 1;
+                assert!(passes(&text, &mut super::super::VerdictLines), "{text:?}");
+            }
+            if super::super::parse_two_player_verdicts(&text, "t", 2).is_ok() {
+                accepted[7] += 1;
+                assert!(passes(&text, &mut super::super::VerdictLines), "{text:?}");
             }
             if Board::parse(&text, "t").is_ok() {
                 accepted[3] += 1;
