@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, docs, unit/property/integration tests, short fuzz runs
-# of every parser, browser tests.
+# The whole test suite: formatting, lints, docs, unit/property/integration tests, the commands
+# of the user guide, short fuzz runs of every parser, browser tests.
 # Installs what it needs (the rustfmt and clippy components) and fails on the first error.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -26,6 +26,9 @@ cargo test --workspace --locked
 
 step "Python package: maturin build, mypy, pytest (scripts/python-tests.sh)"
 ./scripts/python-tests.sh
+
+step "every command of the README and the user guide (scripts/doc-commands.sh)"
+./scripts/doc-commands.sh
 
 step "fuzz targets, ${FUZZ_SECONDS:-10} s each (scripts/fuzz.sh; longer runs: TESTING.md)"
 ./scripts/fuzz.sh --seconds "${FUZZ_SECONDS:-10}"

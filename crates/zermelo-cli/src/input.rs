@@ -11,7 +11,7 @@ use zermelo::io::{self, InputFormat, LoadOptions, Loaded, Rows, Source, Verdicts
 use zermelo::{NodeId, Player};
 
 use crate::error::{CliResult, Failure};
-use crate::output::read_input;
+use crate::output::read_text_input;
 use crate::progress::{Bar, Progress};
 
 /// `--input`: how to read the game file.
@@ -121,7 +121,7 @@ pub fn load_reverse(args: &GameArgs) -> CliResult<Loaded> {
 /// The flags as [`LoadOptions`], then [`io::open`].
 fn open(args: &GameArgs, rows: Rows) -> CliResult<Loaded> {
     let verdicts = match &args.verdicts {
-        Some(path) => Some(read_input(path)?),
+        Some(path) => Some(read_text_input(path, &mut zermelo::io::VerdictLines)?),
         None => None,
     };
     let progress = CliProgress::default();

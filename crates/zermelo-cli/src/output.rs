@@ -7,6 +7,8 @@ use std::sync::Mutex;
 
 use anyhow::Context;
 
+use zermelo::io::stream::LineCheck;
+
 use crate::error::{CliResult, Failure};
 
 /// Runs `write` against the destination: `path`, or standard output when `None`.
@@ -30,8 +32,16 @@ pub fn emit(
             }
         }
         Some(path) if is_special(path) => write_through(path, write),
-        Some(path) => write_atomically(&link_target(path), write),
+        Some(path) => write_atomically(&link_target(path)?, write),
     }
+}
+
+/// An output that cannot be written: exit 1, as the exit-code table says.
+fn unwritable(path: &Path, why: impl std::fmt::Display) -> Failure {
+    Failure::Internal(anyhow::anyhow!(
+        "{}: cannot write output: {why}",
+        path.display()
+    ))
 }
 
 /// Whether `path` names something that is not a regular file or a directory (a device, a FIFO,
@@ -43,10 +53,11 @@ fn is_special(path: &Path) -> bool {
     fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
-/// Where a symbolic link points (following chains); `path` itself if it is not a link.
-fn link_target(path: &Path) -> PathBuf {
+/// Where a symbolic link points (following chains); `path` itself if it is not a link. A chain
+/// of more than 40 links (a loop) is an error: replacing the link would break it.
+fn link_target(path: &Path) -> CliResult<PathBuf> {
     let mut current = path.to_path_buf();
-    for _ in 0..40 {
+    for _ in 0..=40 {
         match fs::read_link(&current) {
             Ok(target) => {
                 current = match current.parent() {
@@ -54,10 +65,13 @@ fn link_target(path: &Path) -> PathBuf {
                     _ => target,
                 };
             }
-            Err(_) => return current,
+            Err(_) => return Ok(current),
         }
     }
-    current
+    Err(unwritable(
+        path,
+        "too many levels of symbolic links (a loop?); the link is left as it is",
+    ))
 }
 
 fn write_through(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> CliResult {
@@ -81,17 +95,22 @@ fn write_atomically(
         _ => PathBuf::from("."),
     };
     if path.is_dir() {
+        // A directory where a file name belongs is a usage error (exit 2), as for inputs.
         return Err(Failure::input(format!(
             "{}: is a directory, expected a file name for the output",
             path.display()
         )));
     }
     if !dir.is_dir() {
-        return Err(Failure::input(format!(
-            "{}: cannot write output: directory {} does not exist",
-            path.display(),
-            dir.display()
-        )));
+        let why = if dir.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
+        return Err(unwritable(
+            path,
+            format!("directory {} {why}", dir.display()),
+        ));
     }
     #[cfg(target_os = "linux")]
     if let Some(file) = unnamed::create(&dir) {
@@ -256,6 +275,9 @@ fn keep_permissions(file: &fs::File, path: &Path) {
 #[cfg(not(unix))]
 fn keep_permissions(_file: &fs::File, _path: &Path) {}
 
+/// The first bytes of a stream searched for a NUL byte (and looked at for a binary file).
+const CHECKED: usize = 1 << 16;
+
 /// Reads a whole text input (`-` for standard input) and returns its bytes and display name.
 ///
 /// What it holds is bounded by `--max-memory` (or the memory available): a regular file by its
@@ -264,24 +286,35 @@ fn keep_permissions(_file: &fs::File, _path: &Path) {}
 /// files (they begin with `ZERMELO`): no text format contains one, and `/dev/zero` would
 /// otherwise be read until memory runs out.
 pub fn read_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
+    read_input_with(path, None)
+}
+
+/// [`read_input`] for a line-based text format: a pipe, a FIFO or a device is read line by line
+/// through `check` ([`zermelo::io::stream`]), so an endless stream fails on its first bad line
+/// (`file:line`, exit 2) holding one line in memory. A regular file is read as by
+/// [`read_input`]: its size is known and its parser names the first bad line.
+pub fn read_text_input(path: &Path, check: &mut dyn LineCheck) -> CliResult<(Vec<u8>, String)> {
+    read_input_with(path, Some(check))
+}
+
+fn read_input_with(path: &Path, check: Option<&mut dyn LineCheck>) -> CliResult<(Vec<u8>, String)> {
     let cap = crate::input::memory_limit().input_cap();
     let unreadable =
         |name: &str, e: io::Error| Failure::Unreadable(format!("{name}: cannot read: {e}"));
-    let (mut reader, name, len): (Box<dyn io::Read>, String, Option<u64>) =
-        if path.as_os_str() == "-" {
-            (Box::new(io::stdin()), "<stdin>".to_string(), None)
-        } else {
-            let name = path.display().to_string();
-            if path.is_dir() {
-                return Err(Failure::Unreadable(format!(
-                    "{name}: is a directory, expected a file"
-                )));
-            }
-            let file = fs::File::open(path).map_err(|e| unreadable(&name, e))?;
-            let meta = file.metadata().map_err(|e| unreadable(&name, e))?;
-            let len = meta.is_file().then_some(meta.len());
-            (Box::new(file), name, len)
-        };
+    let (reader, name, len): (Box<dyn io::Read>, String, Option<u64>) = if path.as_os_str() == "-" {
+        (Box::new(io::stdin()), "<stdin>".to_string(), None)
+    } else {
+        let name = path.display().to_string();
+        if path.is_dir() {
+            return Err(Failure::Unreadable(format!(
+                "{name}: is a directory, expected a file"
+            )));
+        }
+        let file = fs::File::open(path).map_err(|e| unreadable(&name, e))?;
+        let meta = file.metadata().map_err(|e| unreadable(&name, e))?;
+        let len = meta.is_file().then_some(meta.len());
+        (Box::new(file), name, len)
+    };
     let too_big = |name: &str| {
         Failure::TooBig(format!(
             "{name}: the input is larger than the memory limit ({cap} bytes) allows"
@@ -290,7 +323,39 @@ pub fn read_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
     if len.is_some_and(|l| l > cap) {
         return Err(too_big(&name));
     }
-    const CHECKED: usize = 1 << 16;
+    if let (None, Some(check)) = (len, check) {
+        // zermelo's own binary files (a `.zs` for verify) are not lines: read them whole.
+        let mut reader = io::BufReader::with_capacity(CHECKED, reader);
+        let head = loop {
+            match io::BufRead::fill_buf(&mut reader) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                other => break other.map_err(|e| unreadable(&name, e))?,
+            }
+        };
+        if !(b"ZERMELO".starts_with(head) || head.starts_with(b"ZERMELO")) || head.is_empty() {
+            let bytes = zermelo::io::stream::read_checked(reader, &name, cap, check)?;
+            return Ok((bytes, name));
+        }
+        return read_whole(Box::new(reader), name, len, cap);
+    }
+    read_whole(reader, name, len, cap)
+}
+
+/// Reads all of `reader` (at most `cap` bytes), refusing a NUL byte in the first 64 KiB of what
+/// is not one of zermelo's binary files.
+fn read_whole(
+    mut reader: Box<dyn io::Read>,
+    name: String,
+    len: Option<u64>,
+    cap: u64,
+) -> CliResult<(Vec<u8>, String)> {
+    let unreadable =
+        |name: &str, e: io::Error| Failure::Unreadable(format!("{name}: cannot read: {e}"));
+    let too_big = |name: &str| {
+        Failure::TooBig(format!(
+            "{name}: the input is larger than the memory limit ({cap} bytes) allows"
+        ))
+    };
     let mut bytes = Vec::with_capacity(len.map_or(0, |l| l as usize));
     let mut chunk = vec![0u8; CHECKED];
     loop {

@@ -1097,12 +1097,13 @@ fn failed_runs_leave_no_output_file() {
     assert_starts(&run.stderr, "zermelo: error: ");
     assert_eq!(std::fs::read_dir(s.path("dir")).unwrap().count(), 0);
     assert_eq!(s.listing(), vec!["bad.txt", "dir", "g.txt", "old.csv"]);
-    // The output directory does not exist: bad input.
-    let msg = s
-        .run(&["solve", "g.txt", "-o", "missing/out.csv"])
-        .bad_input();
-    assert_starts(&msg, "missing/out.csv: ");
-    assert_contains(&msg, "directory missing does not exist");
+    // The output directory does not exist: an unwritable output, exit 1 (issue 22; was 2).
+    let run = s.run(&["solve", "g.txt", "-o", "missing/out.csv"]);
+    assert_eq!(run.code, Some(1), "{}", run.describe());
+    assert_eq!(
+        run.stderr,
+        "zermelo: error: missing/out.csv: cannot write output: directory missing does not exist\n"
+    );
 }
 
 #[test]

@@ -489,11 +489,14 @@ fn malformed_files_name_the_line() {
         huge.push_str(&".".repeat(if r == 0 { 98 } else { 100 }));
         huge.push('\n');
     }
-    bad_file(
-        "b.txt",
-        &huge,
-        &pt,
-        "10100 free cells is more than the supported maximum",
+    // Over a size limit: exit 3 (the contract's "too big"), not 2.
+    let r = file_run("b.txt", &huge, &pt);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("10100 free cells is more than the supported maximum"),
+        "{}",
+        r.stderr
     );
     let cr = ["game", "cop-robber", "g.txt"];
     bad_file("g.txt", "3 2\n0 1\n", &cr, "g.txt:2:");

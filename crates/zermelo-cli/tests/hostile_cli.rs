@@ -230,6 +230,144 @@ fn every_text_input_is_bounded_and_refuses_noise() {
     d.run(&["parity", "verify", "big.pg", "big.sol"]).code(0);
 }
 
+#[test]
+fn endless_streams_fail_on_their_first_bad_line() {
+    // Issue 22: these were read to the end (gigabytes in seconds) before line 1 was parsed.
+    let d = Dir::new();
+    d.write("g.txt", CHAIN);
+    let runs = [
+        (
+            "yes | \"$Z\" parity -",
+            "<stdin>:1: expected a header `parity N;`",
+        ),
+        (
+            "yes | \"$Z\" game police-thief -",
+            "<stdin>:1: expected a header `n m`",
+        ),
+        (
+            "yes | \"$Z\" game cop-robber -",
+            "<stdin>:1: expected a header line `n m`",
+        ),
+        (
+            "yes | \"$Z\" solve -",
+            "<stdin>:1: expected a header line `n m`",
+        ),
+        (
+            "yes | \"$Z\" grundy -",
+            "<stdin>:1: expected a header line `n m`",
+        ),
+        (
+            "yes | \"$Z\" cgt value - --from 0",
+            "<stdin>:1: expected a header line `n m0 m1`",
+        ),
+        (
+            "(printf 'parity 3;\\n0 1 0 1;\\n'; yes '1 2 x') | \"$Z\" parity -",
+            "<stdin>:3: expected an owner (0 or 1), found \"x\"",
+        ),
+        (
+            "(printf '2 3\\nP.T\\n'; yes '...') | \"$Z\" game police-thief -",
+            "<stdin>:4: text after the 2 rows of the board",
+        ),
+        (
+            "\"$Z\" tb probe --stdin --tables . < /dev/zero",
+            "<stdin>:1: binary data (a NUL byte at offset 0)",
+        ),
+        (
+            "tr '\\0' x < /dev/zero | \"$Z\" tb probe --stdin --tables .",
+            "<stdin>:1: the line is longer than 16777216 bytes",
+        ),
+        (
+            "\"$Z\" game police-thief /dev/zero",
+            "/dev/zero:1: binary data",
+        ),
+        (
+            "printf \"parity 1;\\n0 0 0 1;\\n1 1 1 0;\\n\" > t.pg && yes | \"$Z\" parity verify t.pg -",
+            "<stdin>:1: expected a header `paritysol N;`",
+        ),
+        (
+            "(echo node,outcome,depth; yes 0,wn,1) | \"$Z\" verify g.txt -",
+            "<stdin>:2: expected win, lose or draw",
+        ),
+        (
+            "yes | \"$Z\" solve g.txt --verdicts -",
+            "<stdin>:1: expected a verdict `node outcome`",
+        ),
+    ];
+    for (script, message) in runs {
+        let t = Instant::now();
+        // `timeout` ends the run (exit 124) if the input is buffered instead.
+        let r = d.shell(&format!(
+            "timeout 30 bash -c '{}'",
+            script.replace('\'', "'\\''")
+        ));
+        assert_eq!(r.code, Some(2), "{script}: {}", r.stderr);
+        assert!(r.stderr.contains(message), "{script}: {}", r.stderr);
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "{script}: {:?}",
+            t.elapsed()
+        );
+    }
+}
+
+#[test]
+fn boards_and_parity_headers_over_the_limits_are_too_big() {
+    let d = Dir::new();
+    d.run_stdin(&["game", "police-thief", "-"], b"100000 100000\n")
+        .code(3)
+        .says("<stdin>:1: 100000x100000 cells is more than the supported maximum");
+    let mut board = String::from("101 101\nP");
+    board.push_str(&".".repeat(101 * 101 - 2));
+    board.push('T');
+    let rows: Vec<String> = board.as_bytes()[8..]
+        .chunks(101)
+        .map(|c| String::from_utf8(c.to_vec()).unwrap())
+        .collect();
+    d.write("big.txt", format!("101 101\n{}\n", rows.join("\n")));
+    d.run(&["game", "police-thief", "big.txt"])
+        .code(3)
+        .says("free cells is more than the supported maximum of 10000");
+    d.run_stdin(&["parity", "-"], b"parity 99999999999;\n0 0 0 0;\n")
+        .code(3)
+        .says("<stdin>:1: the header declares 99999999999 vertices, more than the supported");
+    d.write("huge.pg", "parity 99999999999;\n0 0 0 0;\n");
+    d.run(&["parity", "huge.pg"]).code(3);
+}
+
+#[cfg(unix)]
+#[test]
+fn exit_codes_and_messages_of_issue_22() {
+    let d = Dir::new();
+    d.write("g.txt", CHAIN);
+    // -o onto a symbolic link loop: an error (unwritable output, exit 1); the links stay.
+    std::os::unix::fs::symlink("b", d.path("a")).unwrap();
+    std::os::unix::fs::symlink("a", d.path("b")).unwrap();
+    d.run(&["solve", "g.txt", "-o", "a"])
+        .code(1)
+        .says("a: cannot write output: too many levels of symbolic links");
+    assert_eq!(file_type(&d.path("a")), "symlink");
+    assert_eq!(file_type(&d.path("b")), "symlink");
+    // An output into a missing directory: exit 1, saying which directory.
+    d.run(&["solve", "g.txt", "-o", "no/such/out.csv"])
+        .code(1)
+        .says("no/such/out.csv: cannot write output: directory no/such does not exist");
+    // A .zg file with a flag set (and a valid header checksum): refused, exit 2.
+    d.run(&["convert", "g.txt", "g.zg"]).code(0);
+    let mut zg = std::fs::read(d.path("g.zg")).unwrap();
+    zg[12] = 4;
+    let crc = crc32fast::hash(&zg[..100]);
+    zg[100..104].copy_from_slice(&crc.to_le_bytes());
+    d.write("flags.zg", &zg);
+    d.run(&["solve", "flags.zg"])
+        .code(2)
+        .says("flags.zg: unsupported flags 0x4 in the header");
+    // --max-memory 1K: the message gives sizes in units that show them.
+    let r = d.run(&["--max-memory", "1K", "solve", "g.txt"]);
+    r.code(3)
+        .says("but only 1.00 KiB is allowed by --max-memory");
+    assert!(!r.stderr.contains("0.00 GiB"), "{}", r.stderr);
+}
+
 #[cfg(unix)]
 fn file_type(path: &Path) -> String {
     use std::os::unix::fs::FileTypeExt;

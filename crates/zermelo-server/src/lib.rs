@@ -90,6 +90,19 @@ pub async fn serve(
     .await
 }
 
+/// As [`serve`], with explicit connection limits.
+///
+/// # Errors
+/// The address cannot be bound, or the server fails.
+pub async fn serve_with(
+    bind: SocketAddr,
+    state: AppState,
+    connections: Connections,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    serve_until(bind, state, connections, shutdown_signal(), ready).await
+}
+
 /// As [`serve`], with explicit connection limits and a shutdown trigger of the caller's.
 ///
 /// # Errors
@@ -108,8 +121,9 @@ pub async fn serve_until(
         shutdown.await;
         let _ = stop_tx.send(());
     };
-    let server = axum::serve(conn::Capped::new(listener, connections), router(state))
-        .with_graceful_shutdown(graceful);
+    let app = router(state).into_make_service_with_connect_info::<conn::Phase>();
+    let server =
+        axum::serve(conn::Capped::new(listener, connections), app).with_graceful_shutdown(graceful);
     // In-flight requests get a deadline: a client stalled mid-body must not hold the exit.
     let deadline = async move {
         if stop_rx.await.is_ok() {

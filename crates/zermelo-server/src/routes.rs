@@ -35,6 +35,7 @@ pub fn router(state: AppState) -> Router {
     }
     app.fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn(receive_body))
         .layer(DefaultBodyLimit::max(max_body))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -64,6 +65,31 @@ async fn refuse_long_bodies(
         .into_response(),
         _ => next.run(request).await,
     }
+}
+
+/// Receives the whole body (within `--max-body`) before the handler runs, then stops the
+/// connection's request deadline ([`Phase::received`](crate::conn::Phase::received)): a client
+/// that trickles its request in is cut off, computing the answer is not.
+async fn receive_body(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    use axum::extract::{ConnectInfo, FromRequest};
+    let Some(ConnectInfo(phase)) = request
+        .extensions()
+        .get::<ConnectInfo<crate::conn::Phase>>()
+        .cloned()
+    else {
+        // Served without a connection of ours (tests calling the router directly).
+        return next.run(request).await;
+    };
+    let (parts, body) = request.into_parts();
+    let head = parts.clone();
+    let bytes =
+        match Bytes::from_request(axum::extract::Request::from_parts(parts, body), &()).await {
+            Ok(bytes) => bytes,
+            Err(rejection) => return ApiError::from(rejection).into_response(),
+        };
+    phase.received();
+    next.run(axum::extract::Request::from_parts(head, bytes.into()))
+        .await
 }
 
 async fn asset(uri: Uri) -> Response {

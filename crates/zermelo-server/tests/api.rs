@@ -560,6 +560,7 @@ async fn stalled_clients_are_cut_off_and_cannot_take_every_connection() {
     let limits = zermelo_server::Connections {
         max: 2,
         idle_timeout: std::time::Duration::from_millis(500),
+        request_timeout: std::time::Duration::from_secs(10),
         shutdown_grace: std::time::Duration::from_secs(5),
     };
     let (addr, stop, server) = start(limits).await;
@@ -590,6 +591,7 @@ async fn shutdown_does_not_wait_forever_for_a_stalled_request() {
     let limits = zermelo_server::Connections {
         max: 16,
         idle_timeout: std::time::Duration::from_secs(3600),
+        request_timeout: std::time::Duration::from_secs(3600),
         shutdown_grace: std::time::Duration::from_millis(300),
     };
     let (addr, stop, server) = start(limits).await;
@@ -603,4 +605,104 @@ async fn shutdown_does_not_wait_forever_for_a_stalled_request() {
         .unwrap()
         .unwrap();
     assert!(t.elapsed() < std::time::Duration::from_secs(5));
+}
+
+/// A slow-loris client: a request line, then one header line every `every`, for `lines` lines.
+fn slow_sender(
+    addr: std::net::SocketAddr,
+    every: std::time::Duration,
+    lines: usize,
+) -> tokio::task::JoinHandle<()> {
+    use tokio::io::AsyncWriteExt;
+    tokio::spawn(async move {
+        let Ok(mut s) = tokio::net::TcpStream::connect(addr).await else {
+            return;
+        };
+        if s.write_all(b"GET /api/health HTTP/1.1\r\n").await.is_err() {
+            return;
+        }
+        for i in 0..lines {
+            tokio::time::sleep(every).await;
+            if s.write_all(format!("X-Slow-{i}: a\r\n").as_bytes())
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
+    })
+}
+
+#[tokio::test]
+async fn slow_senders_are_cut_off_by_the_request_deadline() {
+    // Issue 22: clients sending one header line every few seconds never hit the idle timeout
+    // and held every slot. Here 10 such clients against 8 slots, each line well within the
+    // idle timeout; the request deadline frees the slots.
+    let limits = zermelo_server::Connections {
+        max: 8,
+        idle_timeout: std::time::Duration::from_secs(5),
+        request_timeout: std::time::Duration::from_secs(1),
+        shutdown_grace: std::time::Duration::from_secs(5),
+    };
+    let (addr, stop, server) = start(limits).await;
+    let senders: Vec<_> = (0..10)
+        .map(|_| slow_sender(addr, std::time::Duration::from_millis(300), 60))
+        .collect();
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let t = std::time::Instant::now();
+    let answer = tokio::time::timeout(std::time::Duration::from_secs(8), health(addr))
+        .await
+        .expect("a normal request is answered while slow senders keep sending");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(4),
+        "{:?}",
+        t.elapsed()
+    );
+    // The slow senders were disconnected: their writes fail long before their 18 s are up.
+    for s in senders {
+        tokio::time::timeout(std::time::Duration::from_secs(10), s)
+            .await
+            .expect("a slow sender is still connected")
+            .unwrap();
+    }
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn the_request_deadline_spares_keep_alive_pauses_between_requests() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let limits = zermelo_server::Connections {
+        max: 8,
+        idle_timeout: std::time::Duration::from_secs(5),
+        request_timeout: std::time::Duration::from_millis(500),
+        shutdown_grace: std::time::Duration::from_secs(5),
+    };
+    let (addr, stop, server) = start(limits).await;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    for i in 0..3 {
+        if i > 0 {
+            // Longer than the request deadline, shorter than the idle timeout.
+            tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+        }
+        // A body sent in two parts within the deadline.
+        let body = "3 2\n0 1\n1 2\n";
+        let head = format!(
+            "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        s.write_all(head.as_bytes()).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        s.write_all(body.as_bytes()).await.unwrap();
+        let mut buf = vec![0u8; 8192];
+        let got = tokio::time::timeout(std::time::Duration::from_secs(5), s.read(&mut buf))
+            .await
+            .expect("answered")
+            .unwrap();
+        let text = String::from_utf8_lossy(&buf[..got]);
+        assert!(text.starts_with("HTTP/1.1 200"), "request {i}: {text}");
+    }
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
 }

@@ -108,15 +108,13 @@ impl Limit {
         if estimate.peak() <= limit {
             return Ok(());
         }
-        let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
         Err(format!(
-            "this job needs about {:.2} GiB (graph {:.2}, loading {:.2}, solving {:.2}) but only \
-             {:.2} GiB is {what}",
-            gib(estimate.peak()),
-            gib(estimate.graph),
-            gib(estimate.loading),
-            gib(estimate.solving),
-            gib(limit),
+            "this job needs about {} (graph {}, loading {}, solving {}) but only {} is {what}",
+            human_bytes(estimate.peak()),
+            human_bytes(estimate.graph),
+            human_bytes(estimate.loading),
+            human_bytes(estimate.solving),
+            human_bytes(limit),
         ))
     }
 
@@ -128,6 +126,33 @@ impl Limit {
             Limit::Unlimited => u64::MAX,
         }
     }
+}
+
+/// A size for people: `0 bytes`, `900 bytes`, `1.00 KiB`, `12.5 MiB`, `1.50 GiB`, `2.00 TiB`
+/// (binary multiples, three significant digits; bytes exact below 1 KiB).
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    if bytes < 1024 {
+        return if bytes == 1 {
+            "1 byte".into()
+        } else {
+            format!("{bytes} bytes")
+        };
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    let digits = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.digits$} {}", UNITS[unit])
 }
 
 /// Parses a size such as `800M`, `2G`, `1.5GiB`, `12 kb`, `123456` (bytes); binary multiples.
@@ -186,6 +211,32 @@ mod tests {
         assert_eq!(parse_size("800M"), Some(800 << 20));
         assert_eq!(parse_size("2G"), Some(2 << 30));
         assert_eq!(parse_size("1.5GiB"), Some(3 << 29));
+        for (bytes, text) in [
+            (0, "0 bytes"),
+            (1, "1 byte"),
+            (1023, "1023 bytes"),
+            (1024, "1.00 KiB"),
+            (1536, "1.50 KiB"),
+            (12_800_000, "12.2 MiB"),
+            (3 << 29, "1.50 GiB"),
+            (700 << 30, "700 GiB"),
+            (u64::MAX, "16384 PiB"),
+        ] {
+            assert_eq!(human_bytes(bytes), text, "{bytes}");
+        }
+        // Issue 22: `--max-memory 1K` said "needs 0.00 GiB but only 0.00 GiB is allowed".
+        let e = Limit::Option(1024, "--max-memory")
+            .check(Estimate {
+                graph: 3000,
+                loading: 0,
+                solving: 100,
+            })
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "this job needs about 3.03 KiB (graph 2.93 KiB, loading 0 bytes, solving 100 bytes) \
+             but only 1.00 KiB is allowed by --max-memory"
+        );
         assert_eq!(parse_size("123"), Some(123));
         assert_eq!(parse_size("12 kb"), Some(12 << 10));
         assert_eq!(parse_size("lots"), None);

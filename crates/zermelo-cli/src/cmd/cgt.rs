@@ -15,7 +15,8 @@ use zermelo::NodeId;
 
 use super::game::{Report, Shown};
 use crate::error::{CliResult, Failure};
-use crate::output::{emit, read_input};
+use crate::output::{emit, read_text_input};
+use zermelo::io::stream::NumberLines;
 
 /// Arguments of `zermelo cgt`.
 #[derive(Debug, Args)]
@@ -77,7 +78,7 @@ pub fn run(args: CgtArgs) -> CliResult {
 
 /// The values of the positions `at` of the file.
 fn load_values(file: &std::path::Path, at: &[u64]) -> CliResult<(String, Vec<Value>)> {
-    let (bytes, name) = read_input(file)?;
+    let (bytes, name) = read_text_input(file, &mut NumberLines::two_player())?;
     let game = zermelo::io::parse_two_player(&bytes, &name)?;
     let n = game.position_count() as u64;
     let starts = at

@@ -5,14 +5,16 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
+use zermelo::io::stream::LineCheck;
 use zermelo::io::{
-    looks_like_hoa, parse_ehoa, parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol,
+    looks_like_hoa, parse_ehoa, parse_paritysol, parse_pgsolver, write_parity_json,
+    write_paritysol, ParitysolLines, ParseError, PgsolverLines,
 };
 use zermelo::parity::{self, Arena, Objective, ParitySolution, SolveOptions, Solver};
 use zermelo::{NodeId, Player};
 
 use crate::error::{CliResult, Failure};
-use crate::output::{emit, read_input};
+use crate::output::{emit, read_text_input};
 use crate::progress::Progress;
 
 /// Arguments of `zermelo parity`.
@@ -186,8 +188,27 @@ fn estimate(bytes: &[u8]) -> zermelo::memory::Estimate {
     }
 }
 
+/// PGSolver, or extended HOA (`HOA:` first) whose lines are left to its parser.
+#[derive(Default)]
+struct ParityLines {
+    hoa: Option<bool>,
+    pgsolver: PgsolverLines,
+}
+
+impl LineCheck for ParityLines {
+    fn check(&mut self, number: u64, line: &[u8], source: &str) -> Result<(), ParseError> {
+        if self.hoa.is_none() && line.iter().any(|b| !b.is_ascii_whitespace()) {
+            self.hoa = Some(looks_like_hoa(line));
+        }
+        match self.hoa {
+            Some(true) => Ok(()),
+            _ => self.pgsolver.check(number, line, source),
+        }
+    }
+}
+
 fn load(path: &std::path::Path) -> CliResult<(Arena, String)> {
-    let (bytes, name) = read_input(path)?;
+    let (bytes, name) = read_text_input(path, &mut ParityLines::default())?;
     crate::input::check_memory(&name, estimate(&bytes))?;
     let spinner = Progress::global().spinner("parse");
     // SYNTCOMP's extended HOA starts with `HOA:`; anything else is read as PGSolver.
@@ -255,7 +276,8 @@ fn verify(
     objective: &ObjectiveArgs,
 ) -> CliResult {
     let (arena, _) = load(file)?;
-    let (bytes, sol_name) = read_input(solution)?;
+    let mut check = ParitysolLines::new(arena.vertex_count());
+    let (bytes, sol_name) = read_text_input(solution, &mut check)?;
     let mut claim = parse_paritysol(&bytes, &sol_name, arena.vertex_count())?;
     let checked = match objective.objective() {
         None => arena,

@@ -32,6 +32,10 @@ pub struct ServeArgs {
     /// Refuse `?trace=true` answers with more events (413).
     #[arg(long, default_value_t = Limits::default().max_trace_events, value_name = "N")]
     max_trace: usize,
+    /// Close a connection whose request (headers and body) takes longer than SECS to arrive.
+    #[arg(long, default_value_t = 10, value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    request_timeout: u64,
 }
 
 /// Runs `zermelo serve` until SIGINT or SIGTERM.
@@ -54,11 +58,20 @@ pub fn run(args: ServeArgs) -> CliResult {
         None => None,
     };
     let state = AppState::new(limits, tables);
+    let connections = zermelo_server::Connections {
+        request_timeout: std::time::Duration::from_secs(args.request_timeout),
+        ..zermelo_server::Connections::default()
+    };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime
-        .block_on(zermelo_server::serve(args.bind, state, |addr| {
-            eprintln!("zermelo: serving on http://{addr}/ (Ctrl-C to stop)");
-        }))
+        .block_on(zermelo_server::serve_with(
+            args.bind,
+            state,
+            connections,
+            |addr| {
+                eprintln!("zermelo: serving on http://{addr}/ (Ctrl-C to stop)");
+            },
+        ))
         .with_context(|| format!("serving on {}", args.bind))?;
     eprintln!("zermelo: server stopped");
     Ok(())

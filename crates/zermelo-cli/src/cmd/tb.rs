@@ -1,6 +1,5 @@
 //! `zermelo tb`: chess endgame tablebases (generate, probe, line, stats, verify).
 
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -652,32 +651,43 @@ fn dtm_text(v: Value) -> String {
     }
 }
 
-/// One JSON object per input line; a bad line gives `{"fen", "error"}` and exit code 2.
+/// One JSON object per input line, written as each line arrives; a bad FEN gives `{"fen",
+/// "error"}` and exit code 2 at the end. A line that is not text (a NUL byte) or longer than
+/// [`MAX_LINE`](zermelo::io::stream::MAX_LINE) stops the run at once with its line number, so
+/// `tb probe --stdin < /dev/zero` fails at once and memory holds one line.
 fn probe_batch(tb: &Tablebase) -> CliResult {
-    let mut failed = 0usize;
-    let stdin = std::io::stdin();
-    let mut lines = Vec::new();
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| Failure::input(format!("<stdin>: cannot read: {e}")))?;
-        if !line.trim().is_empty() {
-            lines.push(line.trim().to_string());
-        }
-    }
+    let (mut failed, mut total) = (0usize, 0usize);
+    let mut lines = zermelo::io::stream::LineReader::new(std::io::stdin().lock(), "<stdin>");
+    let mut fatal = None;
     emit(None, |w| {
-        for fen in &lines {
+        loop {
+            let line = match lines.next_line() {
+                Ok(Some((line, _))) => String::from_utf8_lossy(line),
+                Ok(None) => break,
+                Err(e) => {
+                    fatal = Some(e);
+                    break;
+                }
+            };
+            let fen = line.trim();
+            if fen.is_empty() {
+                continue;
+            }
+            total += 1;
             let obj = probe_json(tb, fen).unwrap_or_else(|e| {
                 failed += 1;
                 serde_json::json!({ "fen": fen, "error": e.to_string() })
             });
             writeln!(w, "{obj}")?;
+            w.flush()?;
         }
         Ok(())
     })?;
+    if let Some(e) = fatal {
+        return Err(e.into());
+    }
     if failed > 0 {
-        return Err(Failure::input(format!(
-            "{failed} of {} FENs failed",
-            lines.len()
-        )));
+        return Err(Failure::input(format!("{failed} of {total} FENs failed")));
     }
     Ok(())
 }

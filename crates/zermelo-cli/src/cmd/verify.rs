@@ -10,7 +10,7 @@ use zermelo::NodeId;
 
 use crate::error::{CliResult, Failure};
 use crate::input::{load, GameArgs, InputKind};
-use crate::output::read_input;
+use crate::output::read_text_input;
 
 /// Arguments of `zermelo verify`.
 #[derive(Debug, Args)]
@@ -24,7 +24,9 @@ pub struct VerifyArgs {
 
 /// Runs `zermelo verify`: exit 0 when the certificate holds, 1 naming the first violation.
 pub fn run(mut args: VerifyArgs) -> CliResult {
-    let (csv, csv_name) = read_input(&args.solution)?;
+    // A pipe is checked row by row as it arrives (a `.zs` is read whole).
+    let mut check = zermelo::io::SolutionCsvLines::default();
+    let (csv, csv_name) = read_text_input(&args.solution, &mut check)?;
     // A two-player CSV implies a two-player game file.
     let first_line = csv
         .split(|&b| b == b'\n')

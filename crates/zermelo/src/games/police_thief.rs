@@ -17,7 +17,8 @@ use crate::game::compact::{CompactError, CompactOptions};
 use crate::game::{
     dense_principal_line, dense_value, CompactSolution, IndexValues, LineStop, Value,
 };
-use crate::io::ParseError;
+use crate::io::stream::LineCheck;
+use crate::io::{ErrorKind, ParseError};
 use crate::outcome::Outcome;
 
 use super::pursuit::{Chase, Pursuit, Side};
@@ -91,7 +92,8 @@ impl Board {
             return Err(ParseError::whole(
                 source,
                 format!("{free} free cells is more than {limit}"),
-            ));
+            )
+            .with_kind(ErrorKind::TooBig));
         }
         Ok(board)
     }
@@ -122,6 +124,43 @@ impl Board {
 struct Marks {
     police: Vec<(u64, (usize, usize))>,
     thief: Vec<(u64, (usize, usize))>,
+}
+
+/// A board file line by line, for input read as it arrives
+/// ([`read_checked`](crate::io::stream::read_checked)): the header, then each row checked as
+/// [`Board::parse`] checks it, then only blank lines; the marks are counted by [`Board::parse`].
+#[derive(Default)]
+pub struct BoardLines {
+    size: Option<(usize, usize)>,
+    row: usize,
+}
+
+impl LineCheck for BoardLines {
+    fn check(&mut self, number: u64, line: &[u8], source: &str) -> Result<(), ParseError> {
+        let line = std::str::from_utf8(line)
+            .map_err(|e| ParseError::at(source, number, format!("not UTF-8 text: {e}")))?
+            .trim_end();
+        let Some((rows, cols)) = self.size else {
+            self.size = Some(parse_header(line, source)?);
+            return Ok(());
+        };
+        if self.row < rows {
+            let mut squares = Vec::with_capacity(cols);
+            parse_row(
+                line,
+                (self.row, cols),
+                number,
+                source,
+                &mut squares,
+                &mut Marks::default(),
+            )?;
+            self.row += 1;
+        } else if !line.is_empty() {
+            let message = format!("text after the {rows} rows of the board");
+            return Err(ParseError::at(source, number, message));
+        }
+        Ok(())
+    }
 }
 
 /// Appends row `r` (of `cols` cells) to `squares`, noting the start marks.
@@ -187,7 +226,8 @@ fn parse_header(header: &str, source: &str) -> Result<(usize, usize), ParseError
             source,
             1,
             format!("{n}x{m} cells is more than the supported maximum of {MAX_CELLS}"),
-        ));
+        )
+        .with_kind(ErrorKind::TooBig));
     }
     Ok((n as usize, m as usize))
 }

@@ -116,8 +116,7 @@ pub fn graph_from_bytes(bytes: &[u8], name: &str) -> Result<Csr, ParseError> {
 /// As [`graph_counts`].
 pub fn counts_from_bytes(bytes: &[u8], name: &str) -> Result<(u64, u64), ParseError> {
     let head = &bytes[..bytes.len().min(GRAPH_HEADER)];
-    check_header(head, GRAPH_MAGIC, GRAPH_HEADER, 100, "graph")
-        .map_err(|m| binary_error(name, m))?;
+    check_graph_header(head).map_err(|m| binary_error(name, m))?;
     let (n, m) = (get_u64(head, 16), get_u64(head, 24));
     if n > MAX_NODES {
         return Err(binary_error(
@@ -201,7 +200,7 @@ fn open_checked(map: Mapping, name: &str) -> Result<(Arc<Mapping>, [Section; 4])
     }
     let bytes = map.bytes();
     let len = bytes.len();
-    check_header(bytes, GRAPH_MAGIC, GRAPH_HEADER, 100, "graph").map_err(err)?;
+    check_graph_header(bytes).map_err(err)?;
     let n = get_u64(bytes, 16);
     let m = get_u64(bytes, 24);
     if n > MAX_NODES {
@@ -477,6 +476,19 @@ fn binary_error(name: &str, message: String) -> ParseError {
     ParseError::whole(name, message).with_kind(kind)
 }
 
+/// A graph header: magic, version, checksum, then flags, of which this version defines none
+/// (a file with flags set was written by a later zermelo or forged: refused, not misread).
+fn check_graph_header(bytes: &[u8]) -> Result<(), String> {
+    check_header(bytes, GRAPH_MAGIC, GRAPH_HEADER, 100, "graph")?;
+    match get_u32(bytes, 12) {
+        0 => Ok(()),
+        flags => Err(format!(
+            "unsupported flags {flags:#x} in the header (bytes 12..16; version {VERSION} defines \
+             none, so they must be 0)"
+        )),
+    }
+}
+
 fn check_header(
     bytes: &[u8],
     magic: &[u8; 8],
@@ -624,6 +636,18 @@ mod tests {
         let mut b = bytes.clone();
         b[GRAPH_HEADER + 3] ^= 1;
         assert!(open(&b).contains("checksum"));
+        // Flags set behind a valid header checksum (issue 22: they were ignored).
+        let mut b = bytes.clone();
+        b[12] = 1;
+        let crc = crc32fast::hash(&b[..100]);
+        b[100..104].copy_from_slice(&crc.to_le_bytes());
+        assert_eq!(
+            open(&b),
+            "g.zg: unsupported flags 0x1 in the header (bytes 12..16; version 1 defines none, so \
+             they must be 0)"
+        );
+        let (_d, f) = write_tmp(&b);
+        assert!(graph_counts(&f, "g.zg").is_err());
     }
 
     /// A file with valid checksums whose sections disagree (issue 12): rows written by hand.

@@ -15,6 +15,7 @@ mod parallel;
 mod pgsolver;
 mod radix;
 mod solution_csv;
+pub mod stream;
 mod two_player;
 mod verdicts;
 
@@ -32,14 +33,15 @@ pub use parallel::{
 };
 pub use pgsolver::{
     parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol, write_pgsolver,
+    ParitysolLines, PgsolverLines,
 };
 pub use radix::{Away, TooManyMoves, WindowPart, WindowRows};
 pub use solution_csv::{
-    parse_solution_csv, write_solution_csv, write_two_player_csv, ClaimedSolution, CSV_HEADER,
-    TWO_PLAYER_CSV_HEADER,
+    parse_solution_csv, write_solution_csv, write_two_player_csv, ClaimedSolution,
+    SolutionCsvLines, CSV_HEADER, TWO_PLAYER_CSV_HEADER,
 };
 pub use two_player::parse_two_player;
-pub use verdicts::{parse_two_player_verdicts, parse_verdicts};
+pub use verdicts::{parse_two_player_verdicts, parse_verdicts, VerdictLines};
 
 /// What kind of problem a [`ParseError`] is, so that front ends can map it to an exit code or an
 /// HTTP status in one place.

@@ -308,13 +308,51 @@ fn open_path(path: &Path, options: &LoadOptions<'_>) -> Result<Parts, ParseError
     Ok((graph, Rules::normal(), name, format))
 }
 
-/// Reads a stream to its end, refusing binary noise early and stopping at the memory limit.
+/// Reads a stream to its end, stopping at the memory limit. A text graph is read line by line
+/// through its format's [`LineCheck`](super::stream::LineCheck), so an endless stream fails on
+/// its first bad line (a NUL byte, a line that is not the format's) holding one line in memory.
 fn read_stream(
     reader: &mut dyn Read,
     name: &str,
     options: &LoadOptions<'_>,
 ) -> Result<Vec<u8>, ParseError> {
+    use super::stream::{read_checked, read_lines, AnyLine, LineReader, NumberLines};
     let cap = options.memory.input_cap();
+    // Enough of the start to tell the format (a binary graph's magic, JSON's `{`).
+    let mut head = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    while head.len() < 64 {
+        match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(got) => head.extend_from_slice(&chunk[..got]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ParseError::io(name, &e)),
+        }
+    }
+    let format = options
+        .format
+        .unwrap_or_else(|| InputFormat::detect(name, &head));
+    let rest = head.as_slice().chain(reader);
+    match format {
+        InputFormat::Edges => read_checked(rest, name, cap, &mut NumberLines::edge_list()),
+        InputFormat::TwoPlayer => read_checked(rest, name, cap, &mut NumberLines::two_player()),
+        // JSON may be one long line: only the memory limit bounds it.
+        InputFormat::Json => {
+            let lines =
+                LineReader::new(rest, name).with_max_line(cap.min(usize::MAX as u64) as usize);
+            read_lines(lines, cap, &mut AnyLine)
+        }
+        InputFormat::Binary => read_binary_stream(rest, name, options, cap),
+    }
+}
+
+/// A binary graph from a stream: read whole, up to the memory limit.
+fn read_binary_stream(
+    mut reader: impl Read,
+    name: &str,
+    options: &LoadOptions<'_>,
+    cap: u64,
+) -> Result<Vec<u8>, ParseError> {
     let mut bytes = Vec::new();
     let mut chunk = vec![0u8; 1 << 16];
     loop {

@@ -63,17 +63,15 @@ pub fn parse_pgsolver(bytes: &[u8], source: &str) -> Result<Arena, ParseError> {
             continue;
         }
         first = false;
-        let v = line.vertex_id(declared, "a vertex line `id priority owner succ,...;`")?;
-        if std::mem::replace(&mut defined[v as usize], true) {
-            return Err(line.error(format!("vertex {v} is defined a second time")));
-        }
-        priority[v as usize] = line.priority()?;
-        owner[v as usize] = line.owner()?;
-        line.successors(declared, |w| {
+        let (v, p, o) = line.vertex(declared, |v, w| {
             sources.push(v);
             targets.push(w);
         })?;
-        line.rest()?;
+        if std::mem::replace(&mut defined[v as usize], true) {
+            return Err(line.error(format!("vertex {v} is defined a second time")));
+        }
+        priority[v as usize] = p;
+        owner[v as usize] = o;
     }
     let count = vertex_count(&defined, declared, source)?;
     if let Some(i) =
@@ -110,15 +108,59 @@ pub fn parse_pgsolver(bytes: &[u8], source: &str) -> Result<Arena, ParseError> {
         .map_err(|e| ParseError::whole(source, e.to_string()))
 }
 
+/// The syntax of a PGSolver game line by line, for input read as it arrives
+/// ([`stream::read_checked`](super::stream::read_checked)): the header, an optional `start`,
+/// then vertex lines, each checked as [`parse_pgsolver`] checks it (ids against the header), so
+/// that an endless stream fails on its first bad line. What needs the whole file (duplicates,
+/// undefined successors, missing vertices) is left to [`parse_pgsolver`].
+#[derive(Default)]
+pub struct PgsolverLines {
+    declared: Option<u64>,
+    first: bool,
+}
+
+impl super::stream::LineCheck for PgsolverLines {
+    fn check(&mut self, number: u64, text: &[u8], source: &str) -> Result<(), ParseError> {
+        let mut line = Line {
+            text,
+            at: 0,
+            number,
+            source,
+        };
+        line.skip_space();
+        if line.done() {
+            return Ok(());
+        }
+        let Some(declared) = self.declared else {
+            let declared = line.keyword_number("parity", "a header `parity N;`")?;
+            check_limit(declared, &line)?;
+            (self.declared, self.first) = (Some(declared), true);
+            return Ok(());
+        };
+        if std::mem::take(&mut self.first) && line.starts_with_word(b"start") {
+            return line.keyword_number("start", "`start V;`").map(drop);
+        }
+        line.vertex(declared, |_, _| {}).map(drop)
+    }
+}
+
+/// A header's `N` over [`MAX_NODES`] is too big (exit 3 in the CLI), not malformed.
+fn check_limit(declared: u64, line: &Line) -> Result<(), ParseError> {
+    if declared >= MAX_NODES {
+        return Err(line
+            .error(format!(
+                "the header declares {declared} vertices, more than the supported maximum of {}",
+                MAX_NODES - 1
+            ))
+            .with_kind(super::ErrorKind::TooBig));
+    }
+    Ok(())
+}
+
 /// Checks a header's `N` against the limits and the input's length; returns the slots to
 /// allocate (`N + 1`, enough for both readings of `N`).
 fn check_declared(declared: u64, len: usize, line: &Line) -> Result<usize, ParseError> {
-    if declared >= MAX_NODES {
-        return Err(line.error(format!(
-            "the header declares {declared} vertices, more than the supported maximum of {}",
-            MAX_NODES - 1
-        )));
-    }
+    check_limit(declared, line)?;
     if declared as usize > len / MIN_LINE + 1 {
         return Err(line.error(format!(
             "the header declares {declared} vertices, but the input has only {len} bytes (each \
@@ -289,6 +331,48 @@ impl Line<'_> {
         Ok(())
     }
 
+    /// A solution line `vertex winner [successor][;]` of a game of `n` vertices.
+    fn solution(&mut self, n: u64) -> Result<(NodeId, Player, Option<NodeId>), ParseError> {
+        let what = "a solution line `vertex winner [successor];`";
+        let v = self.number(what)?;
+        if v >= n {
+            return Err(self.error(format!("vertex {v} is not in the game ({n} vertices)")));
+        }
+        let w = self.number("a winner (0 or 1)")?;
+        let winner = Player::from_index(w)
+            .ok_or_else(|| self.error(format!("expected a winner (0 or 1), found {w}")))?;
+        self.skip_space();
+        let strategy = match self.peek() {
+            Some(b) if b.is_ascii_digit() => {
+                let s = self.number("a successor")?;
+                if s >= n {
+                    return Err(
+                        self.error(format!("successor {s} is not in the game ({n} vertices)"))
+                    );
+                }
+                Some(s as NodeId)
+            }
+            _ => None,
+        };
+        self.semicolon_and_end(what)?;
+        Ok((v as NodeId, winner, strategy))
+    }
+
+    /// A vertex line `id priority owner succ,... ["name"][;]`: its id, priority and owner, its
+    /// moves passed to `edge`.
+    fn vertex(
+        &mut self,
+        declared: u64,
+        mut edge: impl FnMut(NodeId, NodeId),
+    ) -> Result<(NodeId, Priority, Player), ParseError> {
+        let v = self.vertex_id(declared, "a vertex line `id priority owner succ,...;`")?;
+        let p = self.priority()?;
+        let o = self.owner()?;
+        self.successors(declared, |w| edge(v, w))?;
+        self.rest()?;
+        Ok((v, p, o))
+    }
+
     fn vertex_id(&mut self, declared: u64, what: &str) -> Result<NodeId, ParseError> {
         let v = self.number(what)?;
         if v > declared {
@@ -347,6 +431,57 @@ impl Line<'_> {
             }
         }
         self.semicolon_and_end("a vertex line")
+    }
+}
+
+/// `paritysol N;` for a game of `vertices` vertices (`N` the highest id or the count); returns
+/// the vertex count.
+fn paritysol_header(line: &mut Line, vertices: usize) -> Result<u64, ParseError> {
+    let declared = line.keyword_number("paritysol", "a header `paritysol N;`")?;
+    let n = vertices as u64;
+    if declared != n && declared + 1 != n {
+        return Err(line.error(format!(
+            "the header declares {declared}, but the game has {n} vertices (expected `paritysol {};`)",
+            n.saturating_sub(1)
+        )));
+    }
+    Ok(n)
+}
+
+/// The syntax of a `paritysol` solution line by line, for input read as it arrives (as
+/// [`PgsolverLines`] for games); duplicates and missing vertices are left to
+/// [`parse_paritysol`].
+pub struct ParitysolLines {
+    vertices: usize,
+    header: bool,
+}
+
+impl ParitysolLines {
+    /// The check for a solution of a game of `vertices` vertices.
+    pub fn new(vertices: usize) -> Self {
+        ParitysolLines {
+            vertices,
+            header: false,
+        }
+    }
+}
+
+impl super::stream::LineCheck for ParitysolLines {
+    fn check(&mut self, number: u64, text: &[u8], source: &str) -> Result<(), ParseError> {
+        let mut line = Line {
+            text,
+            at: 0,
+            number,
+            source,
+        };
+        line.skip_space();
+        if line.done() {
+            return Ok(());
+        }
+        if !std::mem::replace(&mut self.header, true) {
+            return paritysol_header(&mut line, self.vertices).map(drop);
+        }
+        line.solution(self.vertices as u64).map(drop)
     }
 }
 
@@ -473,44 +608,15 @@ pub fn parse_paritysol(
             "empty input: expected a header `paritysol N;`",
         ));
     };
-    let declared = line.keyword_number("paritysol", "a header `paritysol N;`")?;
-    let n = vertices as u64;
-    if declared != n && declared + 1 != n {
-        return Err(line.error(format!(
-            "the header declares {declared}, but the game has {n} vertices (expected `paritysol {};`)",
-            n.saturating_sub(1)
-        )));
-    }
+    let n = paritysol_header(&mut line, vertices)?;
     let mut solution = ParitySolution::new(vertices);
     let mut seen = vec![false; vertices];
-    while let Some(next) = lines.next() {
-        line = next;
-        let what = "a solution line `vertex winner [successor];`";
-        let v = line.number(what)?;
-        if v >= n {
-            return Err(line.error(format!("vertex {v} is not in the game ({n} vertices)")));
-        }
+    while let Some(mut line) = lines.next() {
+        let (v, winner, strategy) = line.solution(n)?;
         if std::mem::replace(&mut seen[v as usize], true) {
             return Err(line.error(format!("vertex {v} appears a second time")));
         }
-        let w = line.number("a winner (0 or 1)")?;
-        let winner = Player::from_index(w)
-            .ok_or_else(|| line.error(format!("expected a winner (0 or 1), found {w}")))?;
-        line.skip_space();
-        let strategy = match line.peek() {
-            Some(b) if b.is_ascii_digit() => {
-                let s = line.number("a successor")?;
-                if s >= n {
-                    return Err(
-                        line.error(format!("successor {s} is not in the game ({n} vertices)"))
-                    );
-                }
-                Some(s as NodeId)
-            }
-            _ => None,
-        };
-        line.semicolon_and_end(what)?;
-        solution.set(v as NodeId, winner, strategy);
+        solution.set(v, winner, strategy);
     }
     if let Some(v) = seen.iter().position(|&s| !s) {
         return Err(ParseError::whole(

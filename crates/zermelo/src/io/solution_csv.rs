@@ -107,17 +107,8 @@ pub fn parse_solution_csv(
                 format!("empty input: expected the header `{CSV_HEADER}`"),
             )
         })?;
-    let layout = Layout::from_header(header.trim()).ok_or_else(|| {
-        ParseError::at(
-            source,
-            header_line,
-            format!(
-                "expected the header `{CSV_HEADER}` or `{TWO_PLAYER_CSV_HEADER}` \
-                 (best_move optional), found {:?}",
-                lossy(header.as_bytes())
-            ),
-        )
-    })?;
+    let layout = Layout::from_header(header.trim())
+        .ok_or_else(|| header_error(source, header_line, header))?;
     let mut rows = Rows::new(nodes, layout.has_best_move);
     for (line, row) in lines {
         if row.trim().is_empty() {
@@ -132,6 +123,72 @@ pub fn parse_solution_csv(
     }
     rows.finish(layout)
         .map_err(|m| ParseError::whole(source, m))
+}
+
+fn header_error(source: &str, line: u64, header: &str) -> ParseError {
+    ParseError::at(
+        source,
+        line,
+        format!(
+            "expected the header `{CSV_HEADER}` or `{TWO_PLAYER_CSV_HEADER}` (best_move \
+             optional), found {:?}",
+            lossy(header.as_bytes())
+        ),
+    )
+}
+
+/// The syntax of a solution CSV line by line, for input read as it arrives
+/// ([`read_checked`](super::stream::read_checked)): the header, then rows of the right width
+/// with numbers and an outcome where [`parse_solution_csv`] wants them. Ranges, duplicates and
+/// missing rows need the game and the whole file: they are left to [`parse_solution_csv`].
+#[derive(Default)]
+pub struct SolutionCsvLines {
+    layout: Option<Layout>,
+}
+
+impl super::stream::LineCheck for SolutionCsvLines {
+    fn check(&mut self, number: u64, line: &[u8], source: &str) -> Result<(), ParseError> {
+        let row = std::str::from_utf8(line)
+            .map_err(|e| ParseError::at(source, number, format!("not UTF-8 text: {e}")))?
+            .trim_end_matches('\r');
+        if row.trim().is_empty() {
+            return Ok(());
+        }
+        match &self.layout {
+            None => {
+                let layout = Layout::from_header(row.trim())
+                    .ok_or_else(|| header_error(source, number, row))?;
+                self.layout = Some(layout);
+                Ok(())
+            }
+            Some(layout) => row_syntax(layout, row).map_err(|m| ParseError::at(source, number, m)),
+        }
+    }
+}
+
+/// What [`Rows::add`] reads of a row, without the ranges it checks against the game.
+fn row_syntax(layout: &Layout, row: &str) -> Result<(), String> {
+    let fields: Vec<&str> = row.split(',').map(str::trim).collect();
+    if fields.len() != layout.width() {
+        return Err(format!(
+            "expected {} comma-separated fields, found {}",
+            layout.width(),
+            fields.len()
+        ));
+    }
+    let ids = 1 + usize::from(layout.two_player);
+    for field in &fields[..ids] {
+        number(field, if ids == 1 { "node" } else { "position" }, None)?;
+    }
+    let rest = &fields[ids..];
+    rest[0].parse::<Outcome>().map_err(|e| format!("{e}"))?;
+    if !rest[1].is_empty() {
+        number(rest[1], "depth", None)?;
+    }
+    if layout.has_best_move && !rest[2].is_empty() {
+        number(rest[2], "best_move", None)?;
+    }
+    Ok(())
 }
 
 struct Layout {

@@ -94,6 +94,42 @@ fn parse(
     Ok(out)
 }
 
+/// The syntax of a verdict file line by line, for input read as it arrives
+/// ([`read_checked`](super::stream::read_checked)): `node outcome` or `position player
+/// outcome` (which one needs the game: both are let through), ids as numbers, outcomes as
+/// words. Ranges and contradictions are left to [`parse_verdicts`].
+#[derive(Default)]
+pub struct VerdictLines;
+
+impl super::stream::LineCheck for VerdictLines {
+    fn check(&mut self, number: u64, line: &[u8], source: &str) -> Result<(), ParseError> {
+        let mut lx = Lexer::new(line, source);
+        let Some(content) = lx.next_line() else {
+            return Ok(());
+        };
+        let at = |e: ParseError| ParseError {
+            line: Some(number),
+            ..e
+        };
+        let tokens: Vec<&[u8]> = content
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+            .take(4)
+            .collect();
+        let Some((outcome, ids)) = tokens
+            .split_last()
+            .filter(|_| (2..=3).contains(&tokens.len()))
+        else {
+            let what = "`node outcome` (or `position player outcome`)";
+            return Err(at(lx.error(wrong_count(what, tokens.len()))));
+        };
+        for token in ids {
+            id(&lx, token, u64::MAX, "node").map_err(at)?;
+        }
+        outcome_of(&lx, outcome).map(drop).map_err(at)
+    }
+}
+
 fn wrong_count(what: &str, found: usize) -> String {
     format!("expected a verdict {what}, found {found} field(s)")
 }

@@ -11,15 +11,16 @@ use serde_json::{json, Value as Json};
 use zermelo::game::compact::{self, CompactError, CompactOptions, CounterMode, IndexedGame};
 use zermelo::game::{CompactSolution, LineStop};
 use zermelo::games::cop_robber::CopRobber;
-use zermelo::games::police_thief::{Board, PoliceThief, Step};
+use zermelo::games::police_thief::{Board, BoardLines, PoliceThief, Step};
 use zermelo::games::pursuit::{Chase, Pursuit, Side};
 use zermelo::graph::Csr;
+use zermelo::io::stream::GraphLines;
 use zermelo::io::{self, InputFormat};
 use zermelo::{Depth, Outcome};
 
 use super::{count, Report};
 use crate::error::{CliResult, Failure};
-use crate::output::{emit, read_input};
+use crate::output::{emit, read_text_input};
 use crate::progress::Progress;
 
 /// How the pursuit games run the compact engine (shared by both games).
@@ -127,7 +128,7 @@ fn load_graph(bytes: &[u8], name: &str) -> CliResult<Csr> {
 
 /// `zermelo game cop-robber`.
 pub fn cop_robber(args: CopRobberArgs) -> CliResult<Report> {
-    let (bytes, source) = read_input(&args.graph)?;
+    let (bytes, source) = read_text_input(&args.graph, &mut GraphLines::default())?;
     let graph = load_graph(&bytes, &source)?;
     let name = args.graph.display();
     let game = CopRobber::new(&graph).map_err(|e| Failure::input(format!("{name}: {e}")))?;
@@ -252,7 +253,7 @@ fn state_row(game: &CopRobber, s: &CompactSolution, state: &Chase) -> (Json, Str
 
 /// `zermelo game police-thief`.
 pub fn police_thief(args: PoliceThiefArgs) -> CliResult<Report> {
-    let (bytes, name) = read_input(&args.board)?;
+    let (bytes, name) = read_text_input(&args.board, &mut BoardLines::default())?;
     let board = Board::parse(&bytes, &name)?;
     let game = PoliceThief::new(board);
     let what = format!("police-thief {name}");
