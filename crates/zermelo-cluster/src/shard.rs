@@ -112,10 +112,8 @@ fn open_regular(path: &Path) -> Result<File, ClusterError> {
                 .into(),
         ));
     }
-    let file = File::open(path)
-        .map_err(|e| ClusterError::Unreadable(format!("{name}: cannot read: {e}")))?;
-    let meta = file
-        .metadata()
+    // `stat` first: opening a FIFO would wait for a writer.
+    let meta = std::fs::metadata(path)
         .map_err(|e| ClusterError::Unreadable(format!("{name}: cannot read: {e}")))?;
     if meta.is_dir() {
         return Err(ClusterError::Unreadable(format!(
@@ -128,7 +126,7 @@ fn open_regular(path: &Path) -> Result<File, ClusterError> {
              not a FIFO or a device (write it to a file first)"
         )));
     }
-    Ok(file)
+    File::open(path).map_err(|e| ClusterError::Unreadable(format!("{name}: cannot read: {e}")))
 }
 
 /// The error the sequential parser reports for a malformed edge list (file, line, what).
