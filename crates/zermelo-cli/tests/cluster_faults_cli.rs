@@ -460,3 +460,40 @@ fn workers_default_to_the_cores_shared_by_the_processes_of_a_host() {
         "{stderr}"
     );
 }
+
+/// Process 0 used to exit right after writing a small solution while another process still
+/// waited for its last progress messages, which then never came: that process hung (about 1 run
+/// in 9 with 4 processes x 2 workers). Process 0 now waits until every process's workers are
+/// done.
+#[test]
+fn no_process_is_left_waiting_when_process_0_finishes_fast() {
+    let dir = TempDir::new().unwrap();
+    let g = dir.path().join("g.txt");
+    std::fs::write(&g, "6 7\n0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n1 4\n").unwrap();
+    let g = g.display().to_string();
+    for _ in 0..12 {
+        let path = dir.path().join("hosts");
+        let lines: String = free_ports(4)
+            .iter()
+            .map(|p| format!("127.0.0.1:{p}\n"))
+            .collect();
+        std::fs::write(&path, lines).unwrap();
+        let children: Vec<Child> = (0..4)
+            .rev()
+            .map(|i| {
+                zermelo(&["solve", &g, "--format", "csv", "--workers", "2"])
+                    .args(["--cluster", "--processes", "4", "--process", &i.to_string()])
+                    .arg("--hosts")
+                    .arg(&path)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let (out, _) = wait_within(child, Duration::from_secs(30));
+            assert!(out.status.success(), "{}", text(&out.stderr));
+        }
+    }
+}

@@ -283,8 +283,9 @@ pub fn run(cluster: &Cluster, job: &Job) -> Result<Solved, ClusterError> {
     let mesh = net::Mesh::new(&cluster.hosts, cluster.process, cluster.timeout);
     let card = card(cluster, job, &input)?;
     let result = round::run(cluster, job, input, &mesh, card);
-    if let Err(e) = &result {
-        mesh.announce(e);
+    match &result {
+        Ok(_) => mesh.workers_done(),
+        Err(e) => mesh.announce(e),
     }
     Ok(Solved {
         gathered: result?,

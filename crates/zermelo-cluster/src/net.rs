@@ -209,6 +209,7 @@ const BEAT: u32 = 1;
 const DONE: u32 = 2;
 const BYE: u32 = 3;
 const FAIL: u32 = 4;
+const GATHERED: u32 = 5;
 const FRAME: usize = 16;
 const MESSAGE_MAX: u64 = 4096;
 
@@ -232,6 +233,9 @@ pub(crate) struct Mesh {
     changed: Condvar,
     /// Peers that said goodbye: their end of stream is no loss.
     gone: Vec<AtomicBool>,
+    /// Peers whose workers are done (process 0 must not exit before: they may still need its
+    /// last progress messages).
+    gathered: Vec<AtomicBool>,
     /// Write halves of the control connections.
     controls: Mutex<Vec<Option<TcpStream>>>,
     stop: AtomicBool,
@@ -248,6 +252,7 @@ impl Mesh {
             state: Mutex::default(),
             changed: Condvar::new(),
             gone: hosts.iter().map(|_| AtomicBool::new(false)).collect(),
+            gathered: hosts.iter().map(|_| AtomicBool::new(false)).collect(),
             controls: Mutex::new(hosts.iter().map(|_| None).collect()),
             stop: AtomicBool::new(false),
         })
@@ -330,8 +335,32 @@ impl Mesh {
         self.send(FAIL, kind_of(e), text.len() as u64, text);
     }
 
-    /// Process 0: the solution is written; the others may go.
+    /// This process's workers are done.
+    pub(crate) fn workers_done(&self) {
+        self.send(GATHERED, 0, 0, &[]);
+    }
+
+    /// Process 0: waits until every peer's workers are done (or gone, or a failure): until
+    /// then a peer may still need this process's last progress messages.
+    fn wait_gathered(&self) {
+        let mut state = self.lock();
+        let all = || {
+            (0..self.hosts.len())
+                .filter(|&j| j != self.me)
+                .all(|j| self.gathered[j].load(Relaxed) || self.gone[j].load(Relaxed))
+        };
+        while !all() && state.failure.is_none() {
+            state = self
+                .changed
+                .wait_timeout(state, Duration::from_millis(100))
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
+    }
+
+    /// Process 0: the solution is written; the others may go (once their workers are done).
     pub(crate) fn done(&self) {
+        self.wait_gathered();
         self.lock().done = true;
         self.send(DONE, 0, 0, &[]);
         self.stop.store(true, Relaxed);
@@ -734,6 +763,11 @@ fn monitor(mesh: &Mesh, mut stream: TcpStream, j: usize) {
                 mesh.changed.notify_all();
             }
             BYE => mesh.gone[j].store(true, Relaxed),
+            GATHERED => {
+                mesh.gathered[j].store(true, Relaxed);
+                let _state = mesh.lock();
+                mesh.changed.notify_all();
+            }
             FAIL => {
                 let mut text = vec![0u8; value.min(MESSAGE_MAX) as usize];
                 let _ = stream.read_exact(&mut text);
