@@ -6,11 +6,11 @@ use std::path::Path;
 use crate::ClusterError;
 
 /// The most bytes a hosts file may have (about 40,000 addresses).
-pub const HOSTS_MAX_BYTES: u64 = 1 << 20;
+const HOSTS_MAX_BYTES: u64 = 1 << 20;
 /// The longest line of a hosts file.
 const LINE_MAX: usize = 1024;
 
-/// Reads and parses a hosts file, at most [`HOSTS_MAX_BYTES`] of it: a longer file (or a device
+/// Reads and parses a hosts file, at most 1 MiB of it: a longer file (or a device
 /// such as `/dev/zero`) is refused at once.
 ///
 /// # Errors
@@ -105,5 +105,16 @@ mod tests {
             err.contains("needs 3 host:port lines, the file has 1"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn long_lines_and_endless_files_are_refused() {
+        let line = "a".repeat(2000) + ":1\n";
+        let err = parse_hosts(&line, "h", 1).unwrap_err().to_string();
+        assert!(err.starts_with("h:1: a line of 2002 bytes"), "{err}");
+        let err = read_hosts(Path::new("/dev/zero"), 1)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("longer than 1024 KiB"), "{err}");
     }
 }
