@@ -5,7 +5,7 @@
 //! limits, unreadable inputs and damaged checkpoints get their documented exit codes.
 //!
 //! The phases are made long enough to be hit by the test hook `ZERMELO_CLUSTER_TEST_PAUSE=PHASE`
-//! (`zermelo-cluster/src/net.rs`): a process entering the phase says so on standard error and
+//! (`zermelo-cluster/src/mesh.rs`): a process entering the phase says so on standard error and
 //! waits there until a failure is recorded.
 
 use std::fs::File;

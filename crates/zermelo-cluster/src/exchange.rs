@@ -15,7 +15,7 @@ use zermelo::io::WindowPart;
 use zermelo::NodeId;
 
 use crate::labels::{Kind, Labels};
-use crate::net::{Mesh, Phase};
+use crate::mesh::{Mesh, Phase};
 use crate::shard::Ownership;
 use crate::ClusterError;
 
@@ -255,7 +255,7 @@ impl Net<'_> {
     pub(crate) fn enter(&mut self, phase: Phase) {
         if self.lead {
             self.mesh.set_phase(phase);
-            crate::net::pause_hook(&self.mesh, phase);
+            crate::mesh::pause_hook(&self.mesh, phase);
         }
     }
 

@@ -58,6 +58,7 @@ mod checkpoint;
 mod exchange;
 mod hosts;
 mod labels;
+mod mesh;
 mod net;
 mod round;
 mod shard;
@@ -237,14 +238,14 @@ pub fn solve(cluster: &Cluster, job: &Job) -> Result<Option<Gathered>, ClusterEr
 pub struct Solved {
     /// The whole solution at process 0, `None` elsewhere.
     pub gathered: Option<Gathered>,
-    mesh: Arc<net::Mesh>,
+    mesh: Arc<mesh::Mesh>,
 }
 
 impl Solved {
     /// Process 0: the solution is being written (a peer lost from now on does not matter).
     pub fn writing(&self) {
-        self.mesh.set_phase(net::Phase::Writing);
-        net::pause_hook(&self.mesh, net::Phase::Writing);
+        self.mesh.set_phase(mesh::Phase::Writing);
+        mesh::pause_hook(&self.mesh, mesh::Phase::Writing);
     }
 
     /// Process 0: tells the others that the solution is written (or that writing it failed:
@@ -280,7 +281,7 @@ pub fn run(cluster: &Cluster, job: &Job) -> Result<Solved, ClusterError> {
         )));
     }
     let input = shard::Input::open(&job.input)?;
-    let mesh = net::Mesh::new(&cluster.hosts, cluster.process, cluster.timeout);
+    let mesh = mesh::Mesh::new(&cluster.hosts, cluster.process, cluster.timeout);
     let card = card(cluster, job, &input)?;
     let result = round::run(cluster, job, input, &mesh, card);
     match &result {
@@ -294,27 +295,27 @@ pub fn run(cluster: &Cluster, job: &Job) -> Result<Solved, ClusterError> {
 }
 
 /// This process's view of the job, which every peer must share.
-fn card(cluster: &Cluster, job: &Job, input: &shard::Input) -> Result<net::Card, ClusterError> {
+fn card(cluster: &Cluster, job: &Job, input: &shard::Input) -> Result<mesh::Card, ClusterError> {
     use zermelo::io::ReadAt;
     let name = job.input.display().to_string();
     let unreadable = |e: std::io::Error| ClusterError::Unreadable(format!("{name}: {e}"));
     let file = std::fs::File::open(&job.input).map_err(unreadable)?;
     let len = file.metadata().map_err(unreadable)?.len();
     // The first and the last 64 KiB: the header, and what a truncated or appended copy changes.
-    let mut hash = net::FNV_START;
+    let mut hash = mesh::FNV_START;
     let mut block = vec![0u8; 1 << 16];
     for at in [0, len.saturating_sub(1 << 16)] {
         let got = file.read_at(&mut block, at).map_err(unreadable)?;
-        hash = net::fnv(hash, &block[..got]);
+        hash = mesh::fnv(hash, &block[..got]);
     }
     let verdicts = job.rules.verdicts();
-    let verdicts_hash = verdicts.iter().fold(net::FNV_START, |h, &(u, o)| {
-        net::fnv(h, &[&u.to_le_bytes()[..], &[o as u8]].concat())
+    let verdicts_hash = verdicts.iter().fold(mesh::FNV_START, |h, &(u, o)| {
+        mesh::fnv(h, &[&u.to_le_bytes()[..], &[o as u8]].concat())
     });
-    let hosts_hash = cluster.hosts.iter().fold(net::FNV_START, |h, a| {
-        net::fnv(h, format!("{a}\n").as_bytes())
+    let hosts_hash = cluster.hosts.iter().fold(mesh::FNV_START, |h, a| {
+        mesh::fnv(h, format!("{a}\n").as_bytes())
     });
-    Ok(net::Card {
+    Ok(mesh::Card {
         processes: cluster.processes() as u64,
         workers: cluster.workers as u64,
         input_len: len,

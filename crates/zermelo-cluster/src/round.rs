@@ -43,7 +43,8 @@ use zermelo::{NodeId, Outcome, Solution};
 use crate::checkpoint::{self, Place};
 use crate::exchange::{route, slot, Deliver, Msg, Net, Tally, ROWS, SLOTS};
 use crate::labels::{payload, tag, Kind, Labels, DRAW, LOSE, PAYLOAD_MAX, UNDECIDED, WIN};
-use crate::net::{self, Card, Mesh, Phase};
+use crate::mesh::{self, Card, Mesh, Phase};
+use crate::net;
 use crate::shard::{sequential_error, Input as SharedInput, Ownership, Shard};
 use crate::{Cluster, ClusterError, Gathered, Job, Report, RoundStats, NO_MOVE};
 
@@ -83,7 +84,7 @@ pub(crate) fn run(
         let sockets = net::connect(mesh, card, cluster.connect_timeout)?;
         // The test hook pauses once the connections are up (a peer lost before that is one
         // that never came: the connect timeout).
-        net::pause_hook(mesh, Phase::Connecting);
+        mesh::pause_hook(mesh, Phase::Connecting);
         let hooks = Hooks::default();
         let local = ProcessBuilder::new_bytes_vector(cluster.workers, hooks.refill.clone(), None);
         let (tcp, guard) = initialize_networking_from_sockets(
