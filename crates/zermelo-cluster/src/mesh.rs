@@ -502,3 +502,66 @@ pub(crate) fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
 
 /// FNV-1a offset basis.
 pub(crate) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card() -> Card {
+        Card {
+            processes: 2,
+            workers: 2,
+            input_len: 100,
+            input_hash: 7,
+            nodes: 10,
+            edges: 20,
+            misere: false,
+            verdicts: 0,
+            verdicts_hash: FNV_START,
+            hosts_hash: 9,
+        }
+    }
+
+    #[test]
+    fn cards_round_trip_and_name_their_first_difference() {
+        let a = card();
+        assert_eq!(Card::from_bytes(&a.to_bytes()), a);
+        assert_eq!(a.difference(&a, 0, 1), None);
+        let cases: [(Card, &str); 6] = [
+            (
+                Card { misere: true, ..a },
+                "process 1 was started with --misere, process 0 without",
+            ),
+            (
+                Card { workers: 3, ..a },
+                "process 1 was started with --workers 3, process 0 (this one) with --workers 2",
+            ),
+            (Card { processes: 3, ..a }, "--processes 3"),
+            (Card { verdicts: 1, ..a }, "other --verdicts (1 verdicts)"),
+            (
+                Card {
+                    input_len: 101,
+                    ..a
+                },
+                "process 1 reads an input of 101 bytes",
+            ),
+            (
+                Card { input_hash: 8, ..a },
+                "other input bytes than process 0 (this one) (same size)",
+            ),
+        ];
+        for (theirs, says) in cases {
+            let m = a.difference(&theirs, 0, 1).expect("a difference");
+            assert!(m.contains(says), "{m}");
+            assert_eq!(Card::from_bytes(&theirs.to_bytes()), theirs);
+        }
+        // The other side names the same difference the other way round.
+        let m = Card { misere: true, ..a }.difference(&a, 1, 0).unwrap();
+        assert!(
+            m.contains("process 1 was started with --misere, process 0 without"),
+            "{m}"
+        );
+        let m = a.difference(&Card { hosts_hash: 1, ..a }, 0, 1).unwrap();
+        assert!(m.contains("hosts file"), "{m}");
+    }
+}
