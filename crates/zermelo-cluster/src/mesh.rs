@@ -96,7 +96,8 @@ impl Card {
             )
         } else if a.workers != b.workers {
             format!(
-                "{them} --workers {}, {us} with --workers {}",
+                "{them} --workers {}, {us} with --workers {} (without the flag a process takes \
+                 its machine's cores: give --workers on machines that differ)",
                 b.workers, a.workers
             )
         } else if a.misere != b.misere {

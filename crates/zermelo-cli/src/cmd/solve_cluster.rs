@@ -37,9 +37,9 @@ pub struct ClusterArgs {
     /// Hosts file: one host:port per line, process I listens on line I+1.
     #[arg(long, value_name = "HOSTS", requires = "cluster")]
     pub hosts: Option<PathBuf>,
-    /// Worker threads per process, the same on every process [default: the cores of this
-    /// machine divided by the processes the hosts file puts on its host]. At most 1024, and at
-    /// most 64 per core.
+    /// Worker threads per process; every process must have the same number (give it when the
+    /// machines differ) [default: the cores of this machine divided by the processes the hosts
+    /// file puts on its host]. At most 1024, and at most 64 per core.
     #[arg(long, value_name = "W", requires = "cluster",
           value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub workers: Option<u64>,
