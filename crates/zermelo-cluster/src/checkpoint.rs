@@ -122,7 +122,12 @@ pub(crate) fn rounds(dir: &Path, place: Place) -> io::Result<Vec<u64>> {
         Err(e) => return Err(e),
     };
     for entry in entries {
-        let name = entry?.file_name();
+        let entry = entry?;
+        // Only regular files: opening a FIFO of that name would wait for a writer.
+        if !entry.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         let Some(rest) = name.strip_prefix(&prefix) else {
             continue;

@@ -4,7 +4,7 @@
 use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use timely::container::CapacityContainerBuilder;
@@ -15,8 +15,9 @@ use zermelo::io::WindowPart;
 use zermelo::NodeId;
 
 use crate::labels::{Kind, Labels};
+use crate::mesh::{Mesh, Phase};
 use crate::shard::Ownership;
-use crate::{net, ClusterError};
+use crate::ClusterError;
 
 /// What travels between processes.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -161,8 +162,15 @@ pub(crate) struct Net<'w> {
     pub(crate) outbox: Vec<Vec<(NodeId, NodeId)>>,
     /// Sources waiting to fill a batch, by destination worker.
     pub(crate) ids: Vec<Vec<NodeId>>,
-    pub(crate) timeout: Duration,
+    /// The process's view of its peers: failures, phase.
+    pub(crate) mesh: Arc<Mesh>,
+    /// The first worker of its process (it sets the phase).
+    pub(crate) lead: bool,
 }
+
+/// What a worker unwinds with when a failure is recorded while it sends (the failure itself is
+/// in the [`Mesh`]; `resume_unwind` runs no panic hook).
+pub(crate) struct Stopped;
 
 impl Net<'_> {
     /// Queues the pair for worker `dest` (of another process) in `slot`.
@@ -180,7 +188,7 @@ impl Net<'_> {
     pub(crate) fn send_id(&mut self, dest: usize, u: NodeId) {
         self.ids[dest].push(u);
         if self.ids[dest].len() >= BATCH {
-            let ids = std::mem::replace(&mut self.ids[dest], Vec::with_capacity(BATCH));
+            let ids = std::mem::take(&mut self.ids[dest]);
             let n = ids.len();
             self.input.send(Msg::Sources {
                 to: dest as u32,
@@ -210,7 +218,8 @@ impl Net<'_> {
 
     /// Sends the batch waiting in outbox `i`.
     pub(crate) fn flush(&mut self, i: usize) {
-        let pairs = std::mem::replace(&mut self.outbox[i], Vec::with_capacity(BATCH));
+        // Taken, not replaced by a full-size buffer: outboxes grow only where moves go.
+        let pairs = std::mem::take(&mut self.outbox[i]);
         let (to, slot) = ((i / SLOTS) as u32, i % SLOTS);
         let n = pairs.len();
         let m = match slot {
@@ -235,7 +244,18 @@ impl Net<'_> {
         self.unpumped += sent;
         if self.unpumped >= PUMP_EVERY {
             self.unpumped = 0;
+            if self.mesh.failed() {
+                std::panic::resume_unwind(Box::new(Stopped));
+            }
             self.worker.step();
+        }
+    }
+
+    /// Enters `phase` (the first worker of each process says so, and runs the test hook).
+    pub(crate) fn enter(&mut self, phase: Phase) {
+        if self.lead {
+            self.mesh.set_phase(phase);
+            crate::mesh::pause_hook(&self.mesh, phase);
         }
     }
 
@@ -272,21 +292,9 @@ impl Net<'_> {
         self.flush_all();
         let next = self.epoch + 1;
         self.input.advance_to(next);
-        let start = Instant::now();
         while self.probe.less_than(&next) {
-            if let Some(message) = net::lost_peer() {
-                return Err(ClusterError::Peer(format!(
-                    "process {}: lost the connection to a peer process ({message}); \
-                     rerun the job to resume from its last checkpoint",
-                    self.process
-                )));
-            }
-            if start.elapsed() > self.timeout {
-                return Err(ClusterError::Peer(format!(
-                    "process {}: no progress for {}s: a peer process stopped or is unreachable",
-                    self.process,
-                    self.timeout.as_secs()
-                )));
+            if let Some(e) = self.mesh.failed().then(|| self.mesh.failure()).flatten() {
+                return Err(e);
             }
             self.worker.step_or_park(Some(Duration::from_millis(10)));
             self.drain(sink);

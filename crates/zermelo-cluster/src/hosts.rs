@@ -1,6 +1,44 @@
 //! The hosts file: one `host:port` per line, process `i` on line `i + 1` (timely's format).
 
+use std::io::Read;
+use std::path::Path;
+
 use crate::ClusterError;
+
+/// The most bytes a hosts file may have (about 40,000 addresses).
+const HOSTS_MAX_BYTES: u64 = 1 << 20;
+/// The longest line of a hosts file.
+const LINE_MAX: usize = 1024;
+
+/// Reads and parses a hosts file, at most 1 MiB of it: a longer file (or a device
+/// such as `/dev/zero`) is refused at once.
+///
+/// # Errors
+/// [`ClusterError::Unreadable`] if it cannot be read, [`ClusterError::Input`] for a file too
+/// long, a line too long or not `host:port` (see [`parse_hosts`]).
+pub fn read_hosts(path: &Path, processes: usize) -> Result<Vec<String>, ClusterError> {
+    let name = path.display().to_string();
+    let unreadable =
+        |e: std::io::Error| ClusterError::Unreadable(format!("{name}: cannot read: {e}"));
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let mut bytes = Vec::new();
+    file.take(HOSTS_MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > HOSTS_MAX_BYTES {
+        return Err(ClusterError::Input(format!(
+            "{name}: a hosts file has one host:port per line; this one is longer than {} KiB",
+            HOSTS_MAX_BYTES >> 10
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        ClusterError::Input(format!(
+            "{name}: not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    parse_hosts(&text, &name, processes)
+}
 
 /// Parses a hosts file for `processes` processes: blank lines and `#` comments are skipped;
 /// the first `processes` addresses are used, and there must be at least that many.
@@ -10,6 +48,13 @@ use crate::ClusterError;
 pub fn parse_hosts(text: &str, name: &str, processes: usize) -> Result<Vec<String>, ClusterError> {
     let mut hosts = Vec::new();
     for (i, line) in text.lines().enumerate() {
+        if line.len() > LINE_MAX {
+            return Err(ClusterError::Input(format!(
+                "{name}:{}: a line of {} bytes; expected host:port",
+                i + 1,
+                line.len()
+            )));
+        }
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
@@ -60,5 +105,16 @@ mod tests {
             err.contains("needs 3 host:port lines, the file has 1"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn long_lines_and_endless_files_are_refused() {
+        let line = "a".repeat(2000) + ":1\n";
+        let err = parse_hosts(&line, "h", 1).unwrap_err().to_string();
+        assert!(err.starts_with("h:1: a line of 2002 bytes"), "{err}");
+        let err = read_hosts(Path::new("/dev/zero"), 1)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("longer than 1024 KiB"), "{err}");
     }
 }

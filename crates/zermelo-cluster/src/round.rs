@@ -25,7 +25,7 @@ use std::cell::{OnceCell, RefCell};
 use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
 use std::sync::{mpsc, Arc, Barrier, Mutex, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
@@ -43,8 +43,10 @@ use zermelo::{NodeId, Outcome, Solution};
 use crate::checkpoint::{self, Place};
 use crate::exchange::{route, slot, Deliver, Msg, Net, Tally, ROWS, SLOTS};
 use crate::labels::{payload, tag, Kind, Labels, DRAW, LOSE, PAYLOAD_MAX, UNDECIDED, WIN};
+use crate::mesh::{self, Card, Mesh, Phase};
+use crate::net;
 use crate::shard::{sequential_error, Input as SharedInput, Ownership, Shard};
-use crate::{net, Cluster, ClusterError, Gathered, Job, Report, RoundStats, NO_MOVE};
+use crate::{Cluster, ClusterError, Gathered, Job, Report, RoundStats, NO_MOVE};
 
 /// What the workers of one process share.
 struct Process {
@@ -59,24 +61,30 @@ struct Process {
     started: Instant,
 }
 
-/// Connects, runs the workers of this process and waits for them.
+/// Connects, runs the workers of this process and waits for them (or for the first failure:
+/// workers blocked on a lost peer are not joined).
 pub(crate) fn run(
     cluster: &Cluster,
     job: &Job,
     input: SharedInput,
+    mesh: &Arc<Mesh>,
+    card: Card,
 ) -> Result<Option<Gathered>, ClusterError> {
     let started = Instant::now();
-    net::watch_for_lost_peers();
-    let (builders, others): (Vec<AllocatorBuilder>, Box<dyn Any + Send>) = if cluster.processes()
-        == 1
-    {
+    net::contain_panics();
+    let alone = cluster.processes() == 1;
+    let (builders, others): (Vec<AllocatorBuilder>, Box<dyn Any + Send>) = if alone {
         // Serialised batches between the workers of a process, as between processes (timely's
         // zero-copy allocator), the same path every cluster shape takes.
         timely::CommunicationConfig::ProcessBinary(cluster.workers)
             .try_build()
             .map_err(ClusterError::Peer)?
     } else {
-        let sockets = net::connect(&cluster.hosts, cluster.process, cluster.timeout)?;
+        mesh.set_phase(Phase::Connecting);
+        let sockets = net::connect(mesh, card, cluster.connect_timeout)?;
+        // The test hook pauses once the connections are up (a peer lost before that is one
+        // that never came: the connect timeout).
+        mesh::pause_hook(mesh, Phase::Connecting);
         let hooks = Hooks::default();
         let local = ProcessBuilder::new_bytes_vector(cluster.workers, hooks.refill.clone(), None);
         let (tcp, guard) = initialize_networking_from_sockets(
@@ -96,7 +104,13 @@ pub(crate) fn run(
         p(Report::Connected);
     }
     let process = process(cluster, started)?;
-    let shared = Arc::new((cluster.clone(), job.clone(), input, process));
+    let shared = Arc::new((
+        cluster.clone(),
+        job.clone(),
+        input,
+        process,
+        Arc::clone(mesh),
+    ));
     let (tx, rx) = mpsc::channel();
     let tx = Mutex::new(tx);
     let guards = timely::execute::execute_from(
@@ -104,19 +118,21 @@ pub(crate) fn run(
         others,
         timely::WorkerConfig::default(),
         move |worker| {
-            let (cluster, job, input, process) = &*shared;
+            let (cluster, job, input, process, mesh) = &*shared;
             let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                work(worker, cluster, job, input, process)
+                work(worker, cluster, job, input, process, mesh)
             }))
-            .unwrap_or_else(|_| Err(ClusterError::Io("a worker thread panicked".into())));
+            .unwrap_or_else(|_| Err(ClusterError::Io(String::new())));
             let failed = result.is_err();
             let local = worker.index() % cluster.workers;
             let _ = tx
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .send((local, result));
-            if failed {
-                // Leave without closing the dataflow: the process is about to exit.
+            if failed || cluster.processes() > 1 {
+                // Leave without closing the dataflow: closing it would tell the peers this
+                // process is gone while they may still be in the last phase, and the process
+                // is about to exit.
                 loop {
                     std::thread::park();
                 }
@@ -124,33 +140,84 @@ pub(crate) fn run(
         },
     )
     .map_err(ClusterError::Peer)?;
-    let mut gathered = None;
-    let mut secondary = None;
-    for _ in 0..cluster.workers {
-        match rx.recv() {
-            Ok((_, Ok(g))) => gathered = gathered.or(g),
-            // Bad input fails every worker; the first worker of the process says where.
-            Ok((local, Err(e @ ClusterError::Input(_)))) if local > 0 => secondary = Some(e),
-            Ok((_, Err(e))) => {
-                // Workers may be blocked on peers that are gone: do not join them.
+    match collect(cluster, mesh, &rx) {
+        Ok(gathered) => {
+            if alone {
+                drop(guards);
+            } else {
                 std::mem::forget(guards);
-                return Err(e);
             }
-            Err(_) => unreachable!("the sender lives as long as the workers"),
+            Ok(gathered)
+        }
+        Err(e) => {
+            // Workers may be blocked on peers that are gone: do not join them.
+            std::mem::forget(guards);
+            Err(e)
         }
     }
-    if let Some(e) = secondary {
-        std::mem::forget(guards);
-        return Err(e);
+}
+
+/// What the workers of this process return: the gathered solution (worker 0), or the first
+/// failure, the process's or a peer's, as soon as it is known.
+fn collect(
+    cluster: &Cluster,
+    mesh: &Mesh,
+    rx: &mpsc::Receiver<(usize, Result<Option<Gathered>, ClusterError>)>,
+) -> Result<Option<Gathered>, ClusterError> {
+    let mut gathered = None;
+    let mut secondary = None;
+    let mut left = cluster.workers;
+    while left > 0 {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok((_, Ok(g))) => {
+                gathered = gathered.or(g);
+                left -= 1;
+            }
+            // Bad input fails every worker; the first worker of the process says where.
+            Ok((local, Err(e @ ClusterError::Input(_)))) if local > 0 => {
+                secondary = Some(e);
+                left -= 1;
+            }
+            // A worker that panicked (or stopped because of a failure): the failure, if one
+            // comes within a moment, says why.
+            Ok((_, Err(ClusterError::Io(m)))) if m.is_empty() => {
+                return Err(mesh
+                    .failure_within(Duration::from_secs(3))
+                    .unwrap_or_else(internal));
+            }
+            Ok((_, Err(e))) => return Err(e),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Some(e) = mesh.failure() {
+                    return Err(e);
+                }
+                if net::first_panic().is_some() {
+                    return Err(mesh
+                        .failure_within(Duration::from_secs(3))
+                        .unwrap_or_else(internal));
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Err(internal()),
+        }
     }
-    drop(guards);
-    Ok(gathered)
+    match secondary {
+        Some(e) => Err(e),
+        None => Ok(gathered),
+    }
+}
+
+/// A panic in a thread of the cluster, as one line.
+fn internal() -> ClusterError {
+    ClusterError::Io(format!(
+        "internal error in the cluster runtime: {}",
+        net::first_panic().unwrap_or_else(|| "a worker thread stopped".into())
+    ))
 }
 
 /// What the workers of this process will share.
 fn process(cluster: &Cluster, started: Instant) -> Result<Process, ClusterError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cluster.workers)
+        .thread_name(|i| format!("zermelo-cluster-build-{i}"))
         .build()
         .map_err(|e| ClusterError::Io(format!("process {}: {e}", cluster.process)))?;
     Ok(Process {
@@ -169,6 +236,7 @@ fn work(
     job: &Job,
     input: &SharedInput,
     process: &Process,
+    mesh: &Arc<Mesh>,
 ) -> Result<Option<Gathered>, ClusterError> {
     let me = worker.index();
     let peers = worker.peers();
@@ -222,8 +290,10 @@ fn work(
         unpumped: 0,
         outbox: vec![Vec::new(); peers * SLOTS],
         ids: vec![Vec::new(); peers],
-        timeout: cluster.timeout,
+        mesh: Arc::clone(mesh),
+        lead: local == 0,
     };
+    net.enter(Phase::Loading);
     let (parsed, best_moves) = load(&mut net, job, input, process, me)?;
     report(Report::Loaded { edges: parsed });
     let built = build(process, job, input, window, local, best_moves);
@@ -256,9 +326,11 @@ fn work(
     let t1 = Instant::now();
     let rounds = solve_rounds(&mut net, job, place, &shard, &labels, start, &report)?;
     if best_moves {
+        net.enter(Phase::Draws);
         draws(&mut net, &shard, &labels, range)?;
     }
     let t2 = Instant::now();
+    net.enter(Phase::Gathering);
     let gathered = gather(&mut net, &labels, (range, window), nodes, best_moves)?;
     if let Some(dir) = &job.work_dir {
         // The job is done: this worker's checkpoints are not needed any more.
@@ -493,6 +565,7 @@ fn solve_rounds(
     let mut round = start;
     loop {
         let began = Instant::now();
+        net.enter(Phase::Round(round));
         net.remote_bytes = 0;
         // Depths beyond the word's payload: nothing is sent, and every worker fails below.
         let fits = round < u64::from(PAYLOAD_MAX);

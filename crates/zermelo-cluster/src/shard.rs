@@ -75,10 +75,10 @@ pub enum InputKind {
 /// [`ClusterError::Input`] for unreadable files and for formats cluster mode does not read.
 pub fn input_size(path: &Path) -> Result<(InputKind, u64, u64), ClusterError> {
     let name = path.display().to_string();
-    let file = File::open(path).map_err(|e| ClusterError::Input(format!("{name}: {e}")))?;
+    let file = open_regular(path)?;
     let mut head = vec![0u8; 4096];
     let got = zermelo::io::ReadAt::read_at(&file, &mut head, 0)
-        .map_err(|e| ClusterError::Input(format!("{name}: {e}")))?;
+        .map_err(|e| ClusterError::Unreadable(format!("{name}: cannot read: {e}")))?;
     head.truncate(got);
     match InputFormat::detect(&name, &head) {
         InputFormat::Binary => {
@@ -89,7 +89,9 @@ pub fn input_size(path: &Path) -> Result<(InputKind, u64, u64), ClusterError> {
         InputFormat::Edges => match EdgeListRanges::open(&file) {
             Ok(Some(r)) => Ok((InputKind::Edges, r.nodes, r.edges)),
             Ok(None) => Err(sequential_error(path)),
-            Err(e) => Err(ClusterError::Io(format!("{name}: {e}"))),
+            Err(e) => Err(ClusterError::Unreadable(format!(
+                "{name}: cannot read: {e}"
+            ))),
         },
         other => Err(ClusterError::Input(format!(
             "{name}: --cluster reads edge lists and .zg graphs, not {other:?} input \
@@ -98,11 +100,40 @@ pub fn input_size(path: &Path) -> Result<(InputKind, u64, u64), ClusterError> {
     }
 }
 
+/// Opens a cluster input: a regular file, because every process reads it by byte ranges (or
+/// maps it), at the same path. Standard input, FIFOs and devices are refused (exit 2) rather
+/// than read without end; a missing or unreadable file is [`ClusterError::Unreadable`].
+fn open_regular(path: &Path) -> Result<File, ClusterError> {
+    let name = path.display().to_string();
+    if path.as_os_str() == "-" {
+        return Err(ClusterError::Input(
+            "-: --cluster reads a regular file that every process opens at the same path, not \
+             standard input (write it to a file first)"
+                .into(),
+        ));
+    }
+    // `stat` first: opening a FIFO would wait for a writer.
+    let meta = std::fs::metadata(path)
+        .map_err(|e| ClusterError::Unreadable(format!("{name}: cannot read: {e}")))?;
+    if meta.is_dir() {
+        return Err(ClusterError::Unreadable(format!(
+            "{name}: is a directory, expected a file"
+        )));
+    }
+    if !meta.is_file() {
+        return Err(ClusterError::Input(format!(
+            "{name}: --cluster reads a regular file (every process reads it by byte ranges), \
+             not a FIFO or a device (write it to a file first)"
+        )));
+    }
+    File::open(path).map_err(|e| ClusterError::Unreadable(format!("{name}: cannot read: {e}")))
+}
+
 /// The error the sequential parser reports for a malformed edge list (file, line, what).
 pub(crate) fn sequential_error(path: &Path) -> ClusterError {
     let name = path.display().to_string();
     match std::fs::read(path) {
-        Err(e) => ClusterError::Io(format!("{name}: {e}")),
+        Err(e) => ClusterError::Unreadable(format!("{name}: cannot read: {e}")),
         Ok(bytes) => match zermelo::io::parse_edge_list(&bytes, &name) {
             Err(e) => ClusterError::Input(e.to_string()),
             Ok(_) => {
@@ -122,11 +153,11 @@ impl Input {
     pub(crate) fn open(path: &Path) -> Result<Input, ClusterError> {
         let name = path.display().to_string();
         let (kind, _, _) = input_size(path)?;
-        let file = File::open(path).map_err(|e| ClusterError::Input(format!("{name}: {e}")))?;
+        let file = open_regular(path)?;
         Ok(match kind {
             InputKind::Edges => {
                 let ranges = EdgeListRanges::open(&file)
-                    .map_err(|e| ClusterError::Io(format!("{name}: {e}")))?
+                    .map_err(|e| ClusterError::Unreadable(format!("{name}: cannot read: {e}")))?
                     .ok_or_else(|| sequential_error(path))?;
                 Input::Edges { file, ranges }
             }

@@ -65,6 +65,7 @@ fn equals_the_sequential_solver_on_random_graphs() {
             process: 0,
             workers,
             timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(30),
         };
         let got = solve(&cluster, &Job::new(path.clone(), rules.clone()))
             .unwrap()
@@ -92,6 +93,7 @@ fn a_malformed_line_is_named() {
         process: 0,
         workers: 2,
         timeout: Duration::from_secs(30),
+        connect_timeout: Duration::from_secs(30),
     };
     let err = solve(&cluster, &Job::new(path, Rules::normal()))
         .unwrap_err()

@@ -37,21 +37,33 @@ pub struct ClusterArgs {
     /// Hosts file: one host:port per line, process I listens on line I+1.
     #[arg(long, value_name = "HOSTS", requires = "cluster")]
     pub hosts: Option<PathBuf>,
-    /// Worker threads per process [default: 1].
-    #[arg(long, value_name = "W", requires = "cluster")]
-    pub workers: Option<usize>,
+    /// Worker threads per process; every process must have the same number (give it when the
+    /// machines differ) [default: the cores of this machine divided by the processes the hosts
+    /// file puts on its host]. At most 1024, and at most 64 per core.
+    #[arg(long, value_name = "W", requires = "cluster",
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub workers: Option<u64>,
     /// Work folder for checkpoints at round boundaries; rerunning the same job with the same
     /// folder resumes from the last round every process completed.
     #[arg(long, value_name = "DIR", requires = "cluster")]
     pub work_dir: Option<PathBuf>,
     /// Seconds between two checkpoints (0: after every round) [default: 60].
-    #[arg(long, value_name = "SECS", requires = "work_dir")]
+    #[arg(long, value_name = "SECS", requires = "work_dir",
+          value_parser = clap::value_parser!(u64).range(0..=MAX_SECONDS))]
     pub checkpoint_every: Option<u64>,
-    /// Seconds to wait for peers to connect, and for any one round to complete, before giving
-    /// up with exit code 4 [default: 600].
-    #[arg(long, value_name = "SECS", requires = "cluster")]
+    /// Seconds a peer may stay silent (every process sends a heartbeat every second) before it
+    /// counts as lost: exit code 4 [default: 60].
+    #[arg(long, value_name = "SECS", requires = "cluster",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_SECONDS))]
     pub peer_timeout: Option<u64>,
+    /// Seconds to wait at start-up for every peer to connect: exit code 4 [default: 60].
+    #[arg(long, value_name = "SECS", requires = "cluster",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_SECONDS))]
+    pub connect_timeout: Option<u64>,
 }
+
+/// The longest timeout or checkpoint interval: one year.
+const MAX_SECONDS: u64 = 365 * 24 * 3600;
 
 /// What `zermelo solve` asks to be written.
 pub struct Output<'a> {
@@ -80,20 +92,18 @@ pub fn run(args: &ClusterArgs, game: &GameArgs, output: Output<'_>) -> CliResult
             "--process {process} must be below --processes {processes}"
         )));
     }
-    let workers = args.workers.unwrap_or(1);
-    if workers == 0 {
-        return Err(Failure::input("--workers must be at least 1"));
-    }
-    let name = hosts.display().to_string();
-    let text = std::fs::read_to_string(hosts)
-        .map_err(|e| Failure::input(format!("{name}: cannot read: {e}")))?;
-    let hosts = zermelo_cluster::parse_hosts(&text, &name, processes).map_err(failure)?;
-    let (_, nodes, _) = zermelo_cluster::input_size(&game.file).map_err(failure)?;
+    let hosts = zermelo_cluster::read_hosts(hosts, processes).map_err(failure)?;
+    let workers = workers(args.workers, &hosts, process)?;
+    let (_, nodes, edges) = zermelo_cluster::input_size(&game.file).map_err(failure)?;
     let rules = rules(game, nodes as usize)?;
     let to_binary = output
         .file
         .and_then(|p| p.extension())
         .is_some_and(|e| e.eq_ignore_ascii_case("zs"));
+    let best_moves = !(output.summary || to_binary);
+    let estimate =
+        zermelo_cluster::estimate(nodes, edges, (processes, process, workers), best_moves);
+    crate::input::check_memory(&game.file.display().to_string(), estimate)?;
     let bar = Progress::global().count("solve", nodes);
     let decided = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let counter = Arc::clone(&decided);
@@ -101,7 +111,8 @@ pub fn run(args: &ClusterArgs, game: &GameArgs, output: Output<'_>) -> CliResult
         hosts,
         process,
         workers,
-        timeout: Duration::from_secs(args.peer_timeout.unwrap_or(600)),
+        timeout: Duration::from_secs(args.peer_timeout.unwrap_or(60)),
+        connect_timeout: Duration::from_secs(args.connect_timeout.unwrap_or(60)),
     };
     let job = Job {
         input: game.file.clone(),
@@ -114,22 +125,25 @@ pub fn run(args: &ClusterArgs, game: &GameArgs, output: Output<'_>) -> CliResult
             }
         })),
         // Counts and .zs files hold no moves.
-        best_moves: !(output.summary || to_binary),
+        best_moves,
     };
-    let gathered = {
-        let solved = zermelo_cluster::solve(&cluster, &job);
+    let mut solved = {
+        let solved = zermelo_cluster::run(&cluster, &job);
         bar.counter().store(decided.load(Relaxed), Relaxed);
         bar.finish();
         solved.map_err(failure)?
     };
-    let Some(g) = gathered else {
+    let Some(g) = solved.gathered.take() else {
+        // Not process 0: nothing to write, but the job is done only once process 0 has written.
+        solved.finish(Ok(())).map_err(failure)?;
         if output.stats {
             eprintln!("stats: process {process}: peak memory {}", memory());
         }
-        return Ok(()); // not process 0: nothing to write
+        return Ok(());
     };
     let t1 = Instant::now();
-    emit(output.file, |out| {
+    solved.writing();
+    let written = emit(output.file, |out| {
         if to_binary {
             zermelo::io::binary::write_solution(out, &g.solution)
         } else if output.summary {
@@ -138,7 +152,11 @@ pub fn run(args: &ClusterArgs, game: &GameArgs, output: Output<'_>) -> CliResult
         } else {
             write_gathered(out, &g, output.format)
         }
-    })?;
+    });
+    solved
+        .finish(written.as_ref().map(|_| ()).map_err(ToString::to_string))
+        .map_err(failure)?;
+    written?;
     if output.stats {
         print_stats(&g, processes, workers, [t0, t1, Instant::now()]);
     }
@@ -164,11 +182,35 @@ fn rules(game: &GameArgs, nodes: usize) -> CliResult<Rules> {
         .map_err(|e| Failure::input(format!("{source}: verdicts: {e}")))
 }
 
+/// `--workers`, or the cores of this machine shared by the processes of the hosts file that run
+/// on its host; refused above 64 per core.
+fn workers(given: Option<u64>, hosts: &[String], process: usize) -> CliResult<usize> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let Some(w) = given else {
+        let host = |a: &str| a.rsplit_once(':').map_or(a, |(h, _)| h).to_string();
+        let here = hosts
+            .iter()
+            .filter(|a| host(a) == host(&hosts[process]))
+            .count();
+        return Ok((cores / here.max(1)).max(1));
+    };
+    if w > 64 * cores as u64 {
+        return Err(Failure::input(format!(
+            "--workers {w}: more than 64 workers per core ({cores} cores here) only costs memory \
+             (each worker keeps buffers for every other); use at most {}",
+            64 * cores
+        )));
+    }
+    Ok(w as usize)
+}
+
+/// The exit code of each kind of cluster failure (see `error.rs`).
 fn failure(e: ClusterError) -> Failure {
     match e {
-        ClusterError::Input(m) => Failure::BadInput(m),
+        ClusterError::Input(m) | ClusterError::Checkpoint(m) => Failure::BadInput(m),
         ClusterError::TooBig(m) => Failure::TooBig(m),
         ClusterError::Peer(m) => Failure::Cluster(m),
+        ClusterError::Unreadable(m) => Failure::Unreadable(m),
         other => Failure::Internal(anyhow::anyhow!("{other}")),
     }
 }
