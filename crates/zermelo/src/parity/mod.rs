@@ -17,6 +17,8 @@
 //! | [`Solver::PriorityPromotion`] | `promotion.rs` | parity | exponential worst, no recursion | Benerecetti, Dell'Erba, Mogavero, CAV 2016 | brute force; Zielonka; [`verify`] |
 //! | [`Solver::TangleLearning`] (`tl`) | `tangle.rs` | parity; good on recursive ladders, ladders, Friedmann; exponential on two-counters (built against it) | exponential worst, O(V + E + tangles) per pass | van Dijk, CAV 2018 | brute force; Zielonka on random and family games; [`verify`] |
 //! | [`Solver::RecursiveTangleLearning`] (`rtl`), [`Solver::OneSidedTangleLearning`] (`ortl`) | `rtl.rs` | parity; fast on two-counters (`rtl` 0.01 s at 20 bits); `ortl` slow on recursive ladders | exponential worst, a recursion per region | van Dijk, GandALF 2019 | brute force; Zielonka; [`verify`] |
+//! | [`Solver::QuasiPolynomialZielonka`] (`qpz`) | `qpz.rs` | parity; as Zielonka on random and synthesis games; cannot be driven exponential (Friedmann, two-counters); slower than Zielonka on ladders with many priorities | n^O(log d), recursion depth d + 2 log2 n | Parys, MFCS 2019; Lehtinen, Parys, Schewe, Wojtczak, LMCS 2022 | brute force; Zielonka; [`verify`] |
+//! | [`Solver::FixpointJustifications`] (`fpj`) | `fpj.rs` | parity; good on random and synthesis games and ladders; bad on Friedmann's games and two-counters | exponential worst, O(V + E) per pass, no recursion | Lapauw, Bruynooghe, Denecker, VMCAI 2020; van Dijk, Rubbens, GandALF 2019 | brute force; Zielonka; [`verify`] |
 //! | [`compress_priorities`], [`solve_self_loops`] | `preprocess.rs` | parity | O(V + E) | Oink / PGSolver preprocessing | solving with and without them agrees |
 //! | SCC decomposition ([`SolveOptions::scc`], opt-in as in Oink: `--scc`) | `scc.rs` | parity | O(V + E) iterative Tarjan + the solver per component | Oink's bottom-SCC loop (van Dijk, TACAS 2018) | property tests on layered games vs brute force and Zielonka; [`verify`] |
 //! | [`verify`] | `verify.rs` | parity | O(d · (V + E)) | nested SCC decomposition (Tarjan of `scc.rs`) | negative tests: every hand-broken certificate is rejected |
@@ -55,11 +57,13 @@
 
 mod arena;
 mod attractor;
+mod fpj;
 pub mod generate;
 mod layered;
 mod objectives;
 mod preprocess;
 mod promotion;
+mod qpz;
 mod rtl;
 mod scc;
 mod solution;
@@ -88,6 +92,10 @@ pub enum Solver {
     RecursiveTangleLearning,
     /// One-sided recursive tangle learning (ORTL).
     OneSidedTangleLearning,
+    /// Quasi-polynomial Zielonka (Parys; Lehtinen, Parys, Schewe, Wojtczak).
+    QuasiPolynomialZielonka,
+    /// Fixpoint iteration with justifications (Lapauw, Bruynooghe, Denecker).
+    FixpointJustifications,
     /// The solvers in turn with growing budgets (module docs, "Automatic choice").
     Auto,
 }
@@ -140,6 +148,9 @@ enum Stack {
     Flat,
     /// Up to the number of distinct priorities.
     Priorities,
+    /// Up to the number of distinct priorities plus twice log2 of the number of vertices
+    /// (quasi-polynomial Zielonka: the precisions halve).
+    PrioritiesAndHalvings,
     /// Up to the number of vertices (at most `rtl::MAX_DEPTH`).
     Vertices,
 }
@@ -152,6 +163,8 @@ const REGISTRY: &[Entry] = &[
     Entry { solver: Solver::TangleLearning,          names: &["tl", "tangle", "tangle-learning"],   run: tangle::tangle_sub,      dense: false, stack: Stack::Flat },
     Entry { solver: Solver::RecursiveTangleLearning, names: &["rtl"],                               run: rtl::rtl_sub,            dense: false, stack: Stack::Vertices },
     Entry { solver: Solver::OneSidedTangleLearning,  names: &["ortl"],                              run: rtl::ortl_sub,           dense: false, stack: Stack::Vertices },
+    Entry { solver: Solver::QuasiPolynomialZielonka, names: &["qpz", "zlkq", "quasi-polynomial-zielonka"], run: qpz::qpz_sub, dense: false, stack: Stack::PrioritiesAndHalvings },
+    Entry { solver: Solver::FixpointJustifications,  names: &["fpj", "fixpoint-justifications"],   run: fpj::fpj_sub,            dense: false, stack: Stack::Flat },
 ];
 
 impl Solver {
@@ -270,6 +283,10 @@ pub fn solve_with(arena: &Arena, solver: Solver, options: SolveOptions) -> Parit
     let depth = match solver.entry().map_or(Stack::Vertices, |e| e.stack) {
         Stack::Flat => 0,
         Stack::Priorities => preprocess::distinct_priorities(game),
+        Stack::PrioritiesAndHalvings => {
+            let halvings = usize::BITS - game.vertex_count().leading_zeros();
+            preprocess::distinct_priorities(game) + 2 * halvings as usize
+        }
         Stack::Vertices => game.vertex_count().min(rtl::MAX_DEPTH as usize),
     };
     zielonka::on_deep_stack(depth, move || work(solution))
