@@ -28,7 +28,8 @@ pub struct ParityArgs {
     /// Parity solver: `auto` (tangle learning, priority promotion and recursive tangle
     /// learning in turn with growing budgets), `pp` (priority promotion), `zielonka`, `tl`
     /// (tangle learning), `rtl` (recursive tangle learning), `ortl` (one-sided rtl), `qpz`
-    /// (quasi-polynomial Zielonka), `fpj` (fixpoint iteration with justifications).
+    /// (quasi-polynomial Zielonka), `fpj` (fixpoint iteration with justifications), `si`
+    /// (strategy improvement).
     #[arg(long, default_value = "auto", value_parser = parse_solver)]
     solver: Solver,
     #[command(flatten)]

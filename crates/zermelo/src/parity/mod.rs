@@ -19,6 +19,7 @@
 //! | [`Solver::RecursiveTangleLearning`] (`rtl`), [`Solver::OneSidedTangleLearning`] (`ortl`) | `rtl.rs` | parity; fast on two-counters (`rtl` 0.01 s at 20 bits); `ortl` slow on recursive ladders | exponential worst, a recursion per region | van Dijk, GandALF 2019 | brute force; Zielonka; [`verify`] |
 //! | [`Solver::QuasiPolynomialZielonka`] (`qpz`) | `qpz.rs` | parity; as Zielonka on random and synthesis games; cannot be driven exponential (Friedmann, two-counters); slower than Zielonka on ladders with many priorities | n^O(log d), recursion depth d + 2 log2 n | Parys, MFCS 2019; Lehtinen, Parys, Schewe, Wojtczak, LMCS 2022 | brute force; Zielonka; [`verify`] |
 //! | [`Solver::FixpointJustifications`] (`fpj`) | `fpj.rs` | parity; good on random and synthesis games and ladders; bad on Friedmann's games and two-counters | exponential worst, O(V + E) per pass, no recursion | Lapauw, Bruynooghe, Denecker, VMCAI 2020; van Dijk, Rubbens, GandALF 2019 | brute force; Zielonka; [`verify`] |
+//! | [`Solver::StrategyImprovement`] (`si`) | `si.rs` | parity; good on two-counters and random games with few priorities; bad on Friedmann's games (built against it) and long ladders; memory V · d (above 2^26 counters it runs priority promotion) | exponential worst, O(V · d) per evaluation | Björklund, Vorobyov, DAM 2007; Fearnley, CAV 2017 | brute force; Zielonka; [`verify`] |
 //! | [`compress_priorities`], [`solve_self_loops`] | `preprocess.rs` | parity | O(V + E) | Oink / PGSolver preprocessing | solving with and without them agrees |
 //! | SCC decomposition ([`SolveOptions::scc`], opt-in as in Oink: `--scc`) | `scc.rs` | parity | O(V + E) iterative Tarjan + the solver per component | Oink's bottom-SCC loop (van Dijk, TACAS 2018) | property tests on layered games vs brute force and Zielonka; [`verify`] |
 //! | [`verify`] | `verify.rs` | parity | O(d · (V + E)) | nested SCC decomposition (Tarjan of `scc.rs`) | negative tests: every hand-broken certificate is rejected |
@@ -66,6 +67,7 @@ mod promotion;
 mod qpz;
 mod rtl;
 mod scc;
+mod si;
 mod solution;
 mod tangle;
 mod verify;
@@ -96,6 +98,8 @@ pub enum Solver {
     QuasiPolynomialZielonka,
     /// Fixpoint iteration with justifications (Lapauw, Bruynooghe, Denecker).
     FixpointJustifications,
+    /// Strategy improvement with halting (Björklund-Vorobyov; Fearnley's valuations).
+    StrategyImprovement,
     /// The solvers in turn with growing budgets (module docs, "Automatic choice").
     Auto,
 }
@@ -165,6 +169,7 @@ const REGISTRY: &[Entry] = &[
     Entry { solver: Solver::OneSidedTangleLearning,  names: &["ortl"],                              run: rtl::ortl_sub,           dense: false, stack: Stack::Vertices },
     Entry { solver: Solver::QuasiPolynomialZielonka, names: &["qpz", "zlkq", "quasi-polynomial-zielonka"], run: qpz::qpz_sub, dense: false, stack: Stack::PrioritiesAndHalvings },
     Entry { solver: Solver::FixpointJustifications,  names: &["fpj", "fixpoint-justifications"],   run: fpj::fpj_sub,            dense: false, stack: Stack::Flat },
+    Entry { solver: Solver::StrategyImprovement,     names: &["si", "strategy-improvement"], run: si::si_sub,              dense: false, stack: Stack::Flat },
 ];
 
 impl Solver {
