@@ -33,18 +33,21 @@ use crate::outcome::{NodeId, Player};
 use crate::parity::solution::NO_MOVE;
 use crate::parity::{favours, Arena, Budget, ParitySolution};
 
-/// Solves the subgame `alive` of `arena` into `solution`; it never gives up (the budget is not
-/// used: nothing is certain before the last pass).
+/// Solves the subgame `alive` of `arena` into `solution`, or gives up when `budget` runs out
+/// (counted in vertices evaluated and moves and predecessors scanned), returning the whole
+/// subgame: nothing is certain before the last pass.
 pub(crate) fn fpj_sub(
     arena: &Arena,
     alive: Vec<bool>,
     solution: &mut ParitySolution,
-    _budget: &mut Budget,
+    budget: &mut Budget,
 ) -> Result<(), Vec<bool>> {
     let mut order: Vec<NodeId> = arena.vertices().filter(|&v| alive[v as usize]).collect();
     order.sort_by_key(|&v| (arena.priority(v), v));
     let mut f = Fpj::new(arena, &alive, &order);
-    f.run();
+    if !f.run(budget) {
+        return Err(alive);
+    }
     for &v in &order {
         let winner = f.presumed(v);
         solution.set_winner(v, winner);
@@ -67,6 +70,8 @@ struct Fpj<'a> {
     strategy: Vec<NodeId>,
     justified: Vec<bool>,
     distraction: Vec<bool>,
+    /// Vertices evaluated and moves and predecessors scanned since the budget was charged.
+    work: u64,
 }
 
 impl<'a> Fpj<'a> {
@@ -84,6 +89,7 @@ impl<'a> Fpj<'a> {
             strategy: vec![NO_MOVE; n],
             justified: vec![false; n],
             distraction: vec![false; n],
+            work: 0,
         }
     }
 
@@ -99,8 +105,9 @@ impl<'a> Fpj<'a> {
     }
 
     /// The one-step winner of `v` and the move that justifies it (`NO_MOVE` if its owner loses).
-    fn one_step(&self, v: NodeId) -> (Player, NodeId) {
+    fn one_step(&mut self, v: NodeId) -> (Player, NodeId) {
         let owner = self.arena.owner(v);
+        self.work += 1 + self.arena.successors(v).len() as u64;
         for &w in self.arena.successors(v) {
             if self.alive[w as usize] && self.presumed(w) == owner {
                 return (owner, w);
@@ -109,7 +116,8 @@ impl<'a> Fpj<'a> {
         (owner.other(), NO_MOVE)
     }
 
-    fn run(&mut self) {
+    /// Runs to the fixpoint (true), or stops when `budget` runs out (false).
+    fn run(&mut self, budget: &mut Budget) -> bool {
         let n = self.order.len();
         let mut queue: Vec<NodeId> = Vec::new();
         let mut i = 0;
@@ -119,6 +127,9 @@ impl<'a> Fpj<'a> {
             let parity = favours(self.arena.priority(self.order[block_start]));
             let at_end = i == n || favours(self.arena.priority(self.order[i])) != parity;
             if at_end {
+                if !budget.spend(std::mem::take(&mut self.work)) {
+                    return false;
+                }
                 if changed {
                     // Forget what rested on the new distractions; scan again from the lowest
                     // vertex forgotten, or the start of this block. Everything below is
@@ -148,6 +159,7 @@ impl<'a> Fpj<'a> {
                 changed = true;
             }
         }
+        true
     }
 
     /// Unjustifies and resets, transitively, every justified vertex whose justification names
@@ -156,6 +168,7 @@ impl<'a> Fpj<'a> {
     fn unjustify(&mut self, queue: &mut Vec<NodeId>) -> usize {
         let mut lowest = usize::MAX;
         while let Some(v) = queue.pop() {
+            self.work += 1 + self.arena.predecessors(v).len() as u64;
             for &u in self.arena.predecessors(v) {
                 let s = self.strategy[u as usize];
                 if self.alive[u as usize] && self.justified[u as usize] && (s == NO_MOVE || s == v)

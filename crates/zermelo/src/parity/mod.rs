@@ -35,10 +35,14 @@
 //! (dominions and their attractors, which leave a subgame), so the next one starts smaller.
 //! The order comes from one feature of the subgame after preprocessing: with at least one
 //! distinct priority per 16 vertices (the lower-bound families: recursive ladders,
-//! Friedmann's, two-counters) tangle learning, priority promotion, recursive tangle learning;
-//! else (random and synthesis games) priority promotion first. The total work is within a
-//! constant factor (about 3 x 4/3 x 4) of the fastest of the three on every game; measured
-//! figures are in BENCHMARKS.md. With SCC decomposition on, the choice is made per component.
+//! Friedmann's, two-counters) tangle learning, fixpoint iteration with justifications,
+//! priority promotion, recursive tangle learning; else (random, synthesis and Jurdziński's
+//! games) priority promotion first, then fixpoint iteration with justifications, tangle
+//! learning, recursive tangle learning. Fixpoint iteration solves nothing until it is done, so
+//! when it runs out it gives the whole subgame back; it is in the portfolio because it solves
+//! Friedmann's and Jurdziński's games several times faster than the others. The total work is
+//! within a constant factor (about 4 x 4/3 x 4) of the fastest of the four on every game;
+//! measured figures are in BENCHMARKS.md. With SCC decomposition on, the choice is made per component.
 //!
 //! ```
 //! use zermelo::parity::{self, Arena, Solver};
@@ -300,14 +304,18 @@ pub fn solve_with(arena: &Arena, solver: Solver, options: SolveOptions) -> Parit
 /// The orders in which [`Solver::Auto`] gives the solvers a budget: on games with many
 /// priorities for their size (at least one per [`AUTO_VERTICES_PER_PRIORITY`] vertices: the
 /// published lower-bound families) tangle learning first, else priority promotion first
-/// (random and synthesis games); recursive tangle learning last.
-const AUTO_MANY_PRIORITIES: [Solver; 3] = [
+/// (random and synthesis games); fixpoint iteration with justifications second (it solves
+/// Friedmann's and Jurdziński's games in a fraction of the others' time, but gives back
+/// everything when it runs out); recursive tangle learning last.
+const AUTO_MANY_PRIORITIES: [Solver; 4] = [
     Solver::TangleLearning,
+    Solver::FixpointJustifications,
     Solver::PriorityPromotion,
     Solver::RecursiveTangleLearning,
 ];
-const AUTO_FEW_PRIORITIES: [Solver; 3] = [
+const AUTO_FEW_PRIORITIES: [Solver; 4] = [
     Solver::PriorityPromotion,
+    Solver::FixpointJustifications,
     Solver::TangleLearning,
     Solver::RecursiveTangleLearning,
 ];
