@@ -85,8 +85,9 @@ pub fn memory_used() -> u64 {
     value::store().bytes()
 }
 
-/// [`CgtError::TooBig`] when the store plus `extra` bytes (a caller's own memo table) is over
-/// the limit of [`set_memory_limit`]. The game searches call it after every position they
+/// [`CgtError::TooBig`] when the store plus `extra` bytes (a caller's own memo table), or the
+/// resident size of the process (looked at every 256 calls, on Linux), is over the limit of
+/// [`set_memory_limit`]. The game searches call it after every position they
 /// value, so a computation stops within one position's growth of the limit.
 ///
 /// # Errors
@@ -95,7 +96,13 @@ pub fn check_memory(extra: u64) -> Result<(), CgtError> {
     let Some(limit) = memory_limit() else {
         return Ok(());
     };
-    let used = memory_used().saturating_add(extra);
+    let mut used = memory_used().saturating_add(extra);
+    // The tables' own count misses the allocator's overhead and the old table a growing hash
+    // map keeps while it moves: every 256 calls, the resident size of the process counts too.
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    if CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 256 == 0 {
+        used = used.max(resident_bytes().unwrap_or(0));
+    }
     if used <= limit {
         return Ok(());
     }
@@ -106,6 +113,13 @@ pub fn check_memory(extra: u64) -> Result<(), CgtError> {
         mib(limit),
         mib(used)
     )))
+}
+
+/// The resident size of this process (Linux: `/proc/self/statm`, 4 KiB pages), if known.
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages.saturating_mul(4096))
 }
 
 /// The bytes of a memo table from game positions to values (its allocated capacity).
