@@ -109,7 +109,8 @@ pub fn check_memory(extra: u64) -> Result<(), CgtError> {
     let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
     Err(CgtError::TooBig(format!(
         "the canonical forms and memo tables of this game need more than the memory limit of \
-         {:.1} MiB (about {:.1} MiB in use when it stopped)",
+         {:.1} MiB (about {:.1} MiB when it stopped, counting the next growth of its largest \
+         table)",
         mib(limit),
         mib(used)
     )))

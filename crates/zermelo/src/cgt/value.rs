@@ -127,7 +127,8 @@ impl Store {
         v
     }
 
-    /// About how many bytes the forms and memo tables hold (their allocated capacity).
+    /// About how many bytes the forms and memo tables hold (their allocated capacity), plus the
+    /// next doubling of the largest.
     pub(crate) fn bytes(&self) -> u64 {
         fn table<K, V>(m: &HashMap<K, V>) -> u64 {
             // hashbrown: one control byte per bucket besides the entry.
@@ -135,14 +136,21 @@ impl Store {
         }
         let forms = (self.forms.capacity() * std::mem::size_of::<Form>()) as u64;
         let handles = 2 * self.option_handles * std::mem::size_of::<Value>() as u64;
-        forms
+        let tables = [
+            table(&self.index),
+            table(&self.leq),
+            table(&self.sum),
+            table(&self.neg),
+            table(&self.nimber_of),
+            table(&self.stops),
+            forms,
+        ];
+        // The next growth of the largest table allocates twice its size while the old one is
+        // still held: count it now, so that a limit is not passed by one doubling.
+        let largest = tables.iter().copied().max().unwrap_or(0);
+        tables.iter().sum::<u64>()
+            + 2 * largest
             + handles
-            + table(&self.index)
-            + table(&self.leq)
-            + table(&self.sum)
-            + table(&self.neg)
-            + table(&self.nimber_of)
-            + table(&self.stops)
             + (self.nimbers.capacity() * std::mem::size_of::<Value>()) as u64
     }
 
