@@ -54,6 +54,9 @@ pp scc
 tl no-scc
 rtl no-scc
 ortl no-scc
+qpz no-scc
+fpj no-scc
+si no-scc
 zielonka no-scc
 zielonka scc"}
 OINK=${OINK:-}

@@ -263,3 +263,36 @@ fn partizan_games_print_values_and_outcome_classes() {
     let r = run(&dir, &["game", "hackenbush", "--edges", &big.join(",")]);
     assert_eq!(r.code, 3, "{}", r.stderr);
 }
+
+/// Issue 20: a game whose canonical forms would outgrow `--max-memory` stops with exit 3 and
+/// says how to raise the limit, for the built-in games and for `cgt value`; under a larger
+/// limit the same game is valued.
+#[test]
+fn games_past_the_memory_limit_exit_3() {
+    let dir = TempDir::new().unwrap();
+    let board = "...../...../...../.....";
+    let r = run(
+        &dir,
+        &["--max-memory", "300K", "game", "domineering", board],
+    );
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("memory limit of 0.3 MiB") && r.stderr.contains("--max-memory"),
+        "{}",
+        r.stderr
+    );
+    let r = run(
+        &dir,
+        &[
+            "--max-memory",
+            "300K",
+            "game",
+            "toads-frogs",
+            "TTTTT____FFFFF",
+        ],
+    );
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let r = run(&dir, &["--max-memory", "1G", "game", "domineering", board]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("value 1"), "{}", r.stdout);
+}

@@ -29,7 +29,7 @@ fn scratch(files: &[(&str, &str)]) -> TempDir {
 #[test]
 fn solves_to_paritysol_with_every_solver() {
     let dir = scratch(&[("g.pg", GAME)]);
-    for solver in ["auto", "pp", "zielonka", "tl", "rtl", "ortl"] {
+    for solver in ["auto", "pp", "zielonka", "tl", "rtl", "ortl", "qpz", "fpj"] {
         let out = zermelo(&dir)
             .args(["parity", "g.pg", "--solver", solver])
             .assert()

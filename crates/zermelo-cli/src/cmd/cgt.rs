@@ -66,8 +66,34 @@ pub struct ShowArgs {
     value: String,
 }
 
+/// The memory limit of canonical forms when `--max-memory` is not given (or the memory
+/// available, if less): 6x6 Domineering grows past 2.8 GB without one.
+const DEFAULT_MEMORY: u64 = 2 << 30;
+
+/// Sets the memory limit of canonical-form computations: `--max-memory`, else
+/// [`DEFAULT_MEMORY`] or the memory available if less.
+pub fn limit_memory() {
+    let limit = crate::input::memory_limit();
+    let bytes = match limit {
+        zermelo::memory::Limit::Available => limit.input_cap().min(DEFAULT_MEMORY),
+        _ => limit.input_cap(),
+    };
+    cgt::set_memory_limit(Some(bytes));
+}
+
+/// A value computation that stopped: exit 3 when it was too big (with how to raise the limit).
+pub fn too_big(what: &str, e: CgtError) -> Failure {
+    match e {
+        CgtError::TooBig(_) => Failure::TooBig(format!(
+            "{what}: {e}; raise the limit with --max-memory (e.g. --max-memory 8G)"
+        )),
+        e => Failure::TooBig(format!("{what}: {e}")),
+    }
+}
+
 /// Runs `zermelo cgt`.
 pub fn run(args: CgtArgs) -> CliResult {
+    limit_memory();
     let report = cgt::on_deep_stack(|| match args.which {
         Which::Value(a) => value(a),
         Which::Sum(a) => sum(a),
@@ -107,7 +133,7 @@ fn failure(name: &str, e: CgtError) -> Failure {
             "{name}: the positions have a cycle ({cycle}); canonical values exist only for \
              finite (acyclic) games: for who wins, use `zermelo solve --input two-player {name}`"
         )),
-        CgtError::TooBig(_) | CgtError::NumberTooLarge => Failure::TooBig(format!("{name}: {e}")),
+        CgtError::TooBig(_) | CgtError::NumberTooLarge => too_big(name, e),
         e => Failure::input(format!("{name}: {e}")),
     }
 }

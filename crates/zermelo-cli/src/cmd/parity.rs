@@ -29,7 +29,9 @@ pub struct ParityArgs {
     file: Option<PathBuf>,
     /// Parity solver: `auto` (tangle learning, priority promotion and recursive tangle
     /// learning in turn with growing budgets), `pp` (priority promotion), `zielonka`, `tl`
-    /// (tangle learning), `rtl` (recursive tangle learning), `ortl` (one-sided rtl).
+    /// (tangle learning), `rtl` (recursive tangle learning), `ortl` (one-sided rtl), `qpz`
+    /// (quasi-polynomial Zielonka), `fpj` (fixpoint iteration with justifications), `si`
+    /// (strategy improvement).
     #[arg(long, default_value = "auto", value_parser = parse_solver)]
     solver: Solver,
     #[command(flatten)]

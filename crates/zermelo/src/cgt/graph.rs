@@ -76,6 +76,7 @@ pub fn graph_values(
                 let left = of(options(u, Player::Zero));
                 let right = of(options(u, Player::One));
                 value[u as usize] = Some(Value::from_options(&left, &right)?);
+                super::check_memory(0)?;
             }
         }
     }

@@ -94,6 +94,9 @@ pub(crate) struct Store {
     pub(crate) nimber_of: HashMap<Value, u32>,
     /// Left (true) and Right stops.
     stops: HashMap<(Value, bool), Dyadic>,
+    /// Option handles held by the interned forms (each form is held twice: in `forms` and as
+    /// a key of `index`).
+    option_handles: u64,
 }
 
 static STORE: OnceLock<Mutex<Store>> = OnceLock::new();
@@ -116,9 +119,39 @@ impl Store {
             return v;
         }
         let v = Value(self.forms.len() as u32);
+        if let Form::Options { left, right } = &form {
+            self.option_handles += (left.len() + right.len()) as u64;
+        }
         self.forms.push(form.clone());
         self.index.insert(form, v);
         v
+    }
+
+    /// About how many bytes the forms and memo tables hold (their allocated capacity), plus the
+    /// next doubling of the largest.
+    pub(crate) fn bytes(&self) -> u64 {
+        fn table<K, V>(m: &HashMap<K, V>) -> u64 {
+            // hashbrown: one control byte per bucket besides the entry.
+            (m.capacity() * (std::mem::size_of::<(K, V)>() + 1)) as u64
+        }
+        let forms = (self.forms.capacity() * std::mem::size_of::<Form>()) as u64;
+        let handles = 2 * self.option_handles * std::mem::size_of::<Value>() as u64;
+        let tables = [
+            table(&self.index),
+            table(&self.leq),
+            table(&self.sum),
+            table(&self.neg),
+            table(&self.nimber_of),
+            table(&self.stops),
+            forms,
+        ];
+        // The next growth of the largest table allocates twice its size while the old one is
+        // still held: count it now, so that a limit is not passed by one doubling.
+        let largest = tables.iter().copied().max().unwrap_or(0);
+        tables.iter().sum::<u64>()
+            + 2 * largest
+            + handles
+            + (self.nimbers.capacity() * std::mem::size_of::<Value>()) as u64
     }
 
     /// `*n`, built directly: `{*0, ..., *(n-1) | *0, ..., *(n-1)}` is canonical (no option

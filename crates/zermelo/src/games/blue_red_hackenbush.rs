@@ -374,6 +374,7 @@ impl Search<'_> {
         }
         let v = Value::from_options(&sides[0], &sides[1])?;
         self.memo.insert(standing, v);
+        crate::cgt::check_memory(crate::cgt::memo_bytes(&self.memo))?;
         Ok(v)
     }
 }

@@ -282,7 +282,8 @@ impl Domineering {
     /// The value of a board (Left vertical).
     ///
     /// # Errors
-    /// [`CgtError::NumberTooLarge`] (not reached on boards of 64 cells).
+    /// [`CgtError::NumberTooLarge`] (not reached on boards of 64 cells); [`CgtError::TooBig`]
+    /// past the memory limit ([`crate::cgt::set_memory_limit`]).
     pub fn value(&mut self, board: &Board) -> Result<Value, CgtError> {
         let parts = board
             .regions()
@@ -307,6 +308,7 @@ impl Domineering {
         let right = self.options(&key, false)?;
         let v = Value::from_options(&left, &right)?;
         self.memo.insert(key, v);
+        crate::cgt::check_memory(crate::cgt::memo_bytes(&self.memo))?;
         Ok(v)
     }
 

@@ -114,7 +114,8 @@ impl ToadsFrogs {
     /// The canonical value of a strip.
     ///
     /// # Errors
-    /// [`CgtError::NumberTooLarge`] (not reached on strips of 64 squares).
+    /// [`CgtError::NumberTooLarge`] (not reached on strips of 64 squares); [`CgtError::TooBig`]
+    /// past the memory limit ([`crate::cgt::set_memory_limit`]).
     pub fn value(&mut self, strip: &Strip) -> Result<Value, CgtError> {
         if let Some(&v) = self.memo.get(strip) {
             return Ok(v);
@@ -127,6 +128,7 @@ impl ToadsFrogs {
         }
         let v = Value::from_options(&sides[0], &sides[1])?;
         self.memo.insert(strip.clone(), v);
+        crate::cgt::check_memory(crate::cgt::memo_bytes(&self.memo))?;
         Ok(v)
     }
 }

@@ -17,6 +17,9 @@
 //! | [`Solver::PriorityPromotion`] | `promotion.rs` | parity | exponential worst, no recursion | Benerecetti, Dell'Erba, Mogavero, CAV 2016 | brute force; Zielonka; [`verify`] |
 //! | [`Solver::TangleLearning`] (`tl`) | `tangle.rs` | parity; good on recursive ladders, ladders, Friedmann; exponential on two-counters (built against it) | exponential worst, O(V + E + tangles) per pass | van Dijk, CAV 2018 | brute force; Zielonka on random and family games; [`verify`] |
 //! | [`Solver::RecursiveTangleLearning`] (`rtl`), [`Solver::OneSidedTangleLearning`] (`ortl`) | `rtl.rs` | parity; fast on two-counters (`rtl` 0.01 s at 20 bits); `ortl` slow on recursive ladders | exponential worst, a recursion per region | van Dijk, GandALF 2019 | brute force; Zielonka; [`verify`] |
+//! | [`Solver::QuasiPolynomialZielonka`] (`qpz`) | `qpz.rs` | parity; as Zielonka on random and synthesis games; cannot be driven exponential (Friedmann, two-counters); slower than Zielonka on ladders with many priorities | n^O(log d), recursion depth d + 2 log2 n | Parys, MFCS 2019; Lehtinen, Parys, Schewe, Wojtczak, LMCS 2022 | brute force; Zielonka; [`verify`] |
+//! | [`Solver::FixpointJustifications`] (`fpj`) | `fpj.rs` | parity; good on random and synthesis games and ladders; bad on Friedmann's games and two-counters | exponential worst, O(V + E) per pass, no recursion | Lapauw, Bruynooghe, Denecker, VMCAI 2020; van Dijk, Rubbens, GandALF 2019 | brute force; Zielonka; [`verify`] |
+//! | [`Solver::StrategyImprovement`] (`si`) | `si.rs` | parity; good on two-counters and random games with few priorities; bad on Friedmann's games (built against it) and long ladders; memory V · d (above 2^26 counters it runs priority promotion) | exponential worst, O(V · d) per evaluation | Björklund, Vorobyov, DAM 2007; Fearnley, CAV 2017 | brute force; Zielonka; [`verify`] |
 //! | [`compress_priorities`], [`solve_self_loops`] | `preprocess.rs` | parity | O(V + E) | Oink / PGSolver preprocessing | solving with and without them agrees |
 //! | SCC decomposition ([`SolveOptions::scc`], opt-in as in Oink: `--scc`) | `scc.rs` | parity | O(V + E) iterative Tarjan + the solver per component | Oink's bottom-SCC loop (van Dijk, TACAS 2018) | property tests on layered games vs brute force and Zielonka; [`verify`] |
 //! | [`verify`] | `verify.rs` | parity | O(d · (V + E)) | nested SCC decomposition (Tarjan of `scc.rs`) | negative tests: every hand-broken certificate is rejected |
@@ -32,10 +35,14 @@
 //! (dominions and their attractors, which leave a subgame), so the next one starts smaller.
 //! The order comes from one feature of the subgame after preprocessing: with at least one
 //! distinct priority per 16 vertices (the lower-bound families: recursive ladders,
-//! Friedmann's, two-counters) tangle learning, priority promotion, recursive tangle learning;
-//! else (random and synthesis games) priority promotion first. The total work is within a
-//! constant factor (about 3 x 4/3 x 4) of the fastest of the three on every game; measured
-//! figures are in BENCHMARKS.md. With SCC decomposition on, the choice is made per component.
+//! Friedmann's, two-counters) tangle learning, fixpoint iteration with justifications,
+//! priority promotion, recursive tangle learning; else (random, synthesis and Jurdziński's
+//! games) priority promotion first, then fixpoint iteration with justifications, tangle
+//! learning, recursive tangle learning. Fixpoint iteration solves nothing until it is done, so
+//! when it runs out it gives the whole subgame back; it is in the portfolio because it solves
+//! Friedmann's and Jurdziński's games several times faster than the others. The total work is
+//! within a constant factor (about 4 x 4/3 x 4) of the fastest of the four on every game;
+//! measured figures are in BENCHMARKS.md. With SCC decomposition on, the choice is made per component.
 //!
 //! ```
 //! use zermelo::parity::{self, Arena, Solver};
@@ -55,13 +62,16 @@
 
 mod arena;
 mod attractor;
+mod fpj;
 pub mod generate;
 mod layered;
 mod objectives;
 mod preprocess;
 mod promotion;
+mod qpz;
 mod rtl;
 mod scc;
+mod si;
 mod solution;
 mod tangle;
 mod verify;
@@ -88,6 +98,12 @@ pub enum Solver {
     RecursiveTangleLearning,
     /// One-sided recursive tangle learning (ORTL).
     OneSidedTangleLearning,
+    /// Quasi-polynomial Zielonka (Parys; Lehtinen, Parys, Schewe, Wojtczak).
+    QuasiPolynomialZielonka,
+    /// Fixpoint iteration with justifications (Lapauw, Bruynooghe, Denecker).
+    FixpointJustifications,
+    /// Strategy improvement with halting (Björklund-Vorobyov; Fearnley's valuations).
+    StrategyImprovement,
     /// The solvers in turn with growing budgets (module docs, "Automatic choice").
     Auto,
 }
@@ -140,6 +156,9 @@ enum Stack {
     Flat,
     /// Up to the number of distinct priorities.
     Priorities,
+    /// Up to the number of distinct priorities plus twice log2 of the number of vertices
+    /// (quasi-polynomial Zielonka: the precisions halve).
+    PrioritiesAndHalvings,
     /// Up to the number of vertices (at most `rtl::MAX_DEPTH`).
     Vertices,
 }
@@ -152,6 +171,9 @@ const REGISTRY: &[Entry] = &[
     Entry { solver: Solver::TangleLearning,          names: &["tl", "tangle", "tangle-learning"],   run: tangle::tangle_sub,      dense: false, stack: Stack::Flat },
     Entry { solver: Solver::RecursiveTangleLearning, names: &["rtl"],                               run: rtl::rtl_sub,            dense: false, stack: Stack::Vertices },
     Entry { solver: Solver::OneSidedTangleLearning,  names: &["ortl"],                              run: rtl::ortl_sub,           dense: false, stack: Stack::Vertices },
+    Entry { solver: Solver::QuasiPolynomialZielonka, names: &["qpz", "zlkq", "quasi-polynomial-zielonka"], run: qpz::qpz_sub, dense: false, stack: Stack::PrioritiesAndHalvings },
+    Entry { solver: Solver::FixpointJustifications,  names: &["fpj", "fixpoint-justifications"],   run: fpj::fpj_sub,            dense: false, stack: Stack::Flat },
+    Entry { solver: Solver::StrategyImprovement,     names: &["si", "strategy-improvement"], run: si::si_sub,              dense: false, stack: Stack::Flat },
 ];
 
 impl Solver {
@@ -270,6 +292,10 @@ pub fn solve_with(arena: &Arena, solver: Solver, options: SolveOptions) -> Parit
     let depth = match solver.entry().map_or(Stack::Vertices, |e| e.stack) {
         Stack::Flat => 0,
         Stack::Priorities => preprocess::distinct_priorities(game),
+        Stack::PrioritiesAndHalvings => {
+            let halvings = usize::BITS - game.vertex_count().leading_zeros();
+            preprocess::distinct_priorities(game) + 2 * halvings as usize
+        }
         Stack::Vertices => game.vertex_count().min(rtl::MAX_DEPTH as usize),
     };
     zielonka::on_deep_stack(depth, move || work(solution))
@@ -278,14 +304,18 @@ pub fn solve_with(arena: &Arena, solver: Solver, options: SolveOptions) -> Parit
 /// The orders in which [`Solver::Auto`] gives the solvers a budget: on games with many
 /// priorities for their size (at least one per [`AUTO_VERTICES_PER_PRIORITY`] vertices: the
 /// published lower-bound families) tangle learning first, else priority promotion first
-/// (random and synthesis games); recursive tangle learning last.
-const AUTO_MANY_PRIORITIES: [Solver; 3] = [
+/// (random and synthesis games); fixpoint iteration with justifications second (it solves
+/// Friedmann's and Jurdziński's games in a fraction of the others' time, but gives back
+/// everything when it runs out); recursive tangle learning last.
+const AUTO_MANY_PRIORITIES: [Solver; 4] = [
     Solver::TangleLearning,
+    Solver::FixpointJustifications,
     Solver::PriorityPromotion,
     Solver::RecursiveTangleLearning,
 ];
-const AUTO_FEW_PRIORITIES: [Solver; 3] = [
+const AUTO_FEW_PRIORITIES: [Solver; 4] = [
     Solver::PriorityPromotion,
+    Solver::FixpointJustifications,
     Solver::TangleLearning,
     Solver::RecursiveTangleLearning,
 ];

@@ -56,13 +56,14 @@ fn report(json: Json, lines: Vec<String>) -> Report {
 
 /// `zermelo game domineering`.
 pub fn domineering(args: DomineeringArgs) -> CliResult<Report> {
+    crate::cmd::cgt::limit_memory();
     cgt::on_deep_stack(|| match (args.board, args.rectangles) {
         (Some(text), _) => {
             let board = Board::parse(&text).map_err(|e| Failure::input(format!("board: {e}")))?;
             let mut solver = Domineering::new();
             let v = solver
                 .value(&board)
-                .map_err(|e| Failure::TooBig(e.to_string()))?;
+                .map_err(|e| crate::cmd::cgt::too_big("game", e))?;
             let mut lines = vec![format!(
                 "domineering: {} empty cells, {} regions valued",
                 board.empty_cells(),
@@ -90,7 +91,7 @@ fn rectangles(n: usize) -> CliResult<Report> {
             let start = Instant::now();
             let v = Domineering::new()
                 .value(&board)
-                .map_err(|e| Failure::TooBig(e.to_string()))?;
+                .map_err(|e| crate::cmd::cgt::too_big("game", e))?;
             let secs = start.elapsed().as_secs_f64();
             lines.push(format!("{:>5}  {secs:>10.4}  {v}", format!("{w}x{h}")));
             rows.push(json!({"width": w, "height": h, "value": v.to_string(),
@@ -105,15 +106,15 @@ fn rectangles(n: usize) -> CliResult<Report> {
 
 fn picture_error(flag: &str, e: PictureError) -> Failure {
     match e {
-        PictureError::TooLarge { .. } | PictureError::Value(_) => {
-            Failure::TooBig(format!("{flag}: {e}"))
-        }
+        PictureError::Value(e) => crate::cmd::cgt::too_big(flag, e),
+        PictureError::TooLarge { .. } => Failure::TooBig(format!("{flag}: {e}")),
         e => Failure::input(format!("{flag}: {e}")),
     }
 }
 
 /// `zermelo game hackenbush` with colours: Blue-Red(-Green) Hackenbush.
 pub fn hackenbush(picture: Result<Picture, PictureError>, flag: &str) -> CliResult<Report> {
+    crate::cmd::cgt::limit_memory();
     let picture = picture.map_err(|e| picture_error(flag, e))?;
     let start = Instant::now();
     if let Some(x) = picture.tree_number() {
@@ -165,12 +166,13 @@ pub struct ToadsFrogsArgs {
 
 /// `zermelo game toads-frogs`.
 pub fn toads_frogs(args: ToadsFrogsArgs) -> CliResult<Report> {
+    crate::cmd::cgt::limit_memory();
     use zermelo::games::toads_frogs::{Strip, ToadsFrogs};
     let strip = Strip::parse(&args.strip).map_err(|e| Failure::input(format!("strip: {e}")))?;
     cgt::on_deep_stack(|| {
         let v = ToadsFrogs::new()
             .value(&strip)
-            .map_err(|e| Failure::TooBig(e.to_string()))?;
+            .map_err(|e| crate::cmd::cgt::too_big("game", e))?;
         let mut lines = vec![format!("toads and frogs: {strip}")];
         let json = describe(
             "toads-frogs",
