@@ -712,19 +712,14 @@ impl GroupGame<'_> {
     ) -> Result<(bool, Option<Value>, u32), ProbeError> {
         children.clear();
         let rank = self.game.children_may_coincide(b);
-        let mut in_group = 0u32;
         let mut any = false;
         let mut best: Option<Value> = None;
         let mut err = None;
-        self.game.moves(b, |child| {
+        let mut exit = |child| {
             any = true;
             let v = match child {
                 Child::InSlice(c) => {
-                    if rank {
-                        children.push(self.game.rank(&c));
-                    } else {
-                        in_group += 1;
-                    }
+                    children.push(self.game.rank(&c));
                     return true;
                 }
                 Child::PawnPush { board, double } => self.push_value(b, &board, double),
@@ -746,14 +741,19 @@ impl GroupGame<'_> {
                     false
                 }
             }
-        });
-        if rank {
+        };
+        let in_group = if rank {
+            self.game.moves(b, &mut exit);
             // A position symmetric to itself can reach one child by two moves: the engine
             // counts children, as the un-moves list each predecessor once.
             children.sort_unstable();
             children.dedup();
-            in_group = children.len() as u32;
-        }
+            children.len() as u32
+        } else {
+            let (_, quiet) = self.game.count_and_exits(b, &mut exit);
+            any |= quiet > 0;
+            quiet
+        };
         match err {
             Some(e) => Err(e),
             None => Ok((any, best, in_group)),

@@ -224,6 +224,88 @@ impl SliceGame {
         true
     }
 
+    /// Like [`moves`](Self::moves) for a position where no two moves reach the same index
+    /// ([`children_may_coincide`](Self::children_may_coincide) is false): calls `f` with the
+    /// children of captures, promotions and pawn moves only, until it returns `false`, and
+    /// counts the moves of kings and pieces that stay in the slice without making their
+    /// boards. Returns whether it ran to the end, and that count.
+    ///
+    /// The king's squares are checked against one map of the squares the other side
+    /// attacks (through the king's own square, which it leaves), a piece that cannot expose
+    /// its king counts its quiet moves with one popcount; only the moves of pieces on a line
+    /// through their king, or out of check, are made and tested one by one.
+    pub(crate) fn count_and_exits(
+        &self,
+        b: &Board,
+        mut f: impl FnMut(Child) -> bool,
+    ) -> (bool, u32) {
+        let us = b.turn;
+        let occ = self.occupancy(b);
+        let mut own = 0u64;
+        for (i, p) in self.slots.iter().enumerate() {
+            if p.color == us {
+                own |= bit(b.sq[i]);
+            }
+        }
+        let their_king = bit(b.sq[us.other().index()]);
+        let king = b.sq[us.index()];
+        let without_king = occ ^ bit(king);
+        let mut danger = 0u64;
+        for (i, p) in self.slots.iter().enumerate() {
+            let s = b.sq[i];
+            if p.color != us && s != GONE {
+                danger |= attacks(p.role, p.color, s, without_king);
+            }
+        }
+        let in_check = danger & bit(king) != 0;
+        let lines = attacks(Role::Queen, us, king, 0);
+        let mut quiet = 0u32;
+        for (i, p) in self.slots.iter().enumerate() {
+            let from = b.sq[i];
+            if p.color != us || from == GONE {
+                continue;
+            }
+            if p.role == Role::Pawn {
+                let free = !in_check && lines & bit(from) == 0;
+                if !self.pawn_moves(b, i, occ, own | their_king, free, &mut f) {
+                    return (false, quiet);
+                }
+                continue;
+            }
+            let mut targets = attacks(p.role, us, from, occ) & !own & !their_king;
+            let free = p.role == Role::King || (!in_check && lines & bit(from) == 0);
+            if p.role == Role::King {
+                targets &= !danger;
+            }
+            if free {
+                quiet += (targets & !occ).count_ones();
+                targets &= occ;
+            }
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let (child, victim) = self.step(b, i, to, occ);
+                if !free && !self.safe(&child, us) {
+                    continue;
+                }
+                match victim {
+                    None => quiet += 1,
+                    Some(_) => {
+                        let go = f(Child::Exit {
+                            board: child,
+                            victim,
+                            promoted: None,
+                        });
+                        if !go {
+                            return (false, quiet);
+                        }
+                    }
+                }
+            }
+        }
+        (true, quiet)
+    }
+
     fn pawn_moves(
         &self,
         b: &Board,
@@ -567,6 +649,45 @@ mod tests {
             coincided > 0,
             "no position with coinciding children was tried"
         );
+    }
+
+    /// [`SliceGame::count_and_exits`] against [`SliceGame::moves`]: the same exits, and as
+    /// many quiet moves as `moves` gives in-slice children.
+    #[test]
+    fn counting_quiet_moves_matches_making_them() {
+        for material in [
+            "KRvK", "KQvKR", "KRBvKR", "KBNvK", "KPvKP", "KRvKP", "KQPvKR", "KNvKN",
+        ] {
+            let g = game(material);
+            let ix = g.indexer();
+            let mut checked = 0;
+            for idx in random_indices(ix.size(), 20_000) {
+                let Some(b) = g.legal_board(idx) else {
+                    continue;
+                };
+                checked += 1;
+                let (mut exits, mut in_slice) = (Vec::new(), 0u32);
+                g.moves(&b, |c| {
+                    match c {
+                        Child::InSlice(_) => in_slice += 1,
+                        other => exits.push(format!("{other:?}")),
+                    }
+                    true
+                });
+                let mut fast = Vec::new();
+                let (done, quiet) = g.count_and_exits(&b, |c| {
+                    fast.push(format!("{c:?}"));
+                    true
+                });
+                assert!(done);
+                exits.sort();
+                fast.sort();
+                let pos = g.position(&b, None);
+                assert_eq!(quiet, in_slice, "{material} quiet moves of {pos:?}");
+                assert_eq!(fast, exits, "{material} exits of {pos:?}");
+            }
+            assert!(checked > 2000, "{material}: {checked}");
+        }
     }
 
     /// Bitboard moves and un-moves against position.rs on random legal positions.
