@@ -85,6 +85,9 @@ struct GenArgs {
     /// another process (its lock `DIR/<material>.lock` is held).
     #[arg(long)]
     no_wait: bool,
+    /// For tests: stop (exit 1) once this many groups of a pawn table are finished.
+    #[arg(long, hide = true, value_name = "GROUPS")]
+    stop_after_groups: Option<usize>,
 }
 
 #[derive(Debug, Args)]
@@ -174,7 +177,9 @@ fn gen_failure(e: GenError) -> Failure {
             source: CompactError::Checkpoint { .. },
             ..
         } => Failure::input(e),
-        _ => Failure::Internal(anyhow::anyhow!(e)),
+        // One line: the error's text already holds its causes (printing its source chain
+        // too repeated an OS error three times).
+        _ => Failure::Internal(anyhow::anyhow!(e.to_string())),
     }
 }
 
@@ -230,6 +235,7 @@ fn gen(args: GenArgs) -> CliResult {
         work_dir: Some(work.clone()),
         checkpoint_interval: std::time::Duration::from_secs(args.checkpoint_every),
         mapped: args.mapped,
+        stop_after_groups: args.stop_after_groups,
         ..GenOptions::default()
     };
     let metrics = [Metric::Dtm, Metric::Dtz { rule: args.rule }];

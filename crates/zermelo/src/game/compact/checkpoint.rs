@@ -86,6 +86,7 @@ pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resum
     }
     let cells = if options.mapped {
         let path = dir.join(STATE);
+        regular_or_absent(&path)?;
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -100,7 +101,7 @@ pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resum
         Cells::heap(n as usize)
     };
     let path = dir.join(FILE);
-    if !path.exists() {
+    if !regular_or_absent(&path)? {
         return Ok(Resume::fresh(cells));
     }
     let snapshot = load(&path, n, options, cells.slice())?;
@@ -108,6 +109,21 @@ pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resum
         cells,
         snapshot: Some(snapshot),
     })
+}
+
+/// Whether a file of the work folder is there: `false` when absent, `true` for a regular
+/// file, an error for anything else (a FIFO would block the open, a device or a symbolic link
+/// is not ours to read or replace).
+pub(super) fn regular_or_absent(path: &Path) -> Result<bool, CompactError> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_file() => Ok(true),
+        Ok(_) => Err(bad(
+            path,
+            "not a regular file (a FIFO, a device, a directory or a symbolic link); remove it",
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(io_error(path)(e)),
+    }
 }
 
 fn bad(path: &Path, reason: impl Into<String>) -> CompactError {
