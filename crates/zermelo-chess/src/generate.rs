@@ -291,6 +291,9 @@ pub fn generate_with(
             work_dir: dir.map(|d| checkpoint::group_dir(d, &name)),
             mapped: options.mapped && dir.is_some(),
             checkpoint_every: Some(options.checkpoint_interval),
+            // A pawnless table is written from the engine's cells after the solve: its last
+            // state stays on disk until the table is (`discard_checkpoint`).
+            keep_checkpoint: !pawns,
             fingerprint: fingerprint(material, metric, k, window.len() as u64),
             max_memory: options.max_memory,
             progress: Some(Arc::new(move |p: &compact::LayerProgress| {

@@ -66,8 +66,10 @@ struct GenArgs {
     /// Work folder for checkpoints (default: DIR/.work); the same command resumes a killed run.
     #[arg(long, value_name = "WORK")]
     work_dir: Option<PathBuf>,
-    /// Least seconds between two checkpoints (taken at layer boundaries).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    /// Seconds between checkpoints, in every phase: a kill loses little more than this
+    /// (seeding: the cells seeded since the last, appended; layers: the whole state; a pawn
+    /// table's finished groups); the last state stays until the table is written.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
     checkpoint_every: u64,
     /// Keep the solver's state (two bytes per index of the group being solved) in a
     /// memory-mapped file in the work folder instead of in memory.

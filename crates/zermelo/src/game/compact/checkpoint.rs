@@ -63,14 +63,14 @@ pub(super) struct Snapshot<'a> {
     pub(super) spill: HashMap<u64, u64>,
 }
 
-fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CompactError + '_ {
+pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CompactError + '_ {
     move |source| CompactError::Io {
         path: path.to_path_buf(),
         source,
     }
 }
 
-fn mode_code(options: &CompactOptions) -> u32 {
+pub(super) fn mode_code(options: &CompactOptions) -> u32 {
     match options.counters {
         CounterMode::Counter => 0,
         CounterMode::Recompute => 1,
@@ -126,7 +126,7 @@ pub(super) fn regular_or_absent(path: &Path) -> Result<bool, CompactError> {
     }
 }
 
-fn bad(path: &Path, reason: impl Into<String>) -> CompactError {
+pub(super) fn bad(path: &Path, reason: impl Into<String>) -> CompactError {
     CompactError::Checkpoint {
         path: path.to_path_buf(),
         reason: reason.into(),
@@ -291,7 +291,7 @@ pub(super) fn finished(dir: &Path) -> Result<(), CompactError> {
     }
 }
 
-fn sync_dir(dir: &Path) -> Result<(), CompactError> {
+pub(super) fn sync_dir(dir: &Path) -> Result<(), CompactError> {
     File::open(dir)
         .and_then(|d| d.sync_all())
         .map_err(io_error(dir))
