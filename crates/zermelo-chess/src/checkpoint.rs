@@ -7,16 +7,27 @@
 //! * `<material>/`: the compact engine's work folder for the group being solved: its
 //!   checkpoint (`checkpoint.zck`, taken at layer boundaries; see
 //!   [`zermelo::game::compact`]) and, with `--mapped`, its cells (`state.cells`).
-//! * `<material>.groups` (pawn tables): how many groups of pawn configurations are in the
-//!   values file, 16 bytes: magic `ZRMGROUP`, the count (`u32`, little-endian), CRC-32 of the
-//!   first 12 bytes. Written (temporary file, sync, rename) only after the values file is
-//!   synced, so a kill at any moment (even `kill -9`) leaves a count the values file backs.
+//! * `<material>.values` (pawn tables): the values of the finished groups, at their place in
+//!   the table's index order.
+//! * `<material>.groups` (pawn tables): which groups are in the values file: magic `ZRMGRP02`,
+//!   the fingerprint of the table (material, metric, rule, index count: `u64`), the count of
+//!   finished groups (`u32`), the CRC-32 of each finished group's values as written (`u32`
+//!   each), then the CRC-32 of all that; little-endian. Written (temporary file, sync, rename)
+//!   only after the values file is synced, so a kill at any moment (even `kill -9`) leaves a
+//!   count the values file backs.
+//!
+//! Nothing in the work folder is trusted: a count is checked against the groups the table has
+//! (and the file's size against that before it is read), every finished group's values
+//! against their CRC before the run goes on, and a work file that is not a regular file (a
+//! FIFO, a device, a symbolic link) is refused rather than opened.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"ZRMGROUP";
+const MAGIC_V2: &[u8; 8] = b"ZRMGRP02";
 
 /// The engine's work folder for the group of `material` being solved.
 pub(crate) fn group_dir(dir: &Path, material: &str) -> PathBuf {
@@ -27,40 +38,109 @@ fn groups_path(dir: &Path, material: &str) -> PathBuf {
     dir.join(format!("{material}.groups"))
 }
 
-/// How many groups of `material` are finished (0 when the file does not exist).
-pub(crate) fn groups_done(dir: &Path, material: &str) -> io::Result<usize> {
-    let path = groups_path(dir, material);
-    let bytes = match fs::read(&path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(e),
-    };
-    let damaged = || {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "{}: damaged; delete the work folder's files of {material} to start over",
-                path.display()
-            ),
-        )
-    };
-    if bytes.len() != 16 || &bytes[..8] != MAGIC {
-        return Err(damaged());
-    }
-    let crc = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes"));
-    if crc32fast::hash(&bytes[..12]) != crc {
-        return Err(damaged());
-    }
-    Ok(u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize)
+fn invalid(path: &Path, what: &str, material: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "{}: {what}; delete the work folder's files of {material} to start over",
+            path.display()
+        ),
+    )
 }
 
-/// Records that `done` groups are in the values file (atomically).
-pub(crate) fn set_groups_done(dir: &Path, material: &str, done: usize) -> io::Result<()> {
-    let mut bytes = Vec::with_capacity(16);
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&(done as u32).to_le_bytes());
+/// Whether a work file is there: `false` when absent, `true` for a regular file, an error for
+/// anything else (opening a FIFO would block; a device or a link is not ours to write).
+pub(crate) fn regular_or_absent(path: &Path) -> io::Result<bool> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_file() => Ok(true),
+        Ok(_) => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{}: not a regular file (a FIFO, a device, a directory or a symbolic link); \
+                 remove it",
+                path.display()
+            ),
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// The finished groups of a pawn table, as its group file records them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Finished {
+    /// The CRC-32 of each finished group's values, in solving order.
+    pub(crate) crcs: Vec<u32>,
+}
+
+/// The finished groups of `material` (none when the file does not exist); `fingerprint`
+/// names the table, `groups` is how many groups it has.
+pub(crate) fn groups_done(
+    dir: &Path,
+    material: &str,
+    fingerprint: u64,
+    groups: usize,
+) -> io::Result<Finished> {
+    let path = groups_path(dir, material);
+    if !regular_or_absent(&path)? {
+        return Ok(Finished::default());
+    }
+    let damaged = |what: &str| invalid(&path, what, material);
+    // The size first: a count is never trusted to size an allocation.
+    let most = 24 + 4 * groups as u64;
+    let len = fs::symlink_metadata(&path)?.len();
+    if len > most {
+        return Err(damaged(&format!(
+            "damaged: {len} bytes, at most {most} for the {groups} groups of {material}"
+        )));
+    }
+    let bytes = fs::read(&path)?;
+    if bytes.len() >= 8 && &bytes[..8] == MAGIC {
+        return Err(damaged(
+            "written by an older zermelo (no checksums of the values)",
+        ));
+    }
+    if bytes.len() < 24 || &bytes[..8] != MAGIC_V2 {
+        return Err(damaged("damaged (bad magic or size)"));
+    }
+    let n = bytes.len();
+    let crc = u32::from_le_bytes(bytes[n - 4..].try_into().expect("4 bytes"));
+    if crc32fast::hash(&bytes[..n - 4]) != crc {
+        return Err(damaged("damaged (checksum mismatch)"));
+    }
+    if u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes")) != fingerprint {
+        return Err(damaged("belongs to another table or rule"));
+    }
+    let count = u32::from_le_bytes(bytes[16..20].try_into().expect("4 bytes")) as usize;
+    if count > groups || n != 24 + 4 * count {
+        return Err(damaged(&format!(
+            "damaged: {count} finished groups recorded, {material} has {groups}"
+        )));
+    }
+    let crcs = bytes[20..n - 4]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    Ok(Finished { crcs })
+}
+
+/// Records the finished groups (atomically).
+pub(crate) fn set_groups_done(
+    dir: &Path,
+    material: &str,
+    fingerprint: u64,
+    done: &Finished,
+) -> io::Result<()> {
+    let mut bytes = Vec::with_capacity(24 + 4 * done.crcs.len());
+    bytes.extend_from_slice(MAGIC_V2);
+    bytes.extend_from_slice(&fingerprint.to_le_bytes());
+    bytes.extend_from_slice(&(done.crcs.len() as u32).to_le_bytes());
+    for c in &done.crcs {
+        bytes.extend_from_slice(&c.to_le_bytes());
+    }
     bytes.extend_from_slice(&crc32fast::hash(&bytes).to_le_bytes());
     let path = groups_path(dir, material);
+    regular_or_absent(&path)?;
     let tmp = dir.join(format!("{material}.groups.tmp"));
     let mut f = File::create(&tmp)?;
     f.write_all(&bytes)?;
@@ -68,6 +148,42 @@ pub(crate) fn set_groups_done(dir: &Path, material: &str, done: usize) -> io::Re
     drop(f);
     fs::rename(&tmp, &path)?;
     File::open(dir)?.sync_all()
+}
+
+/// The CRC-32 of the byte ranges `(offset, len)` of `file`, in order.
+pub(crate) fn crc_of_ranges(
+    file: &File,
+    ranges: impl Iterator<Item = (u64, u64)>,
+) -> io::Result<u32> {
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = Vec::new();
+    for (offset, len) in ranges {
+        buf.resize(len as usize, 0);
+        file.read_exact_at(&mut buf, offset)?;
+        hasher.update(&buf);
+    }
+    Ok(hasher.finalize())
+}
+
+/// Checks that group `k`'s values in the values file (`path`) still have their CRC.
+pub(crate) fn check_group(
+    path: &Path,
+    material: &str,
+    k: usize,
+    expected: u32,
+    found: u32,
+) -> io::Result<()> {
+    if expected == found {
+        return Ok(());
+    }
+    Err(invalid(
+        path,
+        &format!(
+            "the values of finished group {} do not match their checksum",
+            k + 1
+        ),
+        material,
+    ))
 }
 
 /// Removes the group count and the engine's work folder of `material`.

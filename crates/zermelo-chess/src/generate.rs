@@ -76,6 +76,9 @@ pub enum GenError {
         /// The engine's error.
         source: CompactError,
     },
+    /// Stopped as [`GenOptions::stop_after_groups`] asked (a test's kill at a known point).
+    #[error("generating {0}: stopped after {1} groups, as asked")]
+    Stopped(Material, usize),
     /// A depth to mate does not fit in an entry byte.
     #[error(
         "generating {0}: a depth to mate exceeds {MAX_PLIES} plies, the most a table entry holds"
@@ -106,6 +109,9 @@ pub struct GenOptions {
     /// The table to generate: depth to mate, or DTZ under a rule (whose smaller tables must
     /// be DTZ tables of the same rule, and the tablebase's rule the same).
     pub metric: Metric,
+    /// For tests: stop with [`GenError::Stopped`] once this many groups of a pawn table are in
+    /// the work folder, leaving it as a kill at that point would.
+    pub stop_after_groups: Option<usize>,
 }
 
 impl Default for GenOptions {
@@ -117,6 +123,7 @@ impl Default for GenOptions {
             max_memory: None,
             layer: None,
             metric: Metric::Dtm,
+            stop_after_groups: None,
         }
     }
 }
@@ -227,10 +234,14 @@ pub fn generate_with(
     let dir = options.work_dir.as_deref();
     let pawns = ix.has_pawns();
     let name = work_name(material, metric);
-    let done = match dir {
-        Some(d) if pawns => checkpoint::groups_done(d, &name).map_err(ck)?,
-        _ => 0,
+    let table_print = fingerprint(material, metric, usize::MAX, ix.size());
+    let mut kept = match dir {
+        Some(d) if pawns => {
+            checkpoint::groups_done(d, &name, table_print, groups.len()).map_err(ck)?
+        }
+        _ => checkpoint::Finished::default(),
     };
+    let done = kept.crcs.len();
     let illegal = metric.encode_illegal();
     let mut store = match (pawns, dir) {
         (false, _) => Store::None,
@@ -244,6 +255,12 @@ pub fn generate_with(
             Store::file(&values_path(d, &name), &game, metric, done > 0).map_err(ck)?
         }
     };
+    // The values of the finished groups are checked before anything is built on them.
+    for (k, &crc) in kept.crcs.iter().enumerate() {
+        store
+            .check(&Window::new(ix, &groups[k]), k, crc, &name)
+            .map_err(ck)?;
+    }
     if pawns {
         // Configurations that hold no position are never solved: count them as done.
         let invalid = (0..ix.pawn_configs())
@@ -274,6 +291,9 @@ pub fn generate_with(
             work_dir: dir.map(|d| checkpoint::group_dir(d, &name)),
             mapped: options.mapped && dir.is_some(),
             checkpoint_every: Some(options.checkpoint_interval),
+            // A pawnless table is written from the engine's cells after the solve: its last
+            // state stays on disk until the table is (`discard_checkpoint`).
+            keep_checkpoint: !pawns,
             fingerprint: fingerprint(material, metric, k, window.len() as u64),
             max_memory: options.max_memory,
             progress: Some(Arc::new(move |p: &compact::LayerProgress| {
@@ -304,9 +324,13 @@ pub fn generate_with(
         }
         progress.store(before + window.len() as u64, Relaxed);
         if pawns {
-            store.keep(&window, &solution, metric).map_err(ck)?;
+            let crc = store.keep(&window, &solution, metric).map_err(ck)?;
             if let Some(d) = dir {
-                checkpoint::set_groups_done(d, &name, k + 1).map_err(ck)?;
+                kept.crcs.push(crc);
+                checkpoint::set_groups_done(d, &name, table_print, &kept).map_err(ck)?;
+            }
+            if options.stop_after_groups == Some(k + 1) {
+                return Err(GenError::Stopped(material.clone(), k + 1));
             }
         } else {
             last = Some(solution);
@@ -512,6 +536,7 @@ impl Store {
         if let Some(d) = path.parent() {
             std::fs::create_dir_all(d)?;
         }
+        checkpoint::regular_or_absent(path)?;
         let file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -579,17 +604,40 @@ impl Store {
         }
     }
 
-    /// Keeps a solved group's values (and forgets the blocks read back for it).
+    /// Checks that the finished group `k` (`window`) still has the CRC `crc` in the values
+    /// file (a store in memory holds no earlier groups).
+    fn check(&self, window: &Window, k: usize, crc: u32, name: &str) -> std::io::Result<()> {
+        let Store::File {
+            file,
+            path,
+            block_len,
+            metric,
+            ..
+        } = self
+        else {
+            return Ok(());
+        };
+        let bytes = block_len * metric.width() as u64;
+        let ranges = window
+            .starts
+            .iter()
+            .map(|&s| (s * metric.width() as u64, bytes));
+        let found = checkpoint::crc_of_ranges(file, ranges)?;
+        checkpoint::check_group(path, name, k, crc, found)
+    }
+
+    /// Keeps a solved group's values (and forgets the blocks read back for it); returns the
+    /// CRC-32 of the values as written (0 in memory).
     fn keep(
         &mut self,
         window: &Window,
         solution: &CompactSolution,
         metric: Metric,
-    ) -> std::io::Result<()> {
+    ) -> std::io::Result<u32> {
         let bl = window.block_len as usize;
         let w = metric.width();
         match self {
-            Store::None => Ok(()),
+            Store::None => Ok(0),
             Store::Memory(all) => {
                 for (k, &start) in window.starts.iter().enumerate() {
                     all[start as usize..start as usize + bl]
@@ -599,19 +647,22 @@ impl Store {
                             d.store(entry(solution, metric, (k * bl + j) as u64), Relaxed)
                         });
                 }
-                Ok(())
+                Ok(0)
             }
             Store::File { file, cache, .. } => {
                 cache.iter_mut().for_each(|c| drop(c.take()));
                 let mut buf = vec![0u8; bl * w];
+                let mut crc = crc32fast::Hasher::new();
                 for (k, &start) in window.starts.iter().enumerate() {
                     buf.par_chunks_mut(w)
                         .enumerate()
                         .for_each(|(j, b)| put(b, entry(solution, metric, (k * bl + j) as u64)));
                     file.write_all_at(&buf, start * w as u64)?;
+                    crc.update(&buf);
                 }
                 // The group count written next implies that these values are on disk.
-                file.sync_data()
+                file.sync_data()?;
+                Ok(crc.finalize())
             }
         }
     }

@@ -47,7 +47,9 @@ mod checkpoint;
 pub mod dtz;
 mod generate;
 mod index;
+mod lock;
 mod material;
+mod plan;
 mod position;
 mod probe;
 mod slice;
@@ -62,7 +64,9 @@ pub use generate::{
     discard_checkpoint, estimate_memory, generate, generate_with, GenError, GenOptions,
 };
 pub use index::Indexer;
+pub use lock::{lock_path, Acquire, Holder, TableLock};
 pub use material::{Material, ParseMaterialError, MAX_PIECES};
+pub use plan::{Plan, PlannedTable};
 pub use position::{FenError, Move, Position, PositionError, Setup, MAX_CLOCK};
 pub use probe::{MoveDtz, ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};

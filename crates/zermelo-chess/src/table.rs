@@ -1041,6 +1041,15 @@ fn check(bytes: &[u8], source: &str) -> Result<Layout, TableError> {
         } else {
             named(16..32)
         };
+        // A header too short or damaged to name it: the file's name does (`KRvK.zct`).
+        let material = match material.parse::<Material>() {
+            Ok(m) => m.to_string(),
+            Err(_) => Path::new(source)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .and_then(|s| s.parse::<Material>().ok())
+                .map_or_else(|| "MATERIAL".to_string(), |m| m.to_string()),
+        };
         return Err(TableError::Version {
             source_name: source.to_string(),
             found: version,

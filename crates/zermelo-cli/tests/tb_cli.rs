@@ -284,7 +284,8 @@ fn tb_errors_are_clear() {
 #[test]
 fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
     let dir = tempfile::tempdir().unwrap();
-    // KQvK and KRvK (2 bytes x 81,920 indices of state) fit in 1 MiB; KQvKR (10 MB) does not.
+    // KQvK and KRvK (2 bytes x 81,920 indices of state) fit in 1 MiB; KQvKR (10 MB) does not:
+    // refused up front, before its dependencies are generated (issue 22).
     zermelo()
         .args([
             "-q",
@@ -299,9 +300,45 @@ fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
         .arg(dir.path())
         .assert()
         .code(3)
-        .stdout(contains("KRvK:"))
-        .stderr(contains("stats: KQvK: 81920 indices in"))
-        .stderr(contains("tb gen KQvKR: this job needs about"));
-    assert!(dir.path().join("KRvK.zct").exists());
+        .stderr(contains(
+            "tb gen KQvKR, the largest table to generate: this job needs about",
+        ));
+    assert!(!dir.path().join("KQvK.zct").exists());
     assert!(!dir.path().join("KQvKR.zct").exists());
+    // The issue's case: KRPvKR under 50M refused at once, nothing built (its largest
+    // dependency, KRNvKR, is named).
+    let started = std::time::Instant::now();
+    zermelo()
+        .args([
+            "-q",
+            "--max-memory",
+            "50M",
+            "tb",
+            "gen",
+            "KRPvKR",
+            "--tables",
+        ])
+        .arg(dir.path())
+        .assert()
+        .code(3)
+        .stderr(contains("the largest table to generate"));
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // What fits is generated, with its statistics.
+    zermelo()
+        .args([
+            "-q",
+            "--max-memory",
+            "1M",
+            "tb",
+            "gen",
+            "KRvK",
+            "--stats",
+            "--tables",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(contains("KRvK:"))
+        .stderr(contains("stats: KRvK: 81920 indices in"));
 }

@@ -164,3 +164,228 @@ fn a_mapped_state_writes_the_same_table() {
         "the state file goes with the work folder"
     );
 }
+
+/// Runs `tb gen KPvK` until 2 of its groups are finished (the hidden test flag stops it there,
+/// as a kill would), in `tables`.
+fn stopped_after_two_groups(tables: &Path) {
+    let out = gen("KPvK", tables)
+        .args(["--stop-after-groups", "2"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("stopped after 2 groups"), "{stderr}");
+}
+
+fn expect_refusal(tables: &Path, needle: &str) {
+    let out = gen("KPvK", tables).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(needle), "{stderr}");
+    assert!(
+        !tables.join("KPvK.zct").exists(),
+        "no table from a damaged work folder"
+    );
+}
+
+/// Issue 22: a `.groups` file rewritten with a valid CRC and a huge count, or flipped bytes in
+/// `.values`, gave a wrong table and exit 0.
+#[test]
+fn a_rewritten_group_count_or_damaged_values_are_refused_never_a_wrong_table() {
+    let dir = TempDir::new().unwrap();
+    let reference = dir.path().join("reference");
+    assert!(gen("KPvK", &reference).output().unwrap().status.success());
+    let expected = std::fs::read(reference.join("KPvK.zct")).unwrap();
+
+    let tables = dir.path().join("t");
+    let work = tables.join(".work");
+    let groups = work.join("KPvK.groups");
+    stopped_after_two_groups(&tables);
+    let good = std::fs::read(&groups).unwrap();
+    assert_eq!(&good[..8], b"ZRMGRP02");
+    // A huge count with a valid CRC (the file's own format, and the former one).
+    let mut huge = good[..good.len() - 4].to_vec();
+    huge[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
+    let crc = crc32fast::hash(&huge);
+    huge.extend_from_slice(&crc.to_le_bytes());
+    std::fs::write(&groups, &huge).unwrap();
+    expect_refusal(&tables, "finished groups recorded");
+    let mut old = b"ZRMGROUP".to_vec();
+    old.extend_from_slice(&1000u32.to_le_bytes());
+    let crc = crc32fast::hash(&old);
+    old.extend_from_slice(&crc.to_le_bytes());
+    std::fs::write(&groups, &old).unwrap();
+    expect_refusal(&tables, "KPvK.groups: written by an older zermelo");
+    // A file far larger than any count: refused by its size before it is read.
+    std::fs::write(&groups, vec![0u8; 1 << 20]).unwrap();
+    expect_refusal(&tables, "KPvK.groups: damaged: 1048576 bytes");
+    // Flipped bytes in the values of a finished group.
+    std::fs::write(&groups, &good).unwrap();
+    let values = work.join("KPvK.values");
+    let mut v = std::fs::read(&values).unwrap();
+    let nonzero = v.iter().rposition(|&b| b != 0 && b != 255).unwrap();
+    v[nonzero] ^= 0x5a;
+    std::fs::write(&values, &v).unwrap();
+    expect_refusal(&tables, "do not match their checksum");
+    // The work folder's files of KPvK deleted, as the message says: the right table.
+    for f in ["KPvK.groups", "KPvK.values"] {
+        std::fs::remove_file(work.join(f)).unwrap();
+    }
+    assert!(gen("KPvK", &tables).output().unwrap().status.success());
+    assert_eq!(std::fs::read(tables.join("KPvK.zct")).unwrap(), expected);
+    // Undamaged, a stopped run resumes to the same bytes.
+    let again = dir.path().join("again");
+    stopped_after_two_groups(&again);
+    assert!(gen("KPvK", &again).output().unwrap().status.success());
+    assert_eq!(std::fs::read(again.join("KPvK.zct")).unwrap(), expected);
+}
+
+/// Issue 22: a FIFO named `checkpoint.zck` made `tb gen` hang; a symbolic link or a FIFO in
+/// place of any work file is refused at once.
+#[test]
+fn work_files_that_are_not_regular_files_are_refused_not_opened() {
+    let dir = TempDir::new().unwrap();
+    let cases: [(&str, &str); 3] = [
+        ("KQvK", "KQvK/checkpoint.zck"),
+        ("KPvK", "KPvK.values"),
+        ("KPvK", "KPvK.groups"),
+    ];
+    for (i, (material, file)) in cases.into_iter().enumerate() {
+        for kind in ["fifo", "symlink"] {
+            let tables = dir.path().join(format!("{i}-{kind}"));
+            let path = tables.join(".work").join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            if kind == "fifo" {
+                let ok = Command::new("mkfifo").arg(&path).status().unwrap();
+                assert!(ok.success());
+            } else {
+                std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+            }
+            let mut child = gen(material, &tables)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let start = Instant::now();
+            while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(60) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let finished = child.try_wait().unwrap().is_some();
+            if !finished {
+                child.kill().unwrap();
+            }
+            let out = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(finished, "{file} as a {kind}: hangs");
+            assert_eq!(out.status.code(), Some(2), "{file} as a {kind}: {stderr}");
+            assert!(stderr.contains("not a regular file"), "{stderr}");
+        }
+    }
+}
+
+/// Issue 22: an OS error of the work folder was printed three times.
+#[test]
+fn a_work_folder_os_error_is_printed_once() {
+    let dir = TempDir::new().unwrap();
+    let file = dir.path().join("file");
+    std::fs::write(&file, b"").unwrap();
+    let out = gen("KQvK", &dir.path().join("t"))
+        .arg("--work-dir")
+        .arg(file.join("work"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert_eq!(stderr.matches("Not a directory").count(), 1, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// Issue 22: a version-1 table too short to name its material: the command names it from the
+/// file name.
+#[test]
+fn an_old_table_names_its_material_in_the_command_that_regenerates_it() {
+    let dir = TempDir::new().unwrap();
+    let mut v1 = b"ZRMCHESS".to_vec();
+    v1.extend_from_slice(&1u32.to_le_bytes());
+    std::fs::write(dir.path().join("KRvK.zct"), v1).unwrap();
+    let out = Command::cargo_bin("zermelo")
+        .unwrap()
+        .args(["tb", "stats", "KRvK", "--tables"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("regenerate with `zermelo tb gen KRvK`"),
+        "{stderr}"
+    );
+}
+
+/// How many indices a seeding checkpoint (`seed.zck`) says are seeded (0 if unreadable).
+fn seeded(path: &Path) -> u64 {
+    std::fs::read(path)
+        .ok()
+        .filter(|b| b.len() >= 52)
+        .map_or(0, |b| u64::from_le_bytes(b[28..36].try_into().unwrap()))
+}
+
+/// Issue 22: `tb gen` killed during seeding (most of a pawnless table's run) started over.
+/// Now seeding appends its cells every `--checkpoint-every` seconds: a run killed with
+/// SIGKILL in the middle of seeding leaves them, and the next run resumes from there (a
+/// damaged seeding checkpoint is refused, so it is really read) and writes the same bytes.
+#[test]
+fn a_table_killed_while_seeding_resumes_from_its_seeding_checkpoint() {
+    let dir = TempDir::new().unwrap();
+    let reference = dir.path().join("reference");
+    assert!(gen("KQvKR", &reference).output().unwrap().status.success());
+    let expected = std::fs::read(reference.join("KQvKR.zct")).unwrap();
+    for attempt in 0..3 {
+        let tables = dir.path().join(format!("killed-{attempt}"));
+        // Its dependencies first, so that the kill lands in KQvKR's seeding.
+        for dep in ["KQvK", "KRvK"] {
+            assert!(gen(dep, &tables).output().unwrap().status.success());
+        }
+        let seed = tables.join(".work/KQvKR/seed.zck");
+        let layered = tables.join(".work/KQvKR/checkpoint.zck");
+        let mut child = gen("KQvKR", &tables).stdout(Stdio::null()).spawn().unwrap();
+        let start = Instant::now();
+        while seeded(&seed) == 0 && start.elapsed() < Duration::from_secs(120) {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        let done = seeded(&seed);
+        if done == 0 || layered.exists() || tables.join("KQvKR.zct").exists() {
+            continue; // the kill came too late on a busy machine: try again
+        }
+        // A damaged seeding checkpoint is refused: the resume really reads it.
+        let cells = tables.join(".work/KQvKR/seed.cells");
+        let good = std::fs::read(&cells).unwrap();
+        let mut bad = good.clone();
+        bad[1] ^= 0x40;
+        std::fs::write(&cells, &bad).unwrap();
+        let out = gen("KQvKR", &tables).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("seed.cells: damaged: checksum mismatch"),
+            "{stderr}"
+        );
+        std::fs::write(&cells, &good).unwrap();
+        // Resumed: the same bytes, and the work folder cleaned.
+        let out = gen("KQvKR", &tables).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(std::fs::read(tables.join("KQvKR.zct")).unwrap(), expected);
+        assert!(!tables.join(".work/KQvKR").exists());
+        return;
+    }
+    panic!("no kill landed in the seeding of KQvKR in three attempts");
+}

@@ -12,4 +12,5 @@ pub mod serve;
 pub mod solve;
 pub mod solve_cluster;
 pub mod tb;
+pub mod tb_plan;
 pub mod verify;

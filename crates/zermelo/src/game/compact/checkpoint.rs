@@ -63,14 +63,14 @@ pub(super) struct Snapshot<'a> {
     pub(super) spill: HashMap<u64, u64>,
 }
 
-fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CompactError + '_ {
+pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CompactError + '_ {
     move |source| CompactError::Io {
         path: path.to_path_buf(),
         source,
     }
 }
 
-fn mode_code(options: &CompactOptions) -> u32 {
+pub(super) fn mode_code(options: &CompactOptions) -> u32 {
     match options.counters {
         CounterMode::Counter => 0,
         CounterMode::Recompute => 1,
@@ -86,6 +86,7 @@ pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resum
     }
     let cells = if options.mapped {
         let path = dir.join(STATE);
+        regular_or_absent(&path)?;
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -100,7 +101,7 @@ pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resum
         Cells::heap(n as usize)
     };
     let path = dir.join(FILE);
-    if !path.exists() {
+    if !regular_or_absent(&path)? {
         return Ok(Resume::fresh(cells));
     }
     let snapshot = load(&path, n, options, cells.slice())?;
@@ -110,7 +111,22 @@ pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resum
     })
 }
 
-fn bad(path: &Path, reason: impl Into<String>) -> CompactError {
+/// Whether a file of the work folder is there: `false` when absent, `true` for a regular
+/// file, an error for anything else (a FIFO would block the open, a device or a symbolic link
+/// is not ours to read or replace).
+pub(super) fn regular_or_absent(path: &Path) -> Result<bool, CompactError> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_file() => Ok(true),
+        Ok(_) => Err(bad(
+            path,
+            "not a regular file (a FIFO, a device, a directory or a symbolic link); remove it",
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(io_error(path)(e)),
+    }
+}
+
+pub(super) fn bad(path: &Path, reason: impl Into<String>) -> CompactError {
     CompactError::Checkpoint {
         path: path.to_path_buf(),
         reason: reason.into(),
@@ -275,7 +291,7 @@ pub(super) fn finished(dir: &Path) -> Result<(), CompactError> {
     }
 }
 
-fn sync_dir(dir: &Path) -> Result<(), CompactError> {
+pub(super) fn sync_dir(dir: &Path) -> Result<(), CompactError> {
     File::open(dir)
         .and_then(|d| d.sync_all())
         .map_err(io_error(dir))

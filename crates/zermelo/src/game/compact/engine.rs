@@ -15,6 +15,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::checkpoint::{self, Restored, Resume, Snapshot};
+use super::seeding::{self, SeedLog};
 use super::store::{Bits, Cells};
 use super::{
     estimate_memory, CompactError, CompactOptions, CounterMode, IndexedGame, LayerProgress, Start,
@@ -58,6 +59,8 @@ fn is_open(code: u16) -> bool {
 const CHUNK_WORDS: usize = 256;
 /// A hole: a draw that nothing reaches, told apart from a drawn position by the low bit.
 const HOLE: u16 = DRAW | 1;
+/// Indices seeded between two chances of a seeding checkpoint (64 work items).
+const SEED_SLICE: u64 = (CHUNK_WORDS * 64 * 64) as u64;
 /// Indices per piece of the pending lists (`index >> PIECE_BITS`).
 pub(super) const PIECE_BITS: u32 = 14;
 
@@ -147,15 +150,23 @@ fn run<G: IndexedGame + ?Sized>(
             .checkpoint_every
             .is_none_or(|every| since.elapsed() >= every)
     };
+    // Whether this run's work is on disk (resumed, or a checkpoint taken).
+    let mut kept = resumed_from.is_some();
     let mut layer = match resume.snapshot {
-        Some(s) => engine.restore(s),
+        Some(s) => {
+            if let Some(dir) = &options.work_dir {
+                seeding::discard(dir)?; // superseded by the layered checkpoint
+            }
+            engine.restore(s)
+        }
         None => {
-            engine.seed()?;
             // Seeding asks the game about every index (for chess: every move, every exit
             // probed), often the longest phase: keep it if it took a checkpoint's interval.
-            if let Some(dir) = &options.work_dir {
-                if due(started) {
+            if engine.seed_with_checkpoints(options, &due)? {
+                if let Some(dir) = &options.work_dir {
                     checkpoint::save(dir, options, &engine.snapshot(0))?;
+                    seeding::discard(dir)?;
+                    kept = true;
                 }
             }
             0
@@ -185,14 +196,22 @@ fn run<G: IndexedGame + ?Sized>(
         if let Some(dir) = &options.work_dir {
             if due(last_checkpoint) {
                 checkpoint::save(dir, options, &engine.snapshot(layer))?;
+                seeding::discard(dir)?;
                 last_checkpoint = Instant::now();
+                kept = true;
             }
         }
     }
-    engine.finish();
     if let Some(dir) = &options.work_dir {
-        checkpoint::finished(dir)?;
+        if options.keep_checkpoint && (kept || due(started)) {
+            // The caller's work after the solve resumes from here after a kill.
+            checkpoint::save(dir, options, &engine.snapshot(layer))?;
+        } else {
+            checkpoint::finished(dir)?;
+        }
+        seeding::discard(dir)?;
     }
+    engine.finish();
     Ok(CompactSolution {
         cells: engine.cells,
         len: n,
@@ -237,15 +256,81 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         }
     }
 
-    /// Writes every index's starting cell; terminals join the frontier of layer 0, exits are
-    /// listed as pending at their depth.
-    fn seed(&mut self) -> Result<(), CompactError> {
-        let words = self.frontier.words().len();
-        let joined: u64 = (0..words.div_ceil(CHUNK_WORDS))
+    /// Seeds every index in slices of [`SEED_SLICE`], with a seeding checkpoint (see
+    /// [`seeding`]) whenever one is `due` since the last, resuming from one if the work folder
+    /// has it; returns whether the finished seeding should be kept (it is partly on disk
+    /// already, or took a checkpoint's interval).
+    fn seed_with_checkpoints(
+        &mut self,
+        options: &CompactOptions,
+        due: &dyn Fn(Instant) -> bool,
+    ) -> Result<bool, CompactError> {
+        let started = Instant::now();
+        let (mut log, mut from) = match &options.work_dir {
+            None => (None, 0),
+            Some(dir) => match SeedLog::open(dir, self.n, options, self.cells.slice())? {
+                Some((log, spill)) => {
+                    let from = log.saved;
+                    self.restore_seeded(from, spill);
+                    (Some(log), from)
+                }
+                None => (Some(SeedLog::new(dir)), 0),
+            },
+        };
+        let mut last = Instant::now();
+        while from < self.n {
+            let to = (from + SEED_SLICE).min(self.n);
+            self.seed(from, to)?;
+            from = to;
+            if let Some(log) = log.as_mut().filter(|_| from < self.n && due(last)) {
+                let spill = self.spill.lock().expect("no panics").clone();
+                log.save(options, self.cells.slice(), from, &spill)?;
+                last = Instant::now();
+            }
+        }
+        Ok(log.is_some_and(|log| log.saved > 0 || due(started)))
+    }
+
+    /// Takes back the state of the first `seeded` indices from their cells (loaded from a
+    /// seeding checkpoint): a WIN or LOSE of depth 0 is a terminal (frontier of layer 0), a
+    /// deeper one an exit pending at its depth.
+    fn restore_seeded(&mut self, seeded: u64, spill: HashMap<u64, u64>) {
+        let chunk = (CHUNK_WORDS * 64) as u64;
+        let joined: u64 = (0..seeded.div_ceil(chunk))
             .into_par_iter()
-            .map(|chunk| {
-                let lo = (chunk * CHUNK_WORDS * 64) as u64;
-                let hi = (lo + (CHUNK_WORDS * 64) as u64).min(self.n);
+            .map(|c| {
+                let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(seeded));
+                let (mut decided, mut joined, mut pend) = (0, 0, Vec::new());
+                for i in lo..hi {
+                    let code = self.cell(i).load(Relaxed);
+                    if !matches!(code & TAG, WIN | LOSE) {
+                        continue;
+                    }
+                    decided += 1;
+                    match code & DEPTH {
+                        0 => joined += u64::from(self.frontier.insert(i)),
+                        d => pend.push((u32::from(d), (i >> PIECE_BITS) as u32)),
+                    }
+                }
+                self.decided.fetch_add(decided, Relaxed);
+                self.list_pending(pend);
+                joined
+            })
+            .sum();
+        self.next_count.fetch_add(joined, Relaxed);
+        *self.spill.get_mut().expect("no panics") = spill;
+    }
+
+    /// Writes the starting cells of indices `from..to` (`from` a multiple of the chunk);
+    /// terminals join the frontier of layer 0, exits are listed as pending at their depth.
+    fn seed(&mut self, from: u64, to: u64) -> Result<(), CompactError> {
+        let chunk = (CHUNK_WORDS * 64) as u64;
+        debug_assert_eq!(from % chunk, 0);
+        let joined: u64 = (from / chunk..to.div_ceil(chunk))
+            .into_par_iter()
+            .map(|c| {
+                let lo = c * chunk;
+                let hi = (lo + chunk).min(to);
                 let mut tally = Tally::default();
                 let mut pend = Vec::new();
                 for i in lo..hi {
@@ -260,7 +345,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
             })
             .sum();
         self.take_error()?;
-        self.next_count.store(joined, Relaxed);
+        self.next_count.fetch_add(joined, Relaxed);
         Ok(())
     }
 

@@ -26,6 +26,7 @@
 mod adapter;
 mod checkpoint;
 mod engine;
+mod seeding;
 mod store;
 
 use std::path::PathBuf;
@@ -116,9 +117,14 @@ pub struct CompactOptions {
     /// Keep the state in a memory-mapped file in `work_dir` instead of on the heap, so that a
     /// state larger than the memory available still solves.
     pub mapped: bool,
-    /// Least time between two checkpoints (taken at layer boundaries); `None` takes one at
-    /// every layer. Only with `work_dir`.
+    /// Least time between two checkpoints (taken at layer boundaries, and during seeding
+    /// every 2^20 indices); `None` takes one at every layer. Only with `work_dir`.
     pub checkpoint_every: Option<Duration>,
+    /// Leave the final state as a checkpoint when the run ends (if the run took a checkpoint's
+    /// interval) instead of removing it, for a caller whose own work after the solve (writing
+    /// a table) would otherwise start over from nothing after a kill; it removes the work
+    /// folder once done. Resuming from it finishes at once.
+    pub keep_checkpoint: bool,
     /// Identifies the game in checkpoints: a checkpoint with another fingerprint is refused.
     pub fingerprint: u64,
     /// Refuse up front when the estimate ([`estimate_memory`]) exceeds this many bytes.
@@ -136,6 +142,7 @@ impl std::fmt::Debug for CompactOptions {
             .field("work_dir", &self.work_dir)
             .field("mapped", &self.mapped)
             .field("checkpoint_every", &self.checkpoint_every)
+            .field("keep_checkpoint", &self.keep_checkpoint)
             .field("fingerprint", &self.fingerprint)
             .field("max_memory", &self.max_memory)
             .field("counters", &self.counters)

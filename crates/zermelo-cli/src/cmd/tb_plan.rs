@@ -1,0 +1,290 @@
+//! `zermelo tb plan`: the material dependency graph ([`Plan`]) as a Makefile, a Slurm
+//! submission script or JSON, so that independent tables are generated side by side on one
+//! machine (`make -j N`) or on many (one batch job per table, on a shared tables folder).
+//!
+//! Every job runs `zermelo tb gen MATERIAL --tables DIR`, which takes the table's lock in DIR
+//! (so a table is never generated twice at once) and finds the tables it needs there.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use zermelo_chess::dtz::DEFAULT_RULE;
+use zermelo_chess::{estimate_memory, GenOptions, Material, Metric, Plan, MAX_PIECES};
+
+use crate::error::{CliResult, Failure};
+use crate::output::emit;
+
+/// Arguments of `zermelo tb plan`.
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// The materials to build (with every table they depend on), e.g. KRPvKR.
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    materials: Vec<String>,
+    /// Every ending with up to N pieces.
+    #[arg(long, value_name = "N")]
+    all: Option<usize>,
+    /// The tables folder the jobs write to and read from (shared by every machine).
+    #[arg(long, value_name = "DIR", default_value = "./tables")]
+    tables: PathBuf,
+    /// `make`: a Makefile, one target per table (`make -j N`); `slurm`: a shell script that
+    /// submits one `sbatch` job per table, each `--dependency=afterok` on the jobs it needs;
+    /// `json`: the tables, their dependencies and the command for each.
+    #[arg(long, value_enum, default_value = "make")]
+    format: PlanFormat,
+    /// The drawing rule of the DTZ tables, passed on to `tb gen --rule`.
+    #[arg(long, value_name = "PLIES", default_value_t = DEFAULT_RULE,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(zermelo_chess::dtz::MAX_RULE)))]
+    rule: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum PlanFormat {
+    Make,
+    Slurm,
+    Json,
+}
+
+/// Runs `zermelo tb plan`.
+pub fn run(args: PlanArgs) -> CliResult {
+    let plan = match args.all {
+        Some(n) if (3..=MAX_PIECES).contains(&n) => Plan::all_up_to(n),
+        Some(n) => {
+            return Err(Failure::input(format!(
+                "--all {n}: tables exist for 3 to {MAX_PIECES} pieces"
+            )))
+        }
+        None => {
+            let mut targets = Vec::new();
+            for m in &args.materials {
+                targets.push(super::tb::parse_material(m)?);
+            }
+            Plan::for_targets(&targets)
+        }
+    };
+    let dir = args.tables.to_str().ok_or_else(|| {
+        Failure::input(format!(
+            "{}: the tables folder must be valid UTF-8 to be written into a plan",
+            args.tables.display()
+        ))
+    })?;
+    let text = match args.format {
+        PlanFormat::Make => makefile(&plan, dir, args.rule)?,
+        PlanFormat::Slurm => slurm(&plan, dir, args.rule),
+        PlanFormat::Json => json(&plan, dir, args.rule),
+    };
+    emit(None, |w| w.write_all(text.as_bytes()))
+}
+
+/// `tb gen`'s arguments after the material.
+fn gen_flags(rule: u32) -> Vec<String> {
+    if rule == DEFAULT_RULE {
+        Vec::new()
+    } else {
+        vec!["--rule".into(), rule.to_string()]
+    }
+}
+
+/// What one table's generation needs in memory, in bytes (the larger of its two tables, as
+/// `tb gen` checks it; the smaller tables it maps come on top, from the page cache).
+fn memory(m: &Material, rule: u32) -> u64 {
+    [Metric::Dtm, Metric::Dtz { rule }]
+        .into_iter()
+        .map(|metric| {
+            estimate_memory(
+                m,
+                &GenOptions {
+                    metric,
+                    work_dir: Some(PathBuf::from(".")),
+                    ..GenOptions::default()
+                },
+            )
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// A Makefile: `all`, then per table a phony target named after the material and a file
+/// target, its DTZ table (`tb gen` writes it after the DTM table), with the DTZ tables it
+/// needs as order-only prerequisites (a table need not be rebuilt when one it was generated
+/// from is newer).
+fn makefile(plan: &Plan, dir: &str, rule: u32) -> CliResult<String> {
+    let bad = |c: char| !(c.is_ascii_alphanumeric() || "/._-+,@=~".contains(c));
+    if dir.is_empty() || dir.contains(bad) {
+        return Err(Failure::input(format!(
+            "--tables {dir:?}: make cannot name files in this folder (spaces or one of \
+             `$#:%*?'\"\\`); use a path of letters, digits and `/._-+,@=~` (a symbolic link will do)"
+        )));
+    }
+    let dir = dir.trim_end_matches('/');
+    let dir = if dir.is_empty() { "/" } else { dir };
+    let names: Vec<String> = plan
+        .tables()
+        .iter()
+        .map(|t| t.material.to_string())
+        .collect();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# Chess tablebases: {} tables, generated by `zermelo tb plan`.\n\
+         # `make -j N` generates up to N independent tables side by side; each target is a\n\
+         # table's DTZ file, which `zermelo tb gen` writes after its DTM file. `make NAME`\n\
+         # builds one material and what it needs. Every `tb gen` takes its table's lock in\n\
+         # the tables folder, so several makes (or machines) may share the folder.\n\
+         # Override ZERMELO, TABLES or GENFLAGS on the command line: make ZERMELO=./zermelo",
+        names.len()
+    );
+    let _ = writeln!(s, "ZERMELO ?= zermelo");
+    let _ = writeln!(s, "TABLES ?= {dir}");
+    let _ = writeln!(s, "GENFLAGS ?= {}", gen_flags(rule).join(" "));
+    let _ = writeln!(s);
+    let _ = writeln!(s, ".PHONY: all {}", names.join(" "));
+    let _ = writeln!(s, "all: {}", names.join(" "));
+    for t in plan.tables() {
+        let m = &t.material;
+        let needs: Vec<String> = t
+            .needs
+            .iter()
+            .map(|n| format!("$(TABLES)/{n}.zdz"))
+            .collect();
+        let _ = writeln!(s);
+        let _ = writeln!(s, "{m}: $(TABLES)/{m}.zdz");
+        if needs.is_empty() {
+            let _ = writeln!(s, "$(TABLES)/{m}.zdz:");
+        } else {
+            let _ = writeln!(s, "$(TABLES)/{m}.zdz: | {}", needs.join(" "));
+        }
+        let _ = writeln!(s, "\t$(ZERMELO) tb gen {m} --tables $(TABLES) $(GENFLAGS)");
+    }
+    Ok(s)
+}
+
+/// `text` as one word for the POSIX shell.
+fn sh_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// A POSIX shell script submitting one job per table in generation order, each with
+/// `--dependency=afterok:` on the jobs of the tables it needs; tables already in the folder
+/// are skipped (when the script runs, not when the plan is made).
+fn slurm(plan: &Plan, dir: &str, rule: u32) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "#!/bin/sh\n\
+         # Chess tablebases on a Slurm cluster: {} tables, generated by `zermelo tb plan`.\n\
+         # Submits one job per table (`sbatch --parsable`), each held until the jobs of the\n\
+         # tables it needs have succeeded (--dependency=afterok); the tables folder must be\n\
+         # shared by every node. Tables already there are skipped. Set SBATCH_FLAGS for the\n\
+         # partition, account or time limit, ZERMELO for the binary's path on the nodes:\n\
+         #   SBATCH_FLAGS='--partition=long --time=12:00:00' sh tb-jobs.sh\n\
+         # Each job's output goes to TABLES/.slurm/MATERIAL-JOBID.out.",
+        plan.tables().len()
+    );
+    let _ = writeln!(s, "set -eu");
+    let _ = writeln!(s, "ZERMELO=\"${{ZERMELO:-zermelo}}\"");
+    let _ = writeln!(s, "SBATCH=\"${{SBATCH:-sbatch}}\"");
+    let _ = writeln!(s, "TABLES={}", sh_quote(dir));
+    // The folder once more quoted, for the command line of --wrap.
+    let _ = writeln!(s, "TABLES_ARG={}", sh_quote(&sh_quote(dir)));
+    let flags = gen_flags(rule).join(" ");
+    let _ = writeln!(s, "GENFLAGS={}", sh_quote(&flags));
+    let _ = writeln!(s, "mkdir -p \"$TABLES/.slurm\"");
+    let _ = writeln!(
+        s,
+        "\n# submit MATERIAL MEMORY_MB JOB...: submits MATERIAL's job after the JOBs (empty ones\n\
+         # are tables already there) and prints its id; prints nothing if its tables are there.\n\
+         submit() {{\n\
+         \x20 m=$1; mem=$2; shift 2\n\
+         \x20 if [ -f \"$TABLES/$m.zct\" ] && [ -f \"$TABLES/$m.zdz\" ]; then return 0; fi\n\
+         \x20 deps=\n\
+         \x20 for j in \"$@\"; do if [ -n \"$j\" ]; then deps=\"${{deps:+$deps:}}$j\"; fi; done\n\
+         \x20 # shellcheck disable=SC2086\n\
+         \x20 id=$($SBATCH --parsable --job-name=\"tb-$m\" --mem=\"${{mem}}M\" ${{SBATCH_FLAGS:-}} \\\n\
+         \x20   ${{deps:+--dependency=afterok:$deps}} --output=\"$TABLES/.slurm/$m-%j.out\" \\\n\
+         \x20   --wrap=\"$ZERMELO tb gen $m --tables $TABLES_ARG $GENFLAGS\")\n\
+         \x20 echo \"${{id%%;*}}\"\n\
+         }}\n"
+    );
+    for t in plan.tables() {
+        let m = &t.material;
+        let mb = memory(m, rule).div_ceil(1 << 20) + 256;
+        let deps: String = t.needs.iter().map(|n| format!(" \"$job_{n}\"")).collect();
+        let _ = writeln!(s, "job_{m}=$(submit {m} {mb}{deps})");
+    }
+    let _ = writeln!(
+        s,
+        "echo \"submitted the jobs of {} tables\"",
+        plan.tables().len()
+    );
+    s
+}
+
+/// `{"tables_dir", "rule", "tables": [{"material", "pieces", "files", "depends_on",
+/// "memory_bytes", "command"}], "waves"}`.
+fn json(plan: &Plan, dir: &str, rule: u32) -> String {
+    let tables: Vec<serde_json::Value> = plan
+        .tables()
+        .iter()
+        .map(|t| {
+            let m = &t.material;
+            let mut command = vec![
+                "zermelo".to_string(),
+                "tb".into(),
+                "gen".into(),
+                m.to_string(),
+                "--tables".into(),
+                dir.to_string(),
+            ];
+            command.extend(gen_flags(rule));
+            serde_json::json!({
+                "material": m.to_string(),
+                "pieces": m.piece_count(),
+                "files": [Metric::Dtm.file_name(m), Metric::Dtz { rule }.file_name(m)],
+                "depends_on": t.needs.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "memory_bytes": memory(m, rule),
+                "command": command,
+            })
+        })
+        .collect();
+    let waves: Vec<Vec<String>> = plan
+        .waves()
+        .into_iter()
+        .map(|w| w.iter().map(ToString::to_string).collect())
+        .collect();
+    let doc = serde_json::json!({
+        "tables_dir": dir,
+        "rule": rule,
+        "tables": tables,
+        "waves": waves,
+    });
+    format!("{doc:#}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_quoting_survives_quotes_and_spaces() {
+        assert_eq!(sh_quote("a b"), "'a b'");
+        assert_eq!(sh_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn make_refuses_folders_it_cannot_name() {
+        let plan = Plan::all_up_to(3);
+        assert!(makefile(&plan, "my tables", 100).is_err());
+        assert!(makefile(&plan, "a$b", 100).is_err());
+        let text = makefile(&plan, "/shared/tb/", 100).unwrap();
+        assert!(text.contains("TABLES ?= /shared/tb\n"), "{text}");
+        let rule = text
+            .lines()
+            .find(|l| l.starts_with("$(TABLES)/KPvK.zdz: | "))
+            .expect("KPvK's rule");
+        for n in ["KQvK", "KRvK", "KBvK", "KNvK"] {
+            assert!(rule.contains(&format!("$(TABLES)/{n}.zdz")), "{rule}");
+        }
+        assert!(text.contains("$(TABLES)/KQvK.zdz:\n"), "{text}");
+    }
+}
