@@ -290,6 +290,10 @@ impl Parser<'_> {
                 }
             }
         }
+        // A proposition named twice (or on two `controllable-AP:` lines) is one output: kept
+        // twice, the outputs' valuations (2^outputs per transition) would pass the work bound.
+        h.controllable.sort_unstable();
+        h.controllable.dedup();
         if let Some(&a) = h.controllable.iter().find(|&&a| a >= h.aps) {
             return Err(self.error(format!(
                 "controllable-AP names proposition {a}, but AP: declares {}",
@@ -611,6 +615,17 @@ mod tests {
         crate::parity::verify(&a, &s).unwrap();
         assert_eq!(s.winner(0), Player::Zero);
         assert_eq!(a.start(), Some(0));
+    }
+
+    #[test]
+    fn a_proposition_named_controllable_many_times_is_one_output() {
+        // Found by the fuzzer: repeats of `controllable-AP: 1` made 2^repeats output
+        // valuations per transition (a 4 KB file parsed for hours; here 2^40 without the fix).
+        let text = COPY.replace("controllable-AP: 1\n", &"controllable-AP: 1 1\n".repeat(20));
+        let twice = parse_ehoa(text.as_bytes(), "t").unwrap();
+        let once = parse_ehoa(COPY.as_bytes(), "t").unwrap();
+        assert_eq!(twice.vertex_count(), once.vertex_count());
+        assert_eq!(twice.edge_count(), once.edge_count());
     }
 
     #[test]
