@@ -52,6 +52,14 @@ pub(crate) enum Child {
     },
 }
 
+/// The bitboards a position's move generation starts from ([`SliceGame::sides`]).
+struct Sides {
+    occ: u64,
+    own: u64,
+    their_king: u64,
+    king: u8,
+}
+
 /// Where a capture or promotion leads: bare kings (a draw) or a smaller table, with the
 /// colour flip and the slot order of its indexer.
 enum ExitTarget {
@@ -171,21 +179,37 @@ impl SliceGame {
         self.attacked(b, occ, b.sq[b.turn.index()], b.turn.other())
     }
 
-    /// Calls `f` with every legal move's child until it returns `false`; returns whether it
-    /// ran to the end.
-    pub(crate) fn moves(&self, b: &Board, mut f: impl FnMut(Child) -> bool) -> bool {
+    /// What move generation starts from: the occupied squares, the mover's, the other king's
+    /// (never a target) and the mover's king square.
+    #[inline]
+    fn sides(&self, b: &Board) -> Sides {
         let us = b.turn;
-        let occ = self.occupancy(b);
         let mut own = 0u64;
         for (i, p) in self.slots.iter().enumerate() {
             if p.color == us {
                 own |= bit(b.sq[i]);
             }
         }
-        let their_king = bit(b.sq[us.other().index()]);
+        Sides {
+            occ: self.occupancy(b),
+            own,
+            their_king: bit(b.sq[us.other().index()]),
+            king: b.sq[us.index()],
+        }
+    }
+
+    /// Calls `f` with every legal move's child until it returns `false`; returns whether it
+    /// ran to the end.
+    pub(crate) fn moves(&self, b: &Board, mut f: impl FnMut(Child) -> bool) -> bool {
+        let us = b.turn;
+        let Sides {
+            occ,
+            own,
+            their_king,
+            king,
+        } = self.sides(b);
         // Out of check, a piece on no line through its king cannot expose it: its moves are
         // legal without a test.
-        let king = b.sq[us.index()];
         let in_check = self.attacked(b, occ, king, us.other());
         let lines = attacks(Role::Queen, us, king, 0);
         for (i, p) in self.slots.iter().enumerate() {
@@ -240,15 +264,12 @@ impl SliceGame {
         mut f: impl FnMut(Child) -> bool,
     ) -> (bool, u32) {
         let us = b.turn;
-        let occ = self.occupancy(b);
-        let mut own = 0u64;
-        for (i, p) in self.slots.iter().enumerate() {
-            if p.color == us {
-                own |= bit(b.sq[i]);
-            }
-        }
-        let their_king = bit(b.sq[us.other().index()]);
-        let king = b.sq[us.index()];
+        let Sides {
+            occ,
+            own,
+            their_king,
+            king,
+        } = self.sides(b);
         let without_king = occ ^ bit(king);
         let mut danger = 0u64;
         for (i, p) in self.slots.iter().enumerate() {
