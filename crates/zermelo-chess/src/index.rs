@@ -36,6 +36,9 @@ pub struct Indexer {
     equal_runs: Vec<(usize, usize)>,
     /// The slots from the least significant digit to the most significant.
     digit_order: Vec<usize>,
+    /// Per white-king square: the identity is its only symmetry into the region and no two
+    /// pieces are equal, so a position's index is its digits' encoding ([`Indexer::is_plain`]).
+    plain: [bool; 64],
     /// Indices per pawn configuration and side to move (`size / 2` without pawns).
     block_len: u64,
 }
@@ -70,7 +73,7 @@ impl Indexer {
         } else {
             &[0, 1, 2, 3, 4, 5, 6, 7]
         };
-        let transforms = (0..64)
+        let transforms: Vec<Vec<u8>> = (0..64)
             .filter_map(Square::new)
             .map(|s| {
                 allowed
@@ -122,9 +125,14 @@ impl Indexer {
             }
             i = j;
         }
+        let mut plain = [false; 64];
+        for (s, p) in plain.iter_mut().enumerate() {
+            *p = equal_runs.is_empty() && transforms[s][..] == [0];
+        }
         Indexer {
             place,
             digit_base,
+            plain,
             equal_runs,
             digit_order,
             block_len,
@@ -343,6 +351,9 @@ impl Indexer {
     #[inline]
     pub(crate) fn rank_squares_with_transform(&self, turn: Color, squares: &[u8]) -> (u64, u8) {
         let n = self.slots.len();
+        if self.plain[squares[0] as usize] {
+            return (self.encode(turn, &squares[..n]), 0);
+        }
         let table = transform_table();
         let mut best = (u64::MAX, 0);
         for &t in &self.transforms[squares[0] as usize] {
@@ -363,6 +374,23 @@ impl Indexer {
     #[inline]
     pub(crate) fn rank_squares(&self, turn: Color, squares: &[u8]) -> u64 {
         self.rank_squares_with_transform(turn, squares).0
+    }
+
+    /// Whether every position with the white king on `wk` is indexed as it stands: the
+    /// identity is the only symmetry that keeps that king in its region, and no two pieces are
+    /// equal (so none are sorted). Then the canonical index of such a position is the encoding
+    /// of its squares, and moving the piece of slot `i >= 1` from `a` to `b` (the white king
+    /// staying) changes it by `(b - a) * place(i)` ([`Indexer::place`]).
+    #[inline]
+    pub(crate) fn is_plain(&self, wk: u8) -> bool {
+        self.plain[wk as usize]
+    }
+
+    /// The place value of slot `i`'s digit (a square of a king or piece counts once; see
+    /// [`is_plain`](Self::is_plain)).
+    #[inline]
+    pub(crate) fn place(&self, i: usize) -> u64 {
+        self.place[i]
     }
 
     /// Whether two slots hold equal pieces (their squares are sorted when ranking).

@@ -146,7 +146,8 @@ impl SliceGame {
             }
             occ |= bit(s);
         }
-        if self.indexer.rank_squares(turn, &sq[..n]) != idx {
+        // A plain index is its own squares' encoding: canonical by construction.
+        if !self.indexer.is_plain(sq[0]) && self.indexer.rank_squares(turn, &sq[..n]) != idx {
             return None;
         }
         let b = Board { turn, sq };
@@ -421,27 +422,59 @@ impl SliceGame {
 
     /// Appends the index of every position with a king or piece move (no capture, no pawn) to
     /// `b`; these are the predecessors inside `b`'s stage.
+    ///
+    /// A predecessor is legal when the mover does not attack the other king in it. Usually no
+    /// other piece of the mover attacks that king once the moving piece has left its square,
+    /// and then the origins that are illegal are exactly the squares from which the moving
+    /// piece itself would attack the king: one mask per piece instead of a test per un-move
+    /// (the other case, a discovered check, tests each). Where the index is plain
+    /// ([`Indexer::is_plain`]) and the white king stays, the predecessor's index is `b`'s
+    /// (with the other side to move) plus the moved digit's difference: no ranking.
     pub(crate) fn unmoves(&self, b: &Board, out: &mut Vec<u64>) {
         let mover = b.turn.other();
         let n = self.slots.len();
         let occ = self.occupancy(b);
         let victim_king = b.sq[b.turn.index()];
+        let plain = self.indexer.is_plain(b.sq[0]);
+        let base = if plain {
+            self.indexer.rank_squares(mover, &b.sq[..n])
+        } else {
+            0
+        };
         for (i, p) in self.slots.iter().enumerate() {
             if p.color != mover || p.role == Role::Pawn {
                 continue;
             }
             let to = b.sq[i];
+            let without = occ ^ bit(to);
             let mut froms = origins(p.role, to, occ) & !occ;
+            let discovered = self.slots.iter().enumerate().any(|(j, q)| {
+                j != i
+                    && q.color == mover
+                    && b.sq[j] != GONE
+                    && attacks(q.role, q.color, b.sq[j], without) & bit(victim_king) != 0
+            });
+            if !discovered {
+                // The squares a piece of this role on the king's square reaches are those
+                // from which it attacks the king (the moves of kings and pieces are symmetric).
+                froms &= !origins(p.role, victim_king, without);
+            }
+            let incremental = plain && i != 0;
+            let place = self.indexer.place(i);
             while froms != 0 {
                 let from = froms.trailing_zeros() as u8;
                 froms &= froms - 1;
                 let mut pre = *b;
                 pre.sq[i] = from;
                 pre.turn = mover;
-                let pre_occ = occ ^ bit(to) ^ bit(from);
-                if !self.attacked(&pre, pre_occ, victim_king, mover) {
-                    out.push(self.indexer.rank_squares(mover, &pre.sq[..n]));
+                if discovered && self.attacked(&pre, without | bit(from), victim_king, mover) {
+                    continue;
                 }
+                out.push(if incremental {
+                    (base + u64::from(from) * place) - u64::from(to) * place
+                } else {
+                    self.indexer.rank_squares(mover, &pre.sq[..n])
+                });
             }
         }
     }
@@ -715,7 +748,8 @@ mod tests {
     #[test]
     fn moves_and_unmoves_match_position() {
         for material in [
-            "KRBvKR", "KQvKP", "KPPvKP", "KNNvKP", "KBNvKN", "KPvKP", "KQRvKQ",
+            "KRBvKR", "KQvKP", "KPPvKP", "KNNvKP", "KBNvKN", "KPvKP", "KQRvKQ", "KQBvKR", "KBBvKQ",
+            "KRPvKR",
         ] {
             let g = game(material);
             let ix = g.indexer();
