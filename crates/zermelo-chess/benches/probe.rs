@@ -39,7 +39,7 @@ fn probe(c: &mut Criterion) {
     let codecs = [
         ("generated", None),
         ("raw", Some(Codec::Raw)),
-        ("zstd", Some(Codec::Zstd(8))),
+        ("zstd", Some(Codec::Zstd(6))),
         ("run-length", Some(Codec::RunLength)),
     ];
     for (name, codec) in codecs {

@@ -829,7 +829,9 @@ impl GroupGame<'_> {
         child: &Board,
         double: Option<u8>,
     ) -> Result<Value, ProbeError> {
-        if double.is_some() {
+        // En passant needs a pawn of the side to move beside the pushed pawn: without one
+        // (nearly always) the child is a position of this table as it stands.
+        if double.is_some_and(|passed| self.game.ep_possible(child, passed)) {
             let pos = self.game.position(parent, None);
             let m = pos.legal_moves().into_iter().find(|m| {
                 m.promotion.is_none() && self.game.position(child, None).same_board(&pos.play(*m))

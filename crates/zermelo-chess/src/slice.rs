@@ -392,6 +392,25 @@ impl SliceGame {
         true
     }
 
+    /// Whether the side to move in `b` may capture en passant after the other side's double
+    /// push over `passed`: one of its pawns stands beside the pushed pawn (the capture's
+    /// legality is left to [`Position`]).
+    pub(crate) fn ep_possible(&self, b: &Board, passed: u8) -> bool {
+        let pushed = if b.turn == Color::Black {
+            passed + 8
+        } else {
+            passed - 8
+        };
+        let beside = ((bit(pushed) << 1) & !0x0101_0101_0101_0101)
+            | ((bit(pushed) >> 1) & !0x8080_8080_8080_8080);
+        self.slots.iter().enumerate().any(|(i, p)| {
+            p.role == Role::Pawn
+                && p.color == b.turn
+                && b.sq[i] != GONE
+                && beside & bit(b.sq[i]) != 0
+        })
+    }
+
     /// `b` after slot `i` moves to `to` (the other side to move), and the slot it captured.
     #[inline]
     fn step(&self, b: &Board, i: usize, to: u8, occ: u64) -> (Board, Option<usize>) {

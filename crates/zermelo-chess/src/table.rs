@@ -229,12 +229,12 @@ pub struct WriteOptions {
 }
 
 impl Default for WriteOptions {
-    /// zstd level 8 in blocks of 4,096 entries (see BENCHMARKS.md for the measurements:
-    /// level 8 is the last of zstd's fast match finders on blocks this small, and writes
-    /// KRBvKR's tables 1.5x faster than level 9, and smaller).
+    /// zstd level 6 in blocks of 4,096 entries (see BENCHMARKS.md for the measurements: on
+    /// KRPvKR's entries level 6 compresses 1.9x (DTM) and 3.1x (DTZ) faster than level 8
+    /// for files 1% and 7% larger, and compression was a sixth of generating that table).
     fn default() -> WriteOptions {
         WriteOptions {
-            codec: Codec::Zstd(8),
+            codec: Codec::Zstd(6),
             block_entries: 1 << 12,
         }
     }
@@ -279,6 +279,8 @@ pub struct Table {
     indexer: Indexer,
     metric: Metric,
     storage: Storage,
+    /// [`Table::stats`], when counted while the entries were written ([`Table::from_fill`]).
+    counted: Option<Stats>,
 }
 
 impl std::fmt::Debug for Table {
@@ -410,6 +412,20 @@ impl Stats {
             .unwrap_or(0)
     }
 
+    /// No positions, for a table of `metric`.
+    fn empty(metric: Metric) -> Stats {
+        Stats {
+            wdl50: match metric {
+                Metric::Dtm => None,
+                Metric::Dtz { rule } => Some(Wdl50Stats {
+                    rule,
+                    ..Wdl50Stats::default()
+                }),
+            },
+            ..Stats::default()
+        }
+    }
+
     fn add(&mut self, side: usize, value: Option<Value>) {
         if let (Some(w), Some(v)) = (&mut self.wdl50, value) {
             w.add(side, v);
@@ -460,6 +476,7 @@ impl Table {
             indexer: Indexer::new(material),
             metric,
             storage: Storage::Entries(entries),
+            counted: None,
         }
     }
 
@@ -499,6 +516,7 @@ impl Table {
             indexer: self.indexer.clone(),
             metric: self.metric,
             storage: Storage::Entries(entries),
+            counted: self.counted.clone(),
         })
     }
 
@@ -597,30 +615,14 @@ impl Table {
 
     /// Per-outcome counts and the longest win and loss for each side to move.
     pub fn stats(&self) -> Result<Stats, TableError> {
-        let half = self.size() / 2;
-        let (metric, w) = (self.metric, self.metric.width());
-        let empty = || Stats {
-            wdl50: match metric {
-                Metric::Dtm => None,
-                Metric::Dtz { rule } => Some(Wdl50Stats {
-                    rule,
-                    ..Wdl50Stats::default()
-                }),
-            },
-            ..Stats::default()
-        };
-        let parts = self.par_blocks(|first, bytes| {
-            let mut s = empty();
-            for k in 0..bytes.len() / w {
-                let idx = first + k as u64;
-                let e = entry_at(bytes, w, k);
-                let legal = e != metric.illegal()
-                    || (metric.ambiguous(e) && self.indexer.legal(idx).is_some());
-                s.add(usize::from(idx >= half), legal.then(|| metric.decode(e)));
-            }
-            s
-        })?;
-        Ok(parts.into_iter().fold(empty(), Stats::merge))
+        if let Some(s) = &self.counted {
+            return Ok(s.clone());
+        }
+        let parts = self
+            .par_blocks(|first, bytes| count_entries(&self.indexer, self.metric, first, bytes))?;
+        Ok(parts
+            .into_iter()
+            .fold(Stats::empty(self.metric), Stats::merge))
     }
 
     /// Writes the table in the file format with the default options.
@@ -657,11 +659,31 @@ impl Table {
         material: &Material,
         metric: Metric,
         options: &WriteOptions,
-        fill: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
+        mut fill: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
     ) -> io::Result<Table> {
-        let bytes = encode(material, metric, options, fill)?;
-        Table::from_file(FileBytes::Owned(bytes), format!("<generated {material}>"))
-            .map_err(io::Error::other)
+        // The statistics are counted from the entries on their way to the compressor (a
+        // second pass would decode every block again).
+        let indexer = Indexer::new(material);
+        let w = metric.width();
+        let mut counted = Stats::empty(metric);
+        let bytes = encode(material, metric, options, |first, out| {
+            fill(first, out)?;
+            const CHUNK: usize = 1 << 16;
+            let parts: Vec<Stats> = out
+                .par_chunks(CHUNK * w)
+                .enumerate()
+                .map(|(i, c)| count_entries(&indexer, metric, first + (i * CHUNK) as u64, c))
+                .collect();
+            counted = parts
+                .into_iter()
+                .fold(std::mem::take(&mut counted), Stats::merge);
+            Ok(())
+        })?;
+        let mut table =
+            Table::from_file(FileBytes::Owned(bytes), format!("<generated {material}>"))
+                .map_err(io::Error::other)?;
+        table.counted = Some(counted);
+        Ok(table)
     }
 
     /// Copies the entries' bytes from index `first` on into `out`.
@@ -744,6 +766,7 @@ impl Table {
             indexer: Indexer::new(&layout.material),
             metric: layout.metric,
             storage: Storage::Blocks(blocks),
+            counted: None,
         })
     }
 
@@ -758,6 +781,20 @@ impl Table {
 
 /// The file bytes of `material`'s table, its entries supplied piece by piece by `fill` (see
 /// [`Table::from_fill`]); blocks are compressed in parallel.
+/// The statistics of the entries' bytes `bytes` of indices `first..` of a table.
+fn count_entries(indexer: &Indexer, metric: Metric, first: u64, bytes: &[u8]) -> Stats {
+    let half = indexer.size() / 2;
+    let w = metric.width();
+    let mut s = Stats::empty(metric);
+    for k in 0..bytes.len() / w {
+        let idx = first + k as u64;
+        let e = entry_at(bytes, w, k);
+        let legal = e != metric.illegal() || (metric.ambiguous(e) && indexer.legal(idx).is_some());
+        s.add(usize::from(idx >= half), legal.then(|| metric.decode(e)));
+    }
+    s
+}
+
 fn encode(
     material: &Material,
     metric: Metric,
