@@ -323,6 +323,11 @@ pub fn generate_with(
             return Err(GenError::TooDeep(material.clone()));
         }
         progress.store(before + window.len() as u64, Relaxed);
+        // The blocks of the mapped tables read for this group need not stay resident.
+        tb.release_pages();
+        if let Some(t) = draws_from.as_deref() {
+            t.release_pages();
+        }
         if pawns {
             let crc = store.keep(&window, &solution, metric).map_err(ck)?;
             if let Some(d) = dir {

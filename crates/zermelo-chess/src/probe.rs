@@ -121,6 +121,14 @@ impl Tablebase {
         }
     }
 
+    /// Lets the kernel take the pages of every mapped table opened so far out of the
+    /// resident set ([`Table::release_pages`]): a generation calls it between groups, so
+    /// that the blocks of its smaller tables read for one group do not stay counted.
+    pub fn release_pages(&self) {
+        let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
+        tables.values().for_each(|t| t.release_pages());
+    }
+
     /// No directory: only tables given to [`insert`](Self::insert).
     pub fn in_memory() -> Tablebase {
         Tablebase {

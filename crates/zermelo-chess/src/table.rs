@@ -480,6 +480,18 @@ impl Table {
         }
     }
 
+    /// Lets the kernel take the pages of a mapped table file out of the resident set (see
+    /// [`Mapping::release`]); the next probes read them back. Nothing for a table in memory.
+    pub fn release_pages(&self) {
+        if let Storage::Blocks(Blocks {
+            file: FileBytes::Mapped(m),
+            ..
+        }) = &self.storage
+        {
+            m.release();
+        }
+    }
+
     /// Bytes the entries take decoded ([`Table::resident`]'s memory).
     pub fn resident_bytes(&self) -> u64 {
         self.size() * self.metric.width() as u64

@@ -47,6 +47,19 @@ impl Mapping {
         Ok(Mapping::Mapped(map))
     }
 
+    /// Lets the kernel take a mapped file's pages out of this process's resident set: they
+    /// stay in the page cache and fault back in when read again. For a long run that reads
+    /// large files piece by piece (a table generation reading its smaller tables), so that
+    /// pages it is done with do not count as its memory. A copy in memory is left as it is.
+    pub fn release(&self) {
+        if let Mapping::Mapped(map) = self {
+            // SAFETY: a shared read-only file mapping: after MADV_DONTNEED a read faults the
+            // same bytes back in from the file, which the contract of `new` keeps unchanged.
+            // The advice is only a hint: an error changes nothing.
+            let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
+        }
+    }
+
     /// Reads `file` whole into memory (no mapping: the file may change afterwards).
     pub(crate) fn read(file: &File) -> io::Result<Mapping> {
         use std::io::Read;
