@@ -407,7 +407,7 @@ fn put(bytes: &mut [u8], e: u16) {
 }
 
 /// The resident memory [`generate_with`] needs for the canonical `material`, in bytes: the
-/// engine's state for its largest group (2.125 bytes per index, the frontier bit alone when
+/// engine's state for its largest group (2.25 bytes per index, the two bitmaps alone when
 /// `mapped`), the compressed table (estimated at a quarter of its entries), the smaller tables
 /// small enough to be decoded into memory and, for a pawn table, the buffers that read the
 /// values file back. The smaller tables probed block by block are not included.

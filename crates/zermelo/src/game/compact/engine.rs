@@ -137,6 +137,7 @@ fn run<G: IndexedGame + ?Sized>(
         mode: options.counters,
         cells: resume.cells,
         frontier: Bits::new(n),
+        ahead: Bits::new(n),
         pending: Mutex::new(BTreeMap::new()),
         spill: Mutex::new(HashMap::new()),
         decided: AtomicU64::new(0),
@@ -228,6 +229,9 @@ pub(super) struct Engine<'g, G: ?Sized> {
     /// The frontier: indices decided at the current layer's depth (processed and cleared in
     /// this layer) and at the next depth (found while processing this one).
     pub(super) frontier: Bits,
+    /// The indices that may hold a value set ahead of its layer (every one that does is
+    /// marked), so that absorbing a depth's pending values visits those, not whole pieces.
+    ahead: Bits,
     /// Values set ahead of their layer (exits), by depth: the pieces (`index >> PIECE_BITS`)
     /// that hold some, maybe listed twice.
     pub(super) pending: Mutex<BTreeMap<u32, Vec<u32>>>,
@@ -309,7 +313,10 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                     decided += 1;
                     match code & DEPTH {
                         0 => joined += u64::from(self.frontier.insert(i)),
-                        d => pend.push((u32::from(d), (i >> PIECE_BITS) as u32)),
+                        d => {
+                            self.ahead.insert(i);
+                            pend.push((u32::from(d), (i >> PIECE_BITS) as u32));
+                        }
                     }
                 }
                 self.decided.fetch_add(decided, Relaxed);
@@ -372,6 +379,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                 let code = self.seed_open(i, u64::from(moves), exit)?;
                 if !is_open(code) && code != DRAW {
                     tally.decided += 1;
+                    self.ahead.insert(i);
                     pend.push((u32::from(code & DEPTH), (i >> PIECE_BITS) as u32));
                 }
                 code
@@ -435,23 +443,50 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
     }
 
     /// Moves the pending values of depth `layer` into the frontier; returns how many joined.
+    /// Only the marked indices ([`Engine::ahead`]) of the pieces listed at this depth are
+    /// looked at; a mark is cleared once its value has joined or was overtaken by a faster
+    /// decision.
     fn absorb_pending(&self, layer: u32) -> u64 {
         let Some(mut pieces) = self.pending.lock().expect("no panics").remove(&layer) else {
             return 0;
         };
         pieces.sort_unstable();
         pieces.dedup();
+        const PIECE_WORDS: usize = 1 << (PIECE_BITS - 6);
+        let words = self.ahead.words();
         pieces
             .par_iter()
             .map(|&piece| {
-                let lo = u64::from(piece) << PIECE_BITS;
-                let hi = (lo + (1 << PIECE_BITS)).min(self.n);
+                let first = piece as usize * PIECE_WORDS;
                 let mut joined = 0;
-                for i in lo..hi {
-                    let code = self.cell(i).load(Relaxed);
-                    // Overtaken by a faster win, the value joined at its own depth already.
-                    let due = matches!(code & TAG, WIN | LOSE) && u32::from(code & DEPTH) == layer;
-                    joined += u64::from(due && self.frontier.insert(i));
+                for (k, w) in words[first..(first + PIECE_WORDS).min(words.len())]
+                    .iter()
+                    .enumerate()
+                {
+                    let marked = w.load(Relaxed);
+                    let mut bits = marked;
+                    let mut keep = marked;
+                    while bits != 0 {
+                        let bit = bits.trailing_zeros();
+                        bits &= bits - 1;
+                        let i = ((first + k) * 64) as u64 + u64::from(bit);
+                        if i >= self.n {
+                            keep &= !(1 << bit); // marked whole by a restore
+                            continue;
+                        }
+                        let code = self.cell(i).load(Relaxed);
+                        let decided = matches!(code & TAG, WIN | LOSE);
+                        let depth = u32::from(code & DEPTH);
+                        if decided && depth > layer {
+                            continue; // pending at a later depth
+                        }
+                        keep &= !(1 << bit);
+                        // Overtaken by a faster win, the value joined at its own depth already.
+                        joined += u64::from(decided && depth == layer && self.frontier.insert(i));
+                    }
+                    if keep != marked {
+                        w.fetch_and(keep | !marked, Relaxed);
+                    }
                 }
                 joined
             })
@@ -655,6 +690,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         tally.decided += 1;
         let d = u32::from(code & DEPTH);
         if d > depth {
+            self.ahead.insert(u);
             tally.pending.push((d, (u >> PIECE_BITS) as u32));
         } else if self.frontier.insert(u) {
             tally.next += 1;
@@ -703,6 +739,16 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                 .sum(),
             Relaxed,
         );
+        // A checkpoint keeps the pending pieces, not the marks: every index of those
+        // pieces is marked again (absorbing clears the marks that hold nothing).
+        const PIECE_WORDS: usize = 1 << (PIECE_BITS - 6);
+        let words = self.ahead.words();
+        for &(_, piece) in &s.pending {
+            let first = piece as usize * PIECE_WORDS;
+            for w in &words[first.min(words.len())..(first + PIECE_WORDS).min(words.len())] {
+                w.store(u64::MAX, Relaxed);
+            }
+        }
         self.list_pending(s.pending);
         self.decided.store(s.decided, Relaxed);
         *self.spill.get_mut().expect("no panics") = s.spill;

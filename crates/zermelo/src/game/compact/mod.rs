@@ -17,11 +17,12 @@
 //! side map) or the decided value (2-bit tag + 14-bit depth); plus one frontier bitmap (one
 //! bit per index) that holds layer `d` and the layer `d + 1` found while processing it (the
 //! cell's depth tells them apart), and lists, by depth, of the 16 K-index pieces that hold
-//! values set ahead of their layer (exits). Layer `d` is processed in index order, in parallel
-//! over ranges of the bitmap, with compare-and-swap on the cells; every update of a layer
-//! commutes with the others, so the result is the same for every thread count. Cost: O(V + E)
-//! predecessor generations, one scan of the frontier bitmap per layer, and one scan of a
-//! piece per depth of the exits it holds.
+//! values set ahead of their layer (exits), with a second bitmap marking those values. Layer
+//! `d` is processed in index order, in parallel over ranges of the bitmap, with
+//! compare-and-swap on the cells; every update of a layer commutes with the others, so the
+//! result is the same for every thread count. Cost: O(V + E) predecessor generations, one scan
+//! of the frontier bitmap per layer, and per depth, a scan of the marks of the pieces holding
+//! exits of that depth.
 
 mod adapter;
 mod checkpoint;
@@ -168,14 +169,14 @@ pub fn fingerprint(parts: &[&[u8]]) -> u64 {
 /// with [`CompactError::TooDeep`].
 pub const MAX_DEPTH: u32 = (1 << 14) - 1;
 
-/// Resident bytes a solve of `index_count` indices needs: the cells (unless mapped) and the
-/// frontier bitmap, 2.125 bytes per index. The side map of counters of 8191 moves or more and
-/// the pending lists (8 bytes per piece of 16 K indices and depth of the exits in it) are not
-/// included.
+/// Resident bytes a solve of `index_count` indices needs: the cells (unless mapped) and two
+/// bitmaps (the frontier, the values set ahead of their layer), 2.25 bytes per index. The side
+/// map of counters of 8191 moves or more and the pending lists (8 bytes per piece of 16 K
+/// indices and depth of the exits in it) are not included.
 pub fn estimate_memory(index_count: u64, options: &CompactOptions) -> u64 {
     let cells = if options.mapped { 0 } else { 2 * index_count };
-    let bitmap = index_count.div_ceil(64) * 8;
-    cells + bitmap
+    let bitmaps = 2 * index_count.div_ceil(64) * 8;
+    cells + bitmaps
 }
 
 /// Why the compact engine could not solve a game.
