@@ -331,6 +331,16 @@ impl Parser<'_> {
                 .error(format!("{n} states is too many"))
                 .with_kind(ErrorKind::TooBig));
         }
+        // Every state is defined in the body by `State:` and its number, two tokens: a count
+        // the rest of the file cannot hold is refused before anything is allocated for it.
+        let room = (self.tokens.len() - self.at) as u64 / 2;
+        if n > room {
+            return Err(self
+                .error(format!(
+                    "States: {n}, but the body has room for at most {room} state definitions"
+                ))
+                .with_kind(ErrorKind::Truncated));
+        }
         let mut states: Vec<Option<State>> = (0..n).map(|_| None).collect();
         let mut current: Option<usize> = None;
         loop {
@@ -626,6 +636,15 @@ mod tests {
         let once = parse_ehoa(COPY.as_bytes(), "t").unwrap();
         assert_eq!(twice.vertex_count(), once.vertex_count());
         assert_eq!(twice.edge_count(), once.edge_count());
+    }
+
+    #[test]
+    fn a_state_count_the_body_cannot_hold_is_refused_before_allocating() {
+        // Found by the fuzzer: `States: 835300028` in an 88-byte file allocated 33 GB.
+        let text = COPY.replace("States: 1\n", "States: 835300028\n");
+        let e = parse_ehoa(text.as_bytes(), "big.ehoa").unwrap_err();
+        assert_eq!((e.line, e.kind), (Some(9), ErrorKind::Truncated), "{e:?}");
+        assert!(e.to_string().contains("room for at most"), "{e}");
     }
 
     #[test]
