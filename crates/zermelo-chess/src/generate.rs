@@ -174,7 +174,7 @@ fn fingerprint(material: &Material, metric: Metric, k: usize, len: u64) -> u64 {
         Metric::Dtz { rule } => rule,
     };
     compact::fingerprint(&[
-        b"zermelo-chess group v4",
+        b"zermelo-chess group v5",
         name.as_bytes(),
         metric.name().as_bytes(),
         &rule.to_le_bytes(),
@@ -470,13 +470,28 @@ fn plan_groups(ix: &crate::Indexer) -> Vec<Vec<u64>> {
 
 /// The indices of one group: whole blocks of one pawn configuration and side to move, mapped
 /// to a dense local range.
+///
+/// A group with a pawn one step from promotion has its blocks interleaved [`PROMOTION_RUN`]
+/// indices at a time (the squares of the last two kings or pieces): local order is run by
+/// run, each run through every block of the group. Positions that differ only in their pawns
+/// are then solved close together, so the promotions from the 7th rank's squares into a
+/// 5-piece table reuse the blocks of that table the block cache holds: where the promoted
+/// piece is a more significant digit of the target than the pieces that move (a bishop or
+/// knight next to a rook), each pawn square decoded every block of the target again. Other
+/// groups keep whole blocks (interleaving them measured slower).
 struct Window {
     block_len: u64,
+    /// Indices of one block taken in a row before the next block's.
+    run: u64,
     /// The first global index of each block, in local order.
     starts: Vec<u64>,
     /// Per global block (`index / block_len`): its local slot, or `u32::MAX`.
     slot: Vec<u32>,
 }
+
+/// Indices of a block taken in a row in an interleaved group ([`Window`]): the last two
+/// digits, 64 squares each.
+const PROMOTION_RUN: u64 = 64 * 64;
 
 impl Window {
     fn new(ix: &crate::Indexer, configs: &[u64]) -> Window {
@@ -491,8 +506,26 @@ impl Window {
                 starts.push(block * block_len);
             }
         }
+        let promotes = |c: u64| {
+            let (_, sq) = ix.decode(c * block_len);
+            ix.slots().iter().zip(sq).any(|(p, s)| {
+                p.role == crate::square::Role::Pawn
+                    && s / 8
+                        == if p.color == crate::square::Color::White {
+                            6
+                        } else {
+                            1
+                        }
+            })
+        };
+        let interleave = ix.has_pawns()
+            && block_len % PROMOTION_RUN == 0
+            && block_len > PROMOTION_RUN
+            && configs.len() > 1
+            && configs.iter().any(|&c| promotes(c));
         Window {
             block_len,
+            run: if interleave { PROMOTION_RUN } else { block_len },
             starts,
             slot,
         }
@@ -502,17 +535,26 @@ impl Window {
         self.starts.len() * self.block_len as usize
     }
 
+    /// The local index of the `j`-th index of the `k`-th block.
+    #[inline]
+    fn local_at(&self, k: usize, j: u64) -> usize {
+        let round = j / self.run;
+        ((round * self.starts.len() as u64 + k as u64) * self.run + j % self.run) as usize
+    }
+
     #[inline]
     fn global(&self, local: usize) -> u64 {
-        let bl = self.block_len as usize;
-        self.starts[local / bl] + (local % bl) as u64
+        let local = local as u64;
+        let (runs, off) = (local / self.run, local % self.run);
+        let blocks = self.starts.len() as u64;
+        let (round, k) = (runs / blocks, runs % blocks);
+        self.starts[k as usize] + round * self.run + off
     }
 
     #[inline]
     fn local(&self, global: u64) -> Option<usize> {
         let s = *self.slot.get((global / self.block_len) as usize)?;
-        (s != u32::MAX)
-            .then(|| s as usize * self.block_len as usize + (global % self.block_len) as usize)
+        (s != u32::MAX).then(|| self.local_at(s as usize, global % self.block_len))
     }
 }
 
@@ -649,7 +691,8 @@ impl Store {
                         .par_iter()
                         .enumerate()
                         .for_each(|(j, d)| {
-                            d.store(entry(solution, metric, (k * bl + j) as u64), Relaxed)
+                            let local = window.local_at(k, j as u64);
+                            d.store(entry(solution, metric, local as u64), Relaxed)
                         });
                 }
                 Ok(0)
@@ -659,9 +702,10 @@ impl Store {
                 let mut buf = vec![0u8; bl * w];
                 let mut crc = crc32fast::Hasher::new();
                 for (k, &start) in window.starts.iter().enumerate() {
-                    buf.par_chunks_mut(w)
-                        .enumerate()
-                        .for_each(|(j, b)| put(b, entry(solution, metric, (k * bl + j) as u64)));
+                    buf.par_chunks_mut(w).enumerate().for_each(|(j, b)| {
+                        let local = window.local_at(k, j as u64);
+                        put(b, entry(solution, metric, local as u64))
+                    });
                     file.write_all_at(&buf, start * w as u64)?;
                     crc.update(&buf);
                 }
@@ -890,6 +934,47 @@ impl GroupGame<'_> {
         match self.metric {
             Metric::Dtm => self.tb.probe(pos),
             Metric::Dtz { .. } => self.tb.probe_dtz(pos),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A group's local and global indices are inverse bijections, block by block: interleaved
+    /// where a pawn can promote (and the blocks are long enough), whole blocks elsewhere.
+    #[test]
+    fn windows_map_local_and_global_indices_one_to_one() {
+        for (material, promotion_groups) in [
+            ("KRPvKR", true),
+            ("KQPvK", true),
+            ("KPvK", false),
+            ("KQvKR", false),
+        ] {
+            let ix = crate::Indexer::new(&material.parse().unwrap());
+            let groups = plan_groups(&ix);
+            let mut interleaved = 0;
+            for configs in groups.iter().take(2).chain(groups.last()) {
+                let window = Window::new(&ix, configs);
+                interleaved += usize::from(window.run == PROMOTION_RUN);
+                let mut seen = vec![false; window.len()];
+                for (k, &start) in window.starts.iter().enumerate() {
+                    for j in 0..ix.block_len() {
+                        let local = window.local_at(k, j);
+                        assert!(!seen[local], "{material}: local {local} twice");
+                        seen[local] = true;
+                        assert_eq!(window.global(local), start + j, "{material}");
+                        assert_eq!(window.local(start + j), Some(local), "{material}");
+                    }
+                }
+                assert!(seen.iter().all(|&s| s), "{material}");
+            }
+            // Only the most advanced groups (pawns on the 7th rank) of a table whose blocks
+            // hold several runs are interleaved.
+            assert_eq!(interleaved > 0, promotion_groups, "{material}");
+            let last = Window::new(&ix, groups.last().unwrap());
+            assert_eq!(last.run, ix.block_len(), "{material}");
         }
     }
 }
