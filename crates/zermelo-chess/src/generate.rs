@@ -28,7 +28,7 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use zermelo::game::compact::{
@@ -42,6 +42,7 @@ use crate::material::{Material, MAX_PIECES};
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
 use crate::slice::{Board, Child, SliceGame};
+use crate::starts::StartLog;
 use crate::table::{Metric, Table, TableError, WriteOptions};
 use crate::value::{Value, MAX_PLIES};
 
@@ -190,112 +191,316 @@ pub fn generate_with(
     progress: &Arc<AtomicU64>,
     options: &GenOptions,
 ) -> Result<Table, GenError> {
-    if !material.is_canonical() || material.piece_count() > MAX_PIECES || material.piece_count() < 3
-    {
-        return Err(GenError::Unsupported(
-            material.clone(),
-            format!("supported: canonical materials of 3 to {MAX_PIECES} pieces"),
-        ));
+    let mut run = Run::new(material, tb, progress, options)?;
+    for k in run.done()..run.groups.len() {
+        run.solve_group(k, Seeding::Plain)?;
     }
-    let dep = |source| GenError::Dependency {
-        material: material.clone(),
-        source: Box::new(source),
+    run.finish()
+}
+
+/// The DTM and the DTZ table of a material, from [`generate_pair`].
+#[derive(Debug)]
+pub struct Pair {
+    /// The depth-to-mate table.
+    pub dtm: Table,
+    /// The DTZ table under the tablebase's rule.
+    pub dtz: Table,
+    /// The time spent solving the DTM groups (their seeding probes the DTZ exits too).
+    pub dtm_time: Duration,
+    /// The time spent solving the DTZ groups.
+    pub dtz_time: Duration,
+}
+
+/// Generates the DTM and the DTZ table (of the tablebase's rule) of the canonical `material`
+/// together: each DTM group is seeded with the DTZ exits probed too and the DTZ starts
+/// recorded ([`StartLog`]), and the DTZ group is solved right after it from those starts
+/// without generating a move. The tables are the same as [`generate_with`]'s, one metric at a
+/// time. `options.metric` is not read; `options.stop_after_groups` counts DTZ groups. A run
+/// resumed from the work folder goes on where each metric stopped (the starts of a DTM group
+/// solved before the kill are computed again by the DTZ seeding). `progress` counts the
+/// indices of both tables.
+pub fn generate_pair(
+    material: &Material,
+    tb: &Tablebase,
+    progress: &Arc<AtomicU64>,
+    options: &GenOptions,
+) -> Result<Pair, GenError> {
+    let rule = tb.rule();
+    let dtm_options = GenOptions {
+        metric: Metric::Dtm,
+        stop_after_groups: None,
+        ..options.clone()
     };
-    let ck = |source| GenError::Checkpoint {
-        material: material.clone(),
-        source,
+    let dtz_options = GenOptions {
+        metric: Metric::Dtz { rule },
+        ..options.clone()
     };
-    let metric = options.metric;
-    if let Metric::Dtz { rule } = metric {
-        if rule != tb.rule() || !(1..=crate::dtz::MAX_RULE).contains(&rule) {
+    let mut dtm = Some(Run::new(material, tb, progress, &dtm_options)?);
+    let mut dtz = Run::new(material, tb, progress, &dtz_options)?;
+    let (mut dtm_time, mut dtz_time) = (Duration::ZERO, Duration::ZERO);
+    let mut dtm_table = None;
+    for k in 0..dtz.groups.len() {
+        let mut log = None;
+        if let Some(run) = dtm.as_mut().filter(|r| k >= r.done()) {
+            let t0 = Instant::now();
+            let path = dtz
+                .dir
+                .as_ref()
+                .map(|d| d.join(format!("{}.starts", dtz.name)));
+            let len = Window::new(run.game.indexer(), &run.groups[k]).len() as u64;
+            let recorded = StartLog::new(len, rule, path.as_deref()).map_err(|e| run.ck(e))?;
+            run.solve_group(
+                k,
+                Seeding::Record {
+                    log: &recorded,
+                    twin: &dtz,
+                },
+            )?;
+            log = Some(recorded);
+            dtm_time += t0.elapsed();
+        }
+        if !dtz.pawns {
+            // A pawnless table is one group: its DTM state is freed before the DTZ solve.
+            if let Some(run) = dtm.take() {
+                let t0 = Instant::now();
+                dtm_table = Some(run.finish()?);
+                dtm_time += t0.elapsed();
+            }
+        }
+        if k >= dtz.done() {
+            let t0 = Instant::now();
+            dtz.solve_group(k, log.as_ref().map_or(Seeding::Plain, Seeding::Replay))?;
+            dtz_time += t0.elapsed();
+        }
+    }
+    if let Some(run) = dtm.take() {
+        let t0 = Instant::now();
+        dtm_table = Some(run.finish()?);
+        dtm_time += t0.elapsed();
+    }
+    let t0 = Instant::now();
+    let dtz_table = dtz.finish()?;
+    dtz_time += t0.elapsed();
+    Ok(Pair {
+        dtm: dtm_table.expect("every table has a group"),
+        dtz: dtz_table,
+        dtm_time,
+        dtz_time,
+    })
+}
+
+/// How a group's positions get their starts.
+#[derive(Clone, Copy)]
+enum Seeding<'b, 'a> {
+    /// Computed: board, moves, exits.
+    Plain,
+    /// Computed, and the DTZ starts recorded in the log (a DTM group): `twin` is the DTZ
+    /// run, whose finished groups and smaller tables give the DTZ exits.
+    Record {
+        log: &'b StartLog,
+        twin: &'b Run<'a>,
+    },
+    /// Read from the log where recorded (a DTZ group after its DTM group).
+    Replay(&'b StartLog),
+}
+
+/// The generation of one table of one metric, group by group.
+struct Run<'a> {
+    material: &'a Material,
+    tb: &'a Tablebase,
+    progress: &'a Arc<AtomicU64>,
+    options: GenOptions,
+    metric: Metric,
+    game: SliceGame,
+    /// DTZ: the material's DTM table, whose draws are the DTZ table's.
+    draws_from: Option<Arc<Table>>,
+    groups: Vec<Vec<u64>>,
+    dir: Option<PathBuf>,
+    pawns: bool,
+    name: String,
+    table_print: u64,
+    kept: checkpoint::Finished,
+    store: Store,
+    /// A pawnless table's solved group.
+    last: Option<CompactSolution>,
+}
+
+impl<'a> Run<'a> {
+    fn new(
+        material: &'a Material,
+        tb: &'a Tablebase,
+        progress: &'a Arc<AtomicU64>,
+        options: &GenOptions,
+    ) -> Result<Run<'a>, GenError> {
+        if !material.is_canonical()
+            || material.piece_count() > MAX_PIECES
+            || material.piece_count() < 3
+        {
             return Err(GenError::Unsupported(
                 material.clone(),
-                format!(
-                    "a rule of {rule} plies with a tablebase of rule {} (expected the same, 1 to {})",
-                    tb.rule(),
-                    crate::dtz::MAX_RULE
-                ),
+                format!("supported: canonical materials of 3 to {MAX_PIECES} pieces"),
             ));
         }
-    }
-    for m in material.successors() {
-        tb.table_for(&m, metric).map_err(dep)?;
-    }
-    let game = SliceGame::new(material, tb, metric).map_err(dep)?;
-    // A DTZ table's draws are the DTM table's (both are retrograde analysis of the same moves
-    // with exits of the same outcomes): where the DTM table is there, its draws start as
-    // finished draws and are never asked for their moves and exits (77% of KRBvKR).
-    let draws_from = match metric {
-        Metric::Dtz { .. } if tb.has(material) => Some(tb.table(material).map_err(dep)?),
-        _ => None,
-    };
-    let ix = game.indexer();
-    let groups = plan_groups(ix);
-    let dir = options.work_dir.as_deref();
-    let pawns = ix.has_pawns();
-    let name = work_name(material, metric);
-    let table_print = fingerprint(material, metric, usize::MAX, ix.size());
-    let mut kept = match dir {
-        Some(d) if pawns => {
-            checkpoint::groups_done(d, &name, table_print, groups.len()).map_err(ck)?
+        let dep = |source| GenError::Dependency {
+            material: material.clone(),
+            source: Box::new(source),
+        };
+        let ck = |source| GenError::Checkpoint {
+            material: material.clone(),
+            source,
+        };
+        let metric = options.metric;
+        if let Metric::Dtz { rule } = metric {
+            if rule != tb.rule() || !(1..=crate::dtz::MAX_RULE).contains(&rule) {
+                return Err(GenError::Unsupported(
+                    material.clone(),
+                    format!(
+                        "a rule of {rule} plies with a tablebase of rule {} (expected the same, 1 to {})",
+                        tb.rule(),
+                        crate::dtz::MAX_RULE
+                    ),
+                ));
+            }
         }
-        _ => checkpoint::Finished::default(),
-    };
-    let done = kept.crcs.len();
-    let illegal = metric.encode_illegal();
-    let mut store = match (pawns, dir) {
-        (false, _) => Store::None,
-        (true, None) => Store::Memory(
-            (0..ix.size())
-                .into_par_iter()
-                .map(|_| AtomicU16::new(illegal))
-                .collect(),
-        ),
-        (true, Some(d)) => {
-            Store::file(&values_path(d, &name), &game, metric, done > 0).map_err(ck)?
+        for m in material.successors() {
+            tb.table_for(&m, metric).map_err(dep)?;
         }
-    };
-    // The values of the finished groups are checked before anything is built on them.
-    for (k, &crc) in kept.crcs.iter().enumerate() {
-        store
-            .check(&Window::new(ix, &groups[k]), k, crc, &name)
-            .map_err(ck)?;
+        let game = SliceGame::new(material, tb, metric).map_err(dep)?;
+        // A DTZ table's draws are the DTM table's (both are retrograde analysis of the same
+        // moves with exits of the same outcomes): where the DTM table is there, its draws
+        // start as finished draws and are never asked for their moves and exits (77% of
+        // KRBvKR).
+        let draws_from = match metric {
+            Metric::Dtz { .. } if tb.has(material) => Some(tb.table(material).map_err(dep)?),
+            _ => None,
+        };
+        let ix = game.indexer();
+        let groups = plan_groups(ix);
+        let dir = options.work_dir.clone();
+        let pawns = ix.has_pawns();
+        let name = work_name(material, metric);
+        let table_print = fingerprint(material, metric, usize::MAX, ix.size());
+        let kept = match dir.as_deref() {
+            Some(d) if pawns => {
+                checkpoint::groups_done(d, &name, table_print, groups.len()).map_err(ck)?
+            }
+            _ => checkpoint::Finished::default(),
+        };
+        let done = kept.crcs.len();
+        let illegal = metric.encode_illegal();
+        let store = match (pawns, dir.as_deref()) {
+            (false, _) => Store::None,
+            (true, None) => Store::Memory(
+                (0..ix.size())
+                    .into_par_iter()
+                    .map(|_| AtomicU16::new(illegal))
+                    .collect(),
+            ),
+            (true, Some(d)) => {
+                Store::file(&values_path(d, &name), &game, metric, done > 0).map_err(ck)?
+            }
+        };
+        // The values of the finished groups are checked before anything is built on them.
+        for (k, &crc) in kept.crcs.iter().enumerate() {
+            store
+                .check(&Window::new(ix, &groups[k]), k, crc, &name)
+                .map_err(ck)?;
+        }
+        if pawns {
+            // Configurations that hold no position are never solved: count them as done.
+            let invalid = (0..ix.pawn_configs())
+                .filter(|&c| !ix.config_is_valid(c))
+                .count() as u64;
+            progress.fetch_add(invalid * 2 * ix.block_len(), Relaxed);
+        }
+        let group_len = |g: &Vec<u64>| g.len() as u64 * 2 * ix.block_len();
+        let finished: u64 = groups[..done.min(groups.len())].iter().map(group_len).sum();
+        progress.fetch_add(finished, Relaxed);
+        Ok(Run {
+            material,
+            tb,
+            progress,
+            options: options.clone(),
+            metric,
+            game,
+            draws_from,
+            groups,
+            dir,
+            pawns,
+            name,
+            table_print,
+            kept,
+            store,
+            last: None,
+        })
     }
-    if pawns {
-        // Configurations that hold no position are never solved: count them as done.
-        let invalid = (0..ix.pawn_configs())
-            .filter(|&c| !ix.config_is_valid(c))
-            .count() as u64;
-        progress.fetch_add(invalid * 2 * ix.block_len(), Relaxed);
+
+    /// The groups already solved (in the work folder).
+    fn done(&self) -> usize {
+        self.kept.crcs.len()
     }
-    let group_len = |g: &Vec<u64>| g.len() as u64 * 2 * ix.block_len();
-    let finished: u64 = groups[..done.min(groups.len())].iter().map(group_len).sum();
-    progress.fetch_add(finished, Relaxed);
-    let mut last = None;
-    for (k, configs) in groups.iter().enumerate().skip(done) {
-        let window = Window::new(ix, configs);
+
+    fn dep(&self, source: ProbeError) -> GenError {
+        GenError::Dependency {
+            material: self.material.clone(),
+            source: Box::new(source),
+        }
+    }
+
+    fn ck(&self, source: std::io::Error) -> GenError {
+        GenError::Checkpoint {
+            material: self.material.clone(),
+            source,
+        }
+    }
+
+    /// Solves group `k` and keeps its values (a pawnless table's solution stays in `last`).
+    fn solve_group(&mut self, k: usize, seeding: Seeding<'_, 'a>) -> Result<(), GenError> {
+        let (material, metric, tb) = (self.material, self.metric, self.tb);
+        let window = Window::new(self.game.indexer(), &self.groups[k]);
+        let (twin, replay) = match seeding {
+            Seeding::Plain => (None, None),
+            Seeding::Record { log, twin } => (
+                Some((
+                    Side {
+                        metric: twin.metric,
+                        game: &twin.game,
+                        store: &twin.store,
+                    },
+                    log,
+                )),
+                None,
+            ),
+            Seeding::Replay(log) => (None, Some(log)),
+        };
         let group = GroupGame {
             material,
-            metric,
-            draws_from: draws_from.as_deref(),
+            main: Side {
+                metric,
+                game: &self.game,
+                store: &self.store,
+            },
+            twin,
+            replay,
+            draws_from: self.draws_from.as_deref(),
             tb,
-            game: &game,
             window: &window,
-            store: &store,
             failure: Mutex::new(None),
         };
+        let progress = self.progress;
         let before = progress.load(Relaxed);
         let bar = Arc::clone(progress);
-        let layer = options.layer.clone();
+        let layer = self.options.layer.clone();
+        let dir = self.dir.as_deref();
         let engine_options = CompactOptions {
-            work_dir: dir.map(|d| checkpoint::group_dir(d, &name)),
-            mapped: options.mapped && dir.is_some(),
-            checkpoint_every: Some(options.checkpoint_interval),
+            work_dir: dir.map(|d| checkpoint::group_dir(d, &self.name)),
+            mapped: self.options.mapped && dir.is_some(),
+            checkpoint_every: Some(self.options.checkpoint_interval),
             // A pawnless table is written from the engine's cells after the solve: its last
             // state stays on disk until the table is (`discard_checkpoint`).
-            keep_checkpoint: !pawns,
+            keep_checkpoint: !self.pawns,
             fingerprint: fingerprint(material, metric, k, window.len() as u64),
-            max_memory: options.max_memory,
+            max_memory: self.options.max_memory,
             progress: Some(Arc::new(move |p: &compact::LayerProgress| {
                 bar.store(before + p.decided, Relaxed);
                 if let Some(l) = &layer {
@@ -310,7 +515,7 @@ pub fn generate_with(
             .into_inner()
             .unwrap_or_else(|e| e.into_inner())
         {
-            return Err(dep(e));
+            return Err(self.dep(e));
         }
         let solution = solved.map_err(|source| match source {
             CompactError::TooDeep => GenError::TooDeep(material.clone()),
@@ -322,64 +527,84 @@ pub fn generate_with(
         if metric == Metric::Dtm && solution.counts().max_depth.is_some_and(|d| d.0 > MAX_PLIES) {
             return Err(GenError::TooDeep(material.clone()));
         }
+        if let Seeding::Record { log, .. } = seeding {
+            log.mark_draws(|l| !solution.is_hole(l) && solution.value(l) == Value::Draw)
+                .map_err(|e| self.ck(e))?;
+        }
         progress.store(before + window.len() as u64, Relaxed);
         // The blocks of the mapped tables read for this group need not stay resident.
         tb.release_pages();
-        if let Some(t) = draws_from.as_deref() {
+        if let Some(t) = self.draws_from.as_deref() {
             t.release_pages();
         }
-        if pawns {
-            let crc = store.keep(&window, &solution, metric).map_err(ck)?;
+        if self.pawns {
+            let crc = self
+                .store
+                .keep(&window, &solution, metric)
+                .map_err(|e| self.ck(e))?;
             if let Some(d) = dir {
-                kept.crcs.push(crc);
-                checkpoint::set_groups_done(d, &name, table_print, &kept).map_err(ck)?;
+                self.kept.crcs.push(crc);
+                checkpoint::set_groups_done(d, &self.name, self.table_print, &self.kept)
+                    .map_err(|e| self.ck(e))?;
             }
-            if options.stop_after_groups == Some(k + 1) {
+            if self.options.stop_after_groups == Some(k + 1) {
                 return Err(GenError::Stopped(material.clone(), k + 1));
             }
         } else {
-            last = Some(solution);
+            self.last = Some(solution);
         }
+        Ok(())
     }
-    match store {
-        Store::None => {
-            let solution = last.expect("a pawnless table is one group");
-            let w = metric.width();
-            Table::from_fill(material, metric, &WriteOptions::default(), |first, out| {
-                out.par_chunks_mut(w).enumerate().for_each(|(j, b)| {
-                    put(b, entry(&solution, metric, first + j as u64));
-                });
-                Ok(())
-            })
-            .map_err(ck)
-        }
-        Store::Memory(values) => {
-            let w = metric.width();
-            let mut entries = vec![0u8; values.len() * w];
-            entries
-                .par_chunks_mut(w)
-                .zip(values.par_iter())
-                .for_each(|(b, v)| put(b, v.load(Relaxed)));
-            Ok(Table::from_entries(material, metric, entries))
-        }
-        Store::File { file, .. } => {
-            let bl = ix.block_len();
-            let w = metric.width() as u64;
-            let configs = ix.pawn_configs();
-            let valid: Vec<bool> = (0..configs).map(|c| ix.config_is_valid(c)).collect();
-            Table::from_fill(material, metric, &WriteOptions::default(), |first, out| {
-                // `out` starts at a block boundary and spans whole blocks.
-                for (j, part) in out.chunks_mut((bl * w) as usize).enumerate() {
-                    let at = first + j as u64 * bl;
-                    if valid[((at / bl) % configs) as usize] {
-                        file.read_exact_at(part, at * w)?;
-                    } else {
-                        part.chunks_mut(w as usize).for_each(|b| put(b, illegal));
+
+    /// The table, once every group is solved.
+    fn finish(self) -> Result<Table, GenError> {
+        let (material, metric) = (self.material, self.metric);
+        let ck = |source| GenError::Checkpoint {
+            material: material.clone(),
+            source,
+        };
+        let ix = self.game.indexer();
+        let illegal = metric.encode_illegal();
+        match self.store {
+            Store::None => {
+                let solution = self.last.expect("a pawnless table is one group");
+                let w = metric.width();
+                Table::from_fill(material, metric, &WriteOptions::default(), |first, out| {
+                    out.par_chunks_mut(w).enumerate().for_each(|(j, b)| {
+                        put(b, entry(&solution, metric, first + j as u64));
+                    });
+                    Ok(())
+                })
+                .map_err(ck)
+            }
+            Store::Memory(values) => {
+                let w = metric.width();
+                let mut entries = vec![0u8; values.len() * w];
+                entries
+                    .par_chunks_mut(w)
+                    .zip(values.par_iter())
+                    .for_each(|(b, v)| put(b, v.load(Relaxed)));
+                Ok(Table::from_entries(material, metric, entries))
+            }
+            Store::File { file, .. } => {
+                let bl = ix.block_len();
+                let w = metric.width() as u64;
+                let configs = ix.pawn_configs();
+                let valid: Vec<bool> = (0..configs).map(|c| ix.config_is_valid(c)).collect();
+                Table::from_fill(material, metric, &WriteOptions::default(), |first, out| {
+                    // `out` starts at a block boundary and spans whole blocks.
+                    for (j, part) in out.chunks_mut((bl * w) as usize).enumerate() {
+                        let at = first + j as u64 * bl;
+                        if valid[((at / bl) % configs) as usize] {
+                            file.read_exact_at(part, at * w)?;
+                        } else {
+                            part.chunks_mut(w as usize).for_each(|b| put(b, illegal));
+                        }
                     }
-                }
-                Ok(())
-            })
-            .map_err(ck)
+                    Ok(())
+                })
+                .map_err(ck)
+            }
         }
     }
 }
@@ -717,16 +942,28 @@ impl Store {
     }
 }
 
+/// A metric's side of a group: what its exits are valued with.
+#[derive(Clone, Copy)]
+struct Side<'a> {
+    metric: Metric,
+    game: &'a SliceGame,
+    /// The values of the finished groups.
+    store: &'a Store,
+}
+
 /// One group of a table as the compact engine sees it: local indices `0..window.len()`.
 struct GroupGame<'a> {
     material: &'a Material,
-    metric: Metric,
+    /// The metric solved.
+    main: Side<'a>,
+    /// DTM seeding in a pair: the DTZ side, whose starts are recorded in the log.
+    twin: Option<(Side<'a>, &'a StartLog)>,
+    /// DTZ seeding in a pair: the starts recorded by the DTM seeding.
+    replay: Option<&'a StartLog>,
     /// DTZ: the material's DTM table, whose draws are the DTZ table's.
     draws_from: Option<&'a Table>,
     tb: &'a Tablebase,
-    game: &'a SliceGame,
     window: &'a Window,
-    store: &'a Store,
     /// The first failed probe of a smaller table or of a finished group (the trait has no
     /// error path: the position is given as a hole and the solve is discarded).
     failure: Mutex<Option<ProbeError>>,
@@ -738,52 +975,27 @@ impl IndexedGame for GroupGame<'_> {
     }
 
     fn start(&self, local: u64) -> Start {
-        let global = self.window.global(local as usize);
-        if let Some(dtm) = self.draws_from {
-            // A DTM draw is a finished draw, known without decoding the board. (The filler
-            // entry marks holes, and losses in 254 plies: `legal_board` tells them apart.)
-            match dtm.entry(global) {
-                Ok(e)
-                    if e != Metric::Dtm.encode_illegal()
-                        && Metric::Dtm.decode_entry(e) == Value::Draw =>
-                {
-                    return Start::Terminal(Outcome::Draw)
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
-                    slot.get_or_insert(ProbeError::Table(e));
-                    return Start::Hole;
-                }
+        if let Some(log) = self.replay {
+            match log.get(local) {
+                Ok(Some(start)) => return start,
+                Ok(None) => {}
+                Err(e) => return self.fail(log.io_error(e)),
             }
         }
-        let Some(b) = self.game.legal_board(global) else {
-            return Start::Hole;
-        };
-        thread_local! {
-            // Reused: an allocation per position made the threads queue on malloc's lock.
-            static CHILDREN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
-        }
-        let found = CHILDREN.with_borrow_mut(|children| self.exit_of(&b, children));
-        match found {
-            Err(e) => {
-                let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
-                slot.get_or_insert(e);
-                Start::Hole
+        let (start, twin) = self.starts(local);
+        if let (Some((_, log)), Some(t)) = (self.twin, twin) {
+            if let Err(e) = log.record(local, t) {
+                return self.fail(log.io_error(e));
             }
-            Ok((false, _, _)) => Start::Terminal(if self.game.in_check(&b) {
-                Outcome::Lose
-            } else {
-                Outcome::Draw
-            }),
-            Ok((true, exit, moves)) => Start::Open { moves, exit },
         }
+        start
     }
 
     fn predecessors(&self, local: u64, out: &mut Vec<u64>) {
         // The engine asks only for decided positions: legal ones.
-        let b = self.game.board(self.window.global(local as usize));
-        self.game.unmoves(&b, out);
+        let game = self.main.game;
+        let b = game.board(self.window.global(local as usize));
+        game.unmoves(&b, out);
         // Un-moves of kings and pieces keep the pawns: every predecessor is in the group.
         out.retain_mut(|q| match self.window.local(*q) {
             Some(l) => {
@@ -794,7 +1006,7 @@ impl IndexedGame for GroupGame<'_> {
         });
         // Each predecessor once, as `start` counts distinct children (two un-moves reach
         // one index only where two moves can: the same test).
-        if self.game.children_may_coincide(&b) {
+        if game.children_may_coincide(&b) {
             out.sort_unstable();
             out.dedup();
         }
@@ -802,116 +1014,172 @@ impl IndexedGame for GroupGame<'_> {
 }
 
 impl GroupGame<'_> {
-    /// Whether `b` has a legal move, the best exit for the side to move and the number of
-    /// distinct in-group children (`children` is scratch space for their indices, ranked only
-    /// when two moves can reach the same one: [`SliceGame::children_may_coincide`]).
-    fn exit_of(
-        &self,
-        b: &Board,
-        children: &mut Vec<u64>,
-    ) -> Result<(bool, Option<Value>, u32), ProbeError> {
+    /// Keeps the first failure and gives the position as a hole (the solve is discarded).
+    fn fail(&self, e: ProbeError) -> Start {
+        let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+        slot.get_or_insert(e);
+        Start::Hole
+    }
+
+    /// The start of `local` for the metric solved and, when recording, for the twin.
+    fn starts(&self, local: u64) -> (Start, Option<Start>) {
+        let global = self.window.global(local as usize);
+        if let Some(dtm) = self.draws_from {
+            // A DTM draw is a finished draw, known without decoding the board. (The filler
+            // entry marks holes, and losses in 254 plies: `legal_board` tells them apart.)
+            match dtm.entry(global) {
+                Ok(e)
+                    if e != Metric::Dtm.encode_illegal()
+                        && Metric::Dtm.decode_entry(e) == Value::Draw =>
+                {
+                    return (Start::Terminal(Outcome::Draw), None)
+                }
+                Ok(_) => {}
+                Err(e) => return (self.fail(ProbeError::Table(e)), None),
+            }
+        }
+        let game = self.main.game;
+        let Some(b) = game.legal_board(global) else {
+            return (Start::Hole, Some(Start::Hole));
+        };
+        thread_local! {
+            // Reused: an allocation per position made the threads queue on malloc's lock.
+            static CHILDREN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+        }
+        match CHILDREN.with_borrow_mut(|children| self.exit_of(&b, children)) {
+            Err(e) => (self.fail(e), None),
+            Ok(Exits { any: false, .. }) => {
+                let end = Start::Terminal(if game.in_check(&b) {
+                    Outcome::Lose
+                } else {
+                    Outcome::Draw
+                });
+                (end, Some(end))
+            }
+            Ok(Exits {
+                best,
+                twin_best,
+                moves,
+                ..
+            }) => (
+                Start::Open { moves, exit: best },
+                self.twin.map(|_| Start::Open {
+                    moves,
+                    exit: twin_best,
+                }),
+            ),
+        }
+    }
+
+    /// Whether `b` has a legal move, the best exit for the side to move (and for the twin)
+    /// and the number of distinct in-group children (`children` is scratch space for their
+    /// indices, ranked only when two moves can reach the same one:
+    /// [`SliceGame::children_may_coincide`]).
+    fn exit_of(&self, b: &Board, children: &mut Vec<u64>) -> Result<Exits, ProbeError> {
         children.clear();
-        let rank = self.game.children_may_coincide(b);
+        let game = self.main.game;
+        let twin = self.twin.map(|(side, _)| side);
+        let rank = game.children_may_coincide(b);
         let mut any = false;
         let mut best: Option<Value> = None;
+        let mut twin_best: Option<Value> = None;
         let mut err = None;
         let mut exit = |child| {
             any = true;
-            let v = match child {
-                Child::InSlice(c) => {
-                    children.push(self.game.rank(&c));
-                    return true;
-                }
-                Child::PawnPush { board, double } => self.push_value(b, &board, double),
+            let value = |side: Side| match child {
+                Child::InSlice(_) => unreachable!("in-group moves have no value here"),
+                Child::PawnPush { board, double } => self.push_value(side, b, &board, double),
                 Child::Exit {
                     board,
                     victim,
                     promoted,
-                } => self.game.exit_value(&board, victim, promoted),
+                } => side.game.exit_value(&board, victim, promoted),
             };
-            match v {
+            if let Child::InSlice(c) = child {
+                children.push(game.rank(&c));
+                return true;
+            }
+            // Pawn moves, captures and promotions all zero the clock.
+            let mut take = |side: Side, best: &mut Option<Value>| match value(side) {
                 Ok(v) => {
-                    // Pawn moves, captures and promotions all zero the clock.
-                    let v = self.through_zeroing(v);
-                    best = Some(best.map_or(v, |w| w.max(v)));
+                    let v = through_zeroing(side.metric, v);
+                    *best = Some(best.map_or(v, |w| w.max(v)));
                     true
                 }
                 Err(e) => {
                     err = Some(e);
                     false
                 }
-            }
+            };
+            take(self.main, &mut best) && twin.is_none_or(|t| take(t, &mut twin_best))
         };
-        let in_group = if rank {
-            self.game.moves(b, &mut exit);
+        let moves = if rank {
+            game.moves(b, &mut exit);
             // A position symmetric to itself can reach one child by two moves: the engine
             // counts children, as the un-moves list each predecessor once.
             children.sort_unstable();
             children.dedup();
             children.len() as u32
         } else {
-            let (_, quiet) = self.game.count_and_exits(b, &mut exit);
+            let (_, quiet) = game.count_and_exits(b, &mut exit);
             any |= quiet > 0;
             quiet
         };
         match err {
             Some(e) => Err(e),
-            None => Ok((any, best, in_group)),
+            None => Ok(Exits {
+                any,
+                best,
+                twin_best,
+                moves,
+            }),
         }
     }
 
-    /// The value, for the mover, of a zeroing move into a position of value `child` (for
-    /// its side to move): one ply more of depth to mate, or the exit of its class under the
-    /// rule ([`Wdl50::zeroing_exit`]).
-    #[inline]
-    fn through_zeroing(&self, child: Value) -> Value {
-        match self.metric {
-            Metric::Dtm => child.for_parent(),
-            Metric::Dtz { rule } => Wdl50::of(child, rule).zeroing_exit(rule),
-        }
-    }
-
-    /// The value of a pawn push's child (a stage already solved), for its side to move.
+    /// The value of a pawn push's child (a stage already solved), for its side to move, in
+    /// `side`'s metric.
     fn push_value(
         &self,
+        side: Side,
         parent: &Board,
         child: &Board,
         double: Option<u8>,
     ) -> Result<Value, ProbeError> {
+        let game = side.game;
         // En passant needs a pawn of the side to move beside the pushed pawn: without one
         // (nearly always) the child is a position of this table as it stands.
-        if double.is_some_and(|passed| self.game.ep_possible(child, passed)) {
-            let pos = self.game.position(parent, None);
+        if double.is_some_and(|passed| game.ep_possible(child, passed)) {
+            let pos = game.position(parent, None);
             let m = pos.legal_moves().into_iter().find(|m| {
-                m.promotion.is_none() && self.game.position(child, None).same_board(&pos.play(*m))
+                m.promotion.is_none() && game.position(child, None).same_board(&pos.play(*m))
             });
             if let Some(next) = m.map(|m| pos.play(m)).filter(|p| p.ep_square().is_some()) {
-                return self.slow_value(&next);
+                return self.slow_value(side, &next);
             }
         }
-        self.own_value(self.game.rank(child))
+        self.own_value(side, game.rank(child))
     }
 
     /// The value of index `idx` of this material in a group already solved.
-    fn own_value(&self, idx: u64) -> Result<Value, ProbeError> {
+    fn own_value(&self, side: Side, idx: u64) -> Result<Value, ProbeError> {
         debug_assert!(
             self.window.local(idx).is_none(),
             "pawn moves leave the group"
         );
         // `idx` ranks a legal position, so a DTM 255 here is a loss in 254 plies, not the
         // filler.
-        Ok(self.metric.decode_entry(self.store.get(idx)?))
+        Ok(side.metric.decode_entry(side.store.get(idx)?))
     }
 
     /// The value of any position whose table or stage is solved, en passant rights included
     /// (one ply ahead, as [`Tablebase::probe`] does).
-    fn slow_value(&self, pos: &Position) -> Result<Value, ProbeError> {
+    fn slow_value(&self, side: Side, pos: &Position) -> Result<Value, ProbeError> {
         if pos.ep_square().is_some() {
             let mut best: Option<Value> = None;
             for m in pos.legal_moves() {
-                let child = self.slow_value(&pos.play(m))?;
+                let child = self.slow_value(side, &pos.play(m))?;
                 let v = if pos.is_zeroing(m) {
-                    self.through_zeroing(child)
+                    through_zeroing(side.metric, child)
                 } else {
                     child.for_parent()
                 };
@@ -924,17 +1192,40 @@ impl GroupGame<'_> {
             }));
         }
         if Material::of(pos) == *self.material {
-            let idx = self
+            let idx = side
                 .game
                 .indexer()
                 .rank(pos)
                 .ok_or_else(|| ProbeError::Illegal(pos.fen()))?;
-            return self.own_value(idx);
+            return self.own_value(side, idx);
         }
-        match self.metric {
+        match side.metric {
             Metric::Dtm => self.tb.probe(pos),
             Metric::Dtz { .. } => self.tb.probe_dtz(pos),
         }
+    }
+}
+
+/// What [`GroupGame::exit_of`] finds.
+struct Exits {
+    /// A legal move exists.
+    any: bool,
+    /// The best exit for the mover, in the metric solved.
+    best: Option<Value>,
+    /// The same in the twin's metric (recording).
+    twin_best: Option<Value>,
+    /// The distinct in-group children.
+    moves: u32,
+}
+
+/// The value, for the mover, of a zeroing move into a position of value `child` (for its
+/// side to move): one ply more of depth to mate, or the exit of its class under the rule
+/// ([`Wdl50::zeroing_exit`]).
+#[inline]
+fn through_zeroing(metric: Metric, child: Value) -> Value {
+    match metric {
+        Metric::Dtm => child.for_parent(),
+        Metric::Dtz { rule } => Wdl50::of(child, rule).zeroing_exit(rule),
     }
 }
 

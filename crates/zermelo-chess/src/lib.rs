@@ -54,6 +54,7 @@ mod position;
 mod probe;
 mod slice;
 mod square;
+mod starts;
 mod table;
 mod unmove;
 mod value;
@@ -61,7 +62,8 @@ mod verify;
 
 pub use dtz::Wdl50;
 pub use generate::{
-    discard_checkpoint, estimate_memory, generate, generate_with, GenError, GenOptions,
+    discard_checkpoint, estimate_memory, generate, generate_pair, generate_with, GenError,
+    GenOptions, Pair,
 };
 pub use index::Indexer;
 pub use lock::{lock_path, Acquire, Holder, TableLock};

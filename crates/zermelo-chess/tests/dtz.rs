@@ -13,7 +13,8 @@
 use std::collections::HashMap;
 
 use zermelo_chess::{
-    generate_with, GenOptions, Indexer, Material, Metric, Position, Role, Tablebase, Value, Wdl50,
+    generate_pair, generate_with, GenError, GenOptions, Indexer, Material, Metric, Position, Role,
+    Table, Tablebase, Value, Wdl50,
 };
 
 /// Brute-force results: +1 win, 0 draw, -1 loss for the side to move.
@@ -170,6 +171,98 @@ fn kpkp_under_an_8_ply_rule_matches_the_clock_brute_force() {
     assert!(seen[Wdl50::CursedWin as usize] > 0, "{seen:?}");
 }
 
+/// Asserts that two tables hold the same value at every index.
+fn assert_same_entries(ours: &Table, reference: &Table, what: &str) {
+    assert_eq!(ours.metric(), reference.metric(), "{what}");
+    assert_eq!(ours.size(), reference.size(), "{what}");
+    for idx in 0..ours.size() {
+        assert_eq!(
+            ours.value(idx).unwrap(),
+            reference.value(idx).unwrap(),
+            "{what}: index {idx}"
+        );
+    }
+}
+
+/// `generate_pair` (the DTZ groups seeded from the starts the DTM seeding records) gives the
+/// tables the metric-by-metric generation gives, under a rule short enough for cursed wins
+/// and blessed losses: in memory, and in a work folder killed after some DTZ groups and
+/// resumed (the resumed DTZ groups whose DTM group was solved before the kill are seeded
+/// without a log).
+#[test]
+fn pair_generation_gives_the_tables_of_one_metric_at_a_time() {
+    for (target, rule) in [("KPvK", 6), ("KRvKP", 10), ("KBNvK", 12)] {
+        let (tb, m) = build(target, rule);
+        let reference_dtm = tb.table(&m).unwrap();
+        let reference_dtz = tb.dtz_table(&m).unwrap();
+        let deps = Tablebase::in_memory().with_rule(rule);
+        let copy = |t: &Table| {
+            let mut bytes = Vec::new();
+            t.write_to(&mut bytes).unwrap();
+            Table::from_bytes(&bytes).unwrap()
+        };
+        for d in Material::generation_order(std::slice::from_ref(&m)) {
+            if d == m {
+                continue;
+            }
+            deps.insert(copy(&tb.table(&d).unwrap()));
+            deps.insert(copy(&tb.dtz_table(&d).unwrap()));
+        }
+        let pair = generate_pair(&m, &deps, &Default::default(), &GenOptions::default()).unwrap();
+        assert_same_entries(&pair.dtm, &reference_dtm, &format!("{target} DTM"));
+        assert_same_entries(&pair.dtz, &reference_dtz, &format!("{target} DTZ"));
+        let stats = pair.dtz.stats().unwrap().wdl50.unwrap();
+        let cursed: u64 = stats
+            .counts
+            .iter()
+            .map(|c| c[Wdl50::CursedWin as usize])
+            .sum();
+        assert!(
+            cursed > 0 || target == "KPvK",
+            "{target}: no cursed win under {rule}"
+        );
+        if !Indexer::new(&m).has_pawns() {
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let killed = GenOptions {
+            work_dir: Some(dir.path().to_path_buf()),
+            stop_after_groups: Some(2),
+            ..GenOptions::default()
+        };
+        match generate_pair(&m, &deps, &Default::default(), &killed) {
+            Err(GenError::Stopped(_, 2)) => {}
+            other => panic!("{target}: expected a stop after 2 groups, got {other:?}"),
+        }
+        let resumed = GenOptions {
+            stop_after_groups: None,
+            ..killed
+        };
+        let pair = generate_pair(&m, &deps, &Default::default(), &resumed).unwrap();
+        assert_same_entries(&pair.dtm, &reference_dtm, &format!("{target} DTM resumed"));
+        assert_same_entries(&pair.dtz, &reference_dtz, &format!("{target} DTZ resumed"));
+        // DTM ahead of DTZ (a DTM-only run killed after 3 groups): the pair finishes the DTZ
+        // groups 0 to 2 without starts, then goes on in step.
+        let dir = tempfile::tempdir().unwrap();
+        let dtm_only = GenOptions {
+            work_dir: Some(dir.path().to_path_buf()),
+            stop_after_groups: Some(3),
+            ..GenOptions::default()
+        };
+        assert!(matches!(
+            generate_with(&m, &deps, &Default::default(), &dtm_only),
+            Err(GenError::Stopped(_, 3))
+        ));
+        let resumed = GenOptions {
+            stop_after_groups: None,
+            ..dtm_only
+        };
+        let pair = generate_pair(&m, &deps, &Default::default(), &resumed).unwrap();
+        assert_same_entries(&pair.dtm, &reference_dtm, &format!("{target} DTM ahead"));
+        assert_same_entries(&pair.dtz, &reference_dtz, &format!("{target} DTZ behind"));
+    }
+}
+
 #[test]
 fn dtz_entries_survive_the_file_format() {
     let (tb, m) = build("KPvK", 100);
@@ -316,13 +409,10 @@ fn compare_with_syzygy(
     let tb = Tablebase::in_memory();
     let mut compared = 0;
     for m in Material::generation_order(targets) {
-        for metric in [Metric::Dtm, Metric::Dtz { rule: 100 }] {
-            let options = GenOptions {
-                metric,
-                ..GenOptions::default()
-            };
-            tb.insert(generate_with(&m, &tb, &Default::default(), &options).unwrap());
-        }
+        // As `tb gen` makes them: both tables at once.
+        let pair = generate_pair(&m, &tb, &Default::default(), &GenOptions::default()).unwrap();
+        tb.insert(pair.dtm);
+        tb.insert(pair.dtz);
         let name = m.to_string();
         let stats = tb.dtz_table(&m).unwrap().stats().unwrap();
         let dtm = tb.table(&m).unwrap().stats().unwrap();

@@ -6,9 +6,9 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use zermelo_chess::dtz::{syzygy_dtz, DEFAULT_RULE};
 use zermelo_chess::{
-    discard_checkpoint, generate_with, verify, verify_dtz, Acquire, FenError, GenError, GenOptions,
-    Longest, Material, Metric, MoveDtz, Position, ProbeError, Table, TableLock, Tablebase, Value,
-    Wdl50, MAX_PIECES,
+    discard_checkpoint, generate_pair, generate_with, verify, verify_dtz, Acquire, FenError,
+    GenError, GenOptions, Longest, Material, Metric, MoveDtz, Position, ProbeError, Table,
+    TableLock, Tablebase, Value, Wdl50, MAX_PIECES,
 };
 
 use zermelo::game::compact::CompactError;
@@ -253,6 +253,14 @@ fn gen(args: GenArgs) -> CliResult {
         } else {
             None
         };
+        let absent = metrics
+            .iter()
+            .all(|&metric| !dir.join(metric.file_name(m)).is_file());
+        if absent {
+            // Both at once: the DTZ groups are seeded from the DTM seeding's starts.
+            gen_pair(m, &tb, dir, &work, &options, args.stats, (k + 1, total))?;
+            continue;
+        }
         for metric in metrics {
             let options = GenOptions {
                 metric,
@@ -379,15 +387,94 @@ fn gen_one(
     };
     let table = generate_with(m, tb, &bar.shared_counter(), &options).map_err(gen_failure)?;
     bar.finish();
+    write_generated(m, &table, &path, work, t0.elapsed(), stats)
+}
+
+/// Generates and writes both tables of `m` ([`generate_pair`]), neither being present.
+fn gen_pair(
+    m: &Material,
+    tb: &Tablebase,
+    dir: &Path,
+    work: &Path,
+    options: &GenOptions,
+    stats: bool,
+    (k, total): (usize, usize),
+) -> CliResult {
+    let dtz = Metric::Dtz { rule: tb.rule() };
+    let dependencies = dependencies_size(m, dir, Metric::Dtm).max(dependencies_size(m, dir, dtz));
+    let solving = [Metric::Dtm, dtz]
+        .iter()
+        .map(|&metric| {
+            zermelo_chess::estimate_memory(
+                m,
+                &GenOptions {
+                    metric,
+                    ..options.clone()
+                },
+            )
+        })
+        .max()
+        .unwrap_or(0);
+    crate::input::check_memory(
+        &format!("tb gen {m}"),
+        zermelo::memory::Estimate {
+            graph: dependencies,
+            loading: 0,
+            solving,
+        },
+    )?;
+    let size = zermelo_chess::Indexer::new(m).size();
+    let bar = Progress::global().layers(&format!("[{k}/{total}] {m} DTM+DTZ"), 2 * size);
+    let options = GenOptions {
+        layer: Some(bar.shared_layer()),
+        ..options.clone()
+    };
+    let pair = generate_pair(m, tb, &bar.shared_counter(), &options).map_err(gen_failure)?;
+    bar.finish();
+    write_generated(
+        m,
+        &pair.dtm,
+        &dir.join(Metric::Dtm.file_name(m)),
+        work,
+        pair.dtm_time,
+        stats,
+    )?;
+    write_generated(
+        m,
+        &pair.dtz,
+        &dir.join(dtz.file_name(m)),
+        work,
+        pair.dtz_time,
+        stats,
+    )
+}
+
+/// Writes a generated table to `path`, deletes its checkpoints and prints its line (and,
+/// with `stats`, its time and the peak memory so far).
+fn write_generated(
+    m: &Material,
+    table: &zermelo_chess::Table,
+    path: &Path,
+    work: &Path,
+    took: std::time::Duration,
+    stats: bool,
+) -> CliResult {
+    let t0 = Instant::now();
+    let metric = table.metric();
+    let label = match metric {
+        Metric::Dtm => m.to_string(),
+        Metric::Dtz { .. } => format!("{m} DTZ"),
+    };
+    let size = table.size();
     let mut written = 0;
-    emit(Some(&path), |w| {
+    emit(Some(path), |w| {
         written = table.write_to(w)?;
         Ok(())
     })?;
     discard_checkpoint(work, m, metric)
         .map_err(|e| Failure::input(format!("{}: {e}", work.display())))?;
     let s = table.stats().map_err(|e| anyhow::anyhow!(e))?;
-    let secs = t0.elapsed().as_secs_f64();
+    let secs = (took + t0.elapsed()).as_secs_f64();
     match &s.wdl50 {
         None => {
             let longest = s

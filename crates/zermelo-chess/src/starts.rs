@@ -1,0 +1,349 @@
+//! The DTZ starts of a group, recorded while its DTM group is seeded ([`StartLog`]).
+//!
+//! Seeding a group costs about half of a table's generation: the board of every index, its
+//! moves, the probes of its captures, promotions and pushes. The DTM and the DTZ table of a
+//! material share every part of that but the exits' values: the in-group moves are the same,
+//! and each zeroing move's DTZ exit is the class of its target under the rule. So
+//! [`generate_pair`](crate::generate_pair) seeds each DTM group with the DTZ exits probed
+//! too, writes every index's DTZ start here (two bytes), marks the DTM draws once the DTM
+//! group is solved (they are the DTZ draws), and the DTZ group is then seeded from this log
+//! without generating a move.
+//!
+//! The log holds, per local index of the group, one `u16`:
+//!
+//! | entry | meaning |
+//! |---|---|
+//! | `0` | not recorded: the DTZ seeding computes the start itself |
+//! | `1` | a hole (no position) |
+//! | `2` | checkmated: a loss at depth 0 |
+//! | `3` | a draw (stalemate, or a DTM draw) |
+//! | `0x8000 \| c << 8 \| m` | open: `m` in-group moves, best exit of class code `c` (0: none) |
+//!
+//! Entries are written through per-thread runs flushed at [`RUN`] boundaries, so a log in a
+//! file costs sequential writes; an index whose run was never flushed (a seeding resumed
+//! from a checkpoint, a chunking that does not line up) reads `0` and is computed again, so a
+//! log is never wrong, only incomplete.
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+use zermelo::game::compact::Start;
+use zermelo::Outcome;
+
+use crate::dtz::Wdl50;
+
+/// Indices per run of the per-thread buffers (the compact engine seeds chunks of 16,384
+/// consecutive indices, one thread each).
+const RUN: u64 = 1 << 14;
+
+const UNSET: u16 = 0;
+const HOLE: u16 = 1;
+const MATED: u16 = 2;
+const DRAW: u16 = 3;
+const OPEN: u16 = 0x8000;
+
+/// The next [`StartLog::id`].
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Where the entries are.
+enum Backing {
+    Memory(Vec<AtomicU16>),
+    File { file: File, path: PathBuf },
+}
+
+/// The DTZ starts of one group (see the module documentation).
+pub(crate) struct StartLog {
+    backing: Backing,
+    len: u64,
+    rule: u32,
+    /// Names this log in the threads' run buffers.
+    id: u64,
+}
+
+/// A thread's run of entries: (log id, first local index, entries).
+type Run = (u64, u64, Vec<u16>);
+
+thread_local! {
+    static WRITING: RefCell<Run> = const { RefCell::new((0, 0, Vec::new())) };
+    static READING: RefCell<Run> = const { RefCell::new((0, 0, Vec::new())) };
+}
+
+impl StartLog {
+    /// A log of `len` entries, all unset: in memory, or in a new file `path` (replacing any).
+    pub(crate) fn new(len: u64, rule: u32, path: Option<&Path>) -> std::io::Result<StartLog> {
+        let backing = match path {
+            None => Backing::Memory(
+                (0..len)
+                    .into_par_iter()
+                    .map(|_| AtomicU16::new(0))
+                    .collect(),
+            ),
+            Some(p) => {
+                if let Some(d) = p.parent() {
+                    std::fs::create_dir_all(d)?;
+                }
+                crate::checkpoint::regular_or_absent(p)?;
+                let file = std::fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .open(p)?;
+                file.set_len(len * 2)?;
+                Backing::File {
+                    file,
+                    path: p.to_path_buf(),
+                }
+            }
+        };
+        Ok(StartLog {
+            backing,
+            len,
+            rule,
+            id: NEXT_ID.fetch_add(1, Relaxed),
+        })
+    }
+
+    /// The entry of a DTZ start (`exit` a zeroing exit of this rule, or none).
+    fn encode(&self, start: Start) -> u16 {
+        match start {
+            Start::Hole => HOLE,
+            Start::Terminal(Outcome::Lose) => MATED,
+            Start::Terminal(Outcome::Draw) => DRAW,
+            // The chess game has no terminal wins; leave it to the seeding.
+            Start::Terminal(Outcome::Win) => UNSET,
+            Start::Open { moves, exit } => {
+                let class = match exit {
+                    None => 0,
+                    Some(v) => match Wdl50::ALL
+                        .iter()
+                        .position(|w| w.zeroing_exit(self.rule) == v)
+                    {
+                        Some(c) => c as u16 + 1,
+                        None => return UNSET,
+                    },
+                };
+                if moves > 0xff {
+                    return UNSET;
+                }
+                OPEN | class << 8 | moves as u16
+            }
+        }
+    }
+
+    /// The start an entry records, if any.
+    fn decode(&self, e: u16) -> Option<Start> {
+        match e {
+            HOLE => Some(Start::Hole),
+            MATED => Some(Start::Terminal(Outcome::Lose)),
+            DRAW => Some(Start::Terminal(Outcome::Draw)),
+            e if e & OPEN != 0 => {
+                let class = (e >> 8) & 0x7f;
+                let exit = match class {
+                    0 => None,
+                    c => Some(Wdl50::ALL.get(c as usize - 1)?.zeroing_exit(self.rule)),
+                };
+                Some(Start::Open {
+                    moves: u32::from(e & 0xff),
+                    exit,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Records the DTZ start of local index `i` (called by the DTM seeding, chunk by chunk).
+    pub(crate) fn record(&self, i: u64, start: Start) -> std::io::Result<()> {
+        let e = self.encode(start);
+        let file = match &self.backing {
+            Backing::Memory(v) => {
+                v[i as usize].store(e, Relaxed);
+                return Ok(());
+            }
+            Backing::File { file, .. } => file,
+        };
+        WRITING.with_borrow_mut(|(id, first, run)| {
+            if *id != self.id || *first + run.len() as u64 != i {
+                // A run left by another log, or a gap: what was not flushed stays unset.
+                (*id, *first) = (self.id, i);
+                run.clear();
+            }
+            run.push(e);
+            let next = i + 1;
+            if next % RUN == 0 || next == self.len {
+                let bytes: Vec<u8> = run.iter().flat_map(|e| e.to_le_bytes()).collect();
+                let at = *first;
+                run.clear();
+                *first = next;
+                file.write_all_at(&bytes, at * 2)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// A failure to read or write the log as a probe error (the engine's game has no error
+    /// path; the generation reports it).
+    pub(crate) fn io_error(&self, source: std::io::Error) -> crate::probe::ProbeError {
+        let path = match &self.backing {
+            Backing::Memory(_) => PathBuf::from("<starts in memory>"),
+            Backing::File { path, .. } => path.clone(),
+        };
+        crate::probe::ProbeError::Table(crate::table::TableError::Io { path, source })
+    }
+
+    /// The recorded start of local index `i`, if recorded.
+    pub(crate) fn get(&self, i: u64) -> std::io::Result<Option<Start>> {
+        let e = match &self.backing {
+            Backing::Memory(v) => v[i as usize].load(Relaxed),
+            Backing::File { file, .. } => READING.with_borrow_mut(|(id, first, run)| {
+                if *id != self.id || i < *first || i >= *first + run.len() as u64 {
+                    let at = i - i % RUN;
+                    let n = RUN.min(self.len - at) as usize;
+                    let mut bytes = vec![0u8; 2 * n];
+                    *id = 0;
+                    file.read_exact_at(&mut bytes, at * 2)?;
+                    run.clear();
+                    run.extend(
+                        bytes
+                            .chunks_exact(2)
+                            .map(|b| u16::from_le_bytes([b[0], b[1]])),
+                    );
+                    (*id, *first) = (self.id, at);
+                }
+                Ok::<_, std::io::Error>(run[(i - *first) as usize])
+            })?,
+        };
+        Ok(self.decode(e))
+    }
+
+    /// Turns the open entries of the indices where `draw` holds into draws: the DTM group's
+    /// draws, which are the DTZ group's (the same moves, exits of the same outcomes).
+    pub(crate) fn mark_draws(&self, draw: impl Fn(u64) -> bool + Sync) -> std::io::Result<()> {
+        let mark = |first: u64, entries: &mut [u16]| {
+            for (j, e) in entries.iter_mut().enumerate() {
+                if *e & OPEN != 0 && draw(first + j as u64) {
+                    *e = DRAW;
+                }
+            }
+        };
+        match &self.backing {
+            Backing::Memory(v) => {
+                v.par_chunks(RUN as usize)
+                    .enumerate()
+                    .for_each(|(c, chunk)| {
+                        let first = c as u64 * RUN;
+                        let mut entries: Vec<u16> = chunk.iter().map(|a| a.load(Relaxed)).collect();
+                        mark(first, &mut entries);
+                        chunk
+                            .iter()
+                            .zip(entries)
+                            .for_each(|(a, e)| a.store(e, Relaxed));
+                    });
+                Ok(())
+            }
+            Backing::File { file, .. } => {
+                (0..self.len.div_ceil(RUN))
+                    .into_par_iter()
+                    .try_for_each(|c| {
+                        let first = c * RUN;
+                        let n = RUN.min(self.len - first) as usize;
+                        let mut bytes = vec![0u8; 2 * n];
+                        file.read_exact_at(&mut bytes, first * 2)?;
+                        let mut entries: Vec<u16> = bytes
+                            .chunks_exact(2)
+                            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                            .collect();
+                        mark(first, &mut entries);
+                        let bytes: Vec<u8> = entries.iter().flat_map(|e| e.to_le_bytes()).collect();
+                        file.write_all_at(&bytes, first * 2)
+                    })
+            }
+        }
+    }
+
+    /// How many entries are recorded (a test's and a statistic's view).
+    #[cfg(test)]
+    pub(crate) fn recorded(&self) -> u64 {
+        (0..self.len)
+            .filter(|&i| self.get(i).ok().flatten().is_some())
+            .count() as u64
+    }
+}
+
+impl Drop for StartLog {
+    fn drop(&mut self) {
+        if let Backing::File { path, .. } = &self.backing {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+
+    /// Whether a start may hold `value` as its exit (the zeroing exits of the rule).
+    fn recordable(rule: u32, value: Value) -> bool {
+        Wdl50::ALL.iter().any(|w| w.zeroing_exit(rule) == value)
+    }
+
+    /// Every start the DTZ seeding makes reads back as it was recorded, in memory and in a
+    /// file, whatever order the threads record runs in; gaps read as unrecorded.
+    #[test]
+    fn starts_read_back_as_recorded() {
+        let rule = 100;
+        let exits = [
+            None,
+            Some(Value::Win(1)),
+            Some(Value::Win(rule + 1)),
+            Some(Value::Draw),
+            Some(Value::Lose(rule + 1)),
+            Some(Value::Lose(1)),
+        ];
+        assert!(exits.iter().flatten().all(|&v| recordable(rule, v)));
+        let start = |i: u64| match i % 9 {
+            0 => Start::Hole,
+            1 => Start::Terminal(Outcome::Lose),
+            2 => Start::Terminal(Outcome::Draw),
+            k => Start::Open {
+                moves: (i % 90) as u32,
+                exit: exits[(k - 3) as usize],
+            },
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let len = 3 * RUN + 77;
+        for path in [None, Some(dir.path().join("g.starts"))] {
+            let log = StartLog::new(len, rule, path.as_deref()).unwrap();
+            // Runs in reverse order, each in order, one of them left out.
+            for c in (0..len.div_ceil(RUN)).rev().filter(|&c| c != 1) {
+                for i in c * RUN..((c + 1) * RUN).min(len) {
+                    log.record(i, start(i)).unwrap();
+                }
+            }
+            for i in (0..len).step_by(7) {
+                let got = log.get(i).unwrap();
+                if (RUN..2 * RUN).contains(&i) {
+                    assert_eq!(got, None, "{i}");
+                } else {
+                    assert_eq!(got, Some(start(i)), "{i}");
+                }
+            }
+            log.mark_draws(|i| i % 2 == 0).unwrap();
+            let i = 4 * 9 + 3; // odd, open
+            assert_eq!(log.get(i).unwrap(), Some(start(i)));
+            let i = 4 * 9 + 4; // even, open: now a draw
+            assert_eq!(log.get(i).unwrap(), Some(Start::Terminal(Outcome::Draw)));
+            assert_eq!(log.get(0).unwrap(), Some(Start::Hole));
+            assert_eq!(log.recorded(), len - RUN);
+        }
+        assert!(
+            !dir.path().join("g.starts").exists(),
+            "removed when dropped"
+        );
+    }
+}
