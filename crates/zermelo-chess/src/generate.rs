@@ -1086,32 +1086,41 @@ impl GroupGame<'_> {
         let mut err = None;
         let mut exit = |child| {
             any = true;
-            let value = |side: Side| match child {
-                Child::InSlice(_) => unreachable!("in-group moves have no value here"),
-                Child::PawnPush { board, double } => self.push_value(side, b, &board, double),
+            // Pawn moves, captures and promotions all zero the clock. The child is placed
+            // once for both metrics (their games index each material alike).
+            let mut take =
+                |side: Side, v: Result<Value, ProbeError>, best: &mut Option<Value>| match v {
+                    Ok(v) => {
+                        let v = through_zeroing(side.metric, v);
+                        *best = Some(best.map_or(v, |w| w.max(v)));
+                        true
+                    }
+                    Err(e) => {
+                        err = Some(e);
+                        false
+                    }
+                };
+            match child {
+                Child::InSlice(c) => {
+                    children.push(game.rank(&c));
+                    true
+                }
+                Child::PawnPush { board, double } => {
+                    let place = self.push_place(b, &board, double);
+                    take(self.main, self.push_value(self.main, &place), &mut best)
+                        && twin.is_none_or(|t| take(t, self.push_value(t, &place), &mut twin_best))
+                }
                 Child::Exit {
                     board,
                     victim,
                     promoted,
-                } => side.game.exit_value(&board, victim, promoted),
-            };
-            if let Child::InSlice(c) = child {
-                children.push(game.rank(&c));
-                return true;
+                } => {
+                    let at = game.exit_index(&board, victim, promoted);
+                    let value = |side: Side| side.game.exit_value_at(at, &board, victim, promoted);
+                    take(self.main, value(self.main), &mut best)
+                        && twin.is_none_or(|t| take(t, value(t), &mut twin_best))
+                }
             }
-            // Pawn moves, captures and promotions all zero the clock.
-            let mut take = |side: Side, best: &mut Option<Value>| match value(side) {
-                Ok(v) => {
-                    let v = through_zeroing(side.metric, v);
-                    *best = Some(best.map_or(v, |w| w.max(v)));
-                    true
-                }
-                Err(e) => {
-                    err = Some(e);
-                    false
-                }
-            };
-            take(self.main, &mut best) && twin.is_none_or(|t| take(t, &mut twin_best))
         };
         let moves = if rank {
             game.moves(b, &mut exit);
@@ -1136,16 +1145,10 @@ impl GroupGame<'_> {
         }
     }
 
-    /// The value of a pawn push's child (a stage already solved), for its side to move, in
-    /// `side`'s metric.
-    fn push_value(
-        &self,
-        side: Side,
-        parent: &Board,
-        child: &Board,
-        double: Option<u8>,
-    ) -> Result<Value, ProbeError> {
-        let game = side.game;
+    /// Where a pawn push leads: an index of this material (a stage already solved), or a
+    /// position with en passant rights (for the slow path).
+    fn push_place(&self, parent: &Board, child: &Board, double: Option<u8>) -> PushPlace {
+        let game = self.main.game;
         // En passant needs a pawn of the side to move beside the pushed pawn: without one
         // (nearly always) the child is a position of this table as it stands.
         if double.is_some_and(|passed| game.ep_possible(child, passed)) {
@@ -1154,10 +1157,18 @@ impl GroupGame<'_> {
                 m.promotion.is_none() && game.position(child, None).same_board(&pos.play(*m))
             });
             if let Some(next) = m.map(|m| pos.play(m)).filter(|p| p.ep_square().is_some()) {
-                return self.slow_value(side, &next);
+                return PushPlace::EnPassant(Box::new(next));
             }
         }
-        self.own_value(side, game.rank(child))
+        PushPlace::Index(game.rank(child))
+    }
+
+    /// The value of a pawn push's child, for its side to move, in `side`'s metric.
+    fn push_value(&self, side: Side, place: &PushPlace) -> Result<Value, ProbeError> {
+        match place {
+            PushPlace::Index(idx) => self.own_value(side, *idx),
+            PushPlace::EnPassant(pos) => self.slow_value(side, pos),
+        }
     }
 
     /// The value of index `idx` of this material in a group already solved.
@@ -1204,6 +1215,14 @@ impl GroupGame<'_> {
             Metric::Dtz { .. } => self.tb.probe_dtz(pos),
         }
     }
+}
+
+/// Where a pawn push leads ([`GroupGame::push_place`]).
+enum PushPlace {
+    /// An index of this material.
+    Index(u64),
+    /// A position with en passant rights.
+    EnPassant(Box<Position>),
 }
 
 /// What [`GroupGame::exit_of`] finds.

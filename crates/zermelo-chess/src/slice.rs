@@ -525,18 +525,21 @@ impl SliceGame {
         diagonal.max(anti) + 2 >= n
     }
 
-    /// The value, for the side to move in `board`, of a capture's or promotion's child.
-    pub(crate) fn exit_value(
+    /// Where a capture's or promotion's child is in its table: `None` when the target has
+    /// no table (bare kings, a draw). Every game of one material places it alike, whatever
+    /// its metric.
+    #[inline]
+    pub(crate) fn exit_index(
         &self,
         board: &Board,
         victim: Option<usize>,
         promoted: Option<(usize, Role)>,
-    ) -> Result<Value, ProbeError> {
+    ) -> Option<u64> {
         let target = self.exits[exit_key(victim, promoted)]
             .as_ref()
             .expect("every capture and promotion has a target");
         let ExitTarget::Table { table, flip, order } = target else {
-            return Ok(Value::Draw);
+            return None;
         };
         let mut sq = [0u8; 8];
         for (k, &src) in order.iter().enumerate() {
@@ -551,7 +554,25 @@ impl SliceGame {
         } else {
             board.turn
         };
-        let idx = table.indexer().rank_squares(turn, &sq[..order.len()]);
+        Some(table.indexer().rank_squares(turn, &sq[..order.len()]))
+    }
+
+    /// The value, for the side to move in `board`, of a capture's or promotion's child placed
+    /// at `at` by [`SliceGame::exit_index`] (the same arguments).
+    #[inline]
+    pub(crate) fn exit_value_at(
+        &self,
+        at: Option<u64>,
+        board: &Board,
+        victim: Option<usize>,
+        promoted: Option<(usize, Role)>,
+    ) -> Result<Value, ProbeError> {
+        let Some(idx) = at else {
+            return Ok(Value::Draw);
+        };
+        let Some(ExitTarget::Table { table, .. }) = &self.exits[exit_key(victim, promoted)] else {
+            unreachable!("an index is given only for a target with a table");
+        };
         table
             .value(idx)?
             .ok_or_else(|| ProbeError::Illegal(self.position(board, promoted).fen()))
