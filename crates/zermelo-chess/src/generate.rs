@@ -213,7 +213,7 @@ pub struct Pair {
 
 /// Generates the DTM and the DTZ table (of the tablebase's rule) of the canonical `material`
 /// together: each DTM group is seeded with the DTZ exits probed too and the DTZ starts
-/// recorded ([`StartLog`]), and the DTZ group is solved right after it from those starts
+/// recorded (two bytes per index), and the DTZ group is solved right after it from those starts
 /// without generating a move. The tables are the same as [`generate_with`]'s, one metric at a
 /// time. `options.metric` is not read; `options.stop_after_groups` counts DTZ groups. A run
 /// resumed from the work folder goes on where each metric stopped (the starts of a DTM group
