@@ -15,7 +15,8 @@
 //! * [`generate`] — one table (3 to 5 pieces) by retrograde analysis on un-moves over the
 //!   index, on zermelo's compact engine (no graph, 2 bytes and a bit per index of the group
 //!   being solved), seeded from the smaller tables that captures and promotions lead into;
-//!   [`generate_with`] checkpoints to a work folder and resumes;
+//!   [`generate_with`] checkpoints to a work folder and resumes; [`generate_pair`] makes the
+//!   DTM and the DTZ table together, the DTZ groups seeded from starts the DTM seeding records;
 //! * [`Table`] — the checksummed, versioned on-disk format, memory-mapped for probing;
 //! * [`Tablebase`] — a directory of tables: probe, best moves, principal line;
 //! * [`verify`] — re-checks a table against the certificate rules with move generation.
