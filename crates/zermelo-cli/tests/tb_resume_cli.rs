@@ -245,10 +245,13 @@ fn a_rewritten_group_count_or_damaged_values_are_refused_never_a_wrong_table() {
 #[test]
 fn work_files_that_are_not_regular_files_are_refused_not_opened() {
     let dir = TempDir::new().unwrap();
-    let cases: [(&str, &str); 3] = [
+    let cases: [(&str, &str); 5] = [
         ("KQvK", "KQvK/checkpoint.zck"),
         ("KPvK", "KPvK.values"),
         ("KPvK", "KPvK.groups"),
+        // The DTZ starts recorded while DTM and DTZ are generated together.
+        ("KQvK", "KQvK.dtz.starts"),
+        ("KPvK", "KPvK.dtz.starts"),
     ];
     for (i, (material, file)) in cases.into_iter().enumerate() {
         for kind in ["fifo", "symlink"] {
