@@ -20,9 +20,11 @@
 //! | `0x8000 \| c << 8 \| m` | open: `m` in-group moves, best exit of class code `c` (0: none) |
 //!
 //! Entries are written through per-thread runs flushed at [`RUN`] boundaries, so a log in a
-//! file costs sequential writes; an index whose run was never flushed (a seeding resumed
-//! from a checkpoint, a chunking that does not line up) reads `0` and is computed again, so a
-//! log is never wrong, only incomplete.
+//! file costs sequential writes; a run never written whole (a seeding resumed from a
+//! checkpoint, a chunking that does not line up) reads as unrecorded and is computed again, so
+//! a log is never wrong, only incomplete. Each run written to a file has its CRC-32 kept in
+//! memory and checked when it is read back: a file changed behind the generator's back fails
+//! the generation (exit 2) instead of seeding wrong starts.
 
 use std::cell::RefCell;
 use std::fs::File;
@@ -52,7 +54,19 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// Where the entries are.
 enum Backing {
     Memory(Vec<AtomicU16>),
-    File { file: File, path: PathBuf },
+    /// A file, and per run of [`RUN`] indices the CRC-32 of its bytes as written (bit 32
+    /// set once written): a run read back is checked against it, and a run without one (never
+    /// written whole) reads as unrecorded.
+    File {
+        file: File,
+        path: PathBuf,
+        crcs: Vec<AtomicU64>,
+    },
+}
+
+/// The CRC of a run's bytes, with the written bit.
+fn run_crc(bytes: &[u8]) -> u64 {
+    1 << 32 | u64::from(crc32fast::hash(bytes))
 }
 
 /// The DTZ starts of one group (see the module documentation).
@@ -60,8 +74,9 @@ pub(crate) struct StartLog {
     backing: Backing,
     len: u64,
     rule: u32,
-    /// Names this log in the threads' run buffers.
-    id: u64,
+    /// Names this log's present contents in the threads' run buffers (renewed when the
+    /// draws are marked, so no thread reads a run it buffered before).
+    id: AtomicU64,
 }
 
 /// A thread's run of entries: (log id, first local index, entries).
@@ -97,6 +112,7 @@ impl StartLog {
                 Backing::File {
                     file,
                     path: p.to_path_buf(),
+                    crcs: (0..len.div_ceil(RUN)).map(|_| AtomicU64::new(0)).collect(),
                 }
             }
         };
@@ -104,7 +120,7 @@ impl StartLog {
             backing,
             len,
             rule,
-            id: NEXT_ID.fetch_add(1, Relaxed),
+            id: AtomicU64::new(NEXT_ID.fetch_add(1, Relaxed)),
         })
     }
 
@@ -159,17 +175,18 @@ impl StartLog {
     /// Records the DTZ start of local index `i` (called by the DTM seeding, chunk by chunk).
     pub(crate) fn record(&self, i: u64, start: Start) -> std::io::Result<()> {
         let e = self.encode(start);
-        let file = match &self.backing {
+        let (file, crcs) = match &self.backing {
             Backing::Memory(v) => {
                 v[i as usize].store(e, Relaxed);
                 return Ok(());
             }
-            Backing::File { file, .. } => file,
+            Backing::File { file, crcs, .. } => (file, crcs),
         };
+        let me = self.id.load(Relaxed);
         WRITING.with_borrow_mut(|(id, first, run)| {
-            if *id != self.id || *first + run.len() as u64 != i {
+            if *id != me || *first + run.len() as u64 != i {
                 // A run left by another log, or a gap: what was not flushed stays unset.
-                (*id, *first) = (self.id, i);
+                (*id, *first) = (me, i);
                 run.clear();
             }
             run.push(e);
@@ -180,6 +197,10 @@ impl StartLog {
                 run.clear();
                 *first = next;
                 file.write_all_at(&bytes, at * 2)?;
+                // Only a whole run is vouched for.
+                if at % RUN == 0 {
+                    crcs[(at / RUN) as usize].store(run_crc(&bytes), Relaxed);
+                }
             }
             Ok(())
         })
@@ -199,20 +220,37 @@ impl StartLog {
     pub(crate) fn get(&self, i: u64) -> std::io::Result<Option<Start>> {
         let e = match &self.backing {
             Backing::Memory(v) => v[i as usize].load(Relaxed),
-            Backing::File { file, .. } => READING.with_borrow_mut(|(id, first, run)| {
-                if *id != self.id || i < *first || i >= *first + run.len() as u64 {
+            Backing::File { file, crcs, path } => READING.with_borrow_mut(|(id, first, run)| {
+                let me = self.id.load(Relaxed);
+                if *id != me || i < *first || i >= *first + run.len() as u64 {
                     let at = i - i % RUN;
                     let n = RUN.min(self.len - at) as usize;
-                    let mut bytes = vec![0u8; 2 * n];
                     *id = 0;
-                    file.read_exact_at(&mut bytes, at * 2)?;
                     run.clear();
-                    run.extend(
-                        bytes
-                            .chunks_exact(2)
-                            .map(|b| u16::from_le_bytes([b[0], b[1]])),
-                    );
-                    (*id, *first) = (self.id, at);
+                    match crcs[(at / RUN) as usize].load(Relaxed) {
+                        0 => run.resize(n, UNSET),
+                        crc => {
+                            let mut bytes = vec![0u8; 2 * n];
+                            file.read_exact_at(&mut bytes, at * 2)?;
+                            if run_crc(&bytes) != crc {
+                                return Err(std::io::Error::new(
+                                    std::io::ErrorKind::InvalidData,
+                                    format!(
+                                        "{}: indices {at} to {}: CRC mismatch (changed while \
+                                         the table was generated?)",
+                                        path.display(),
+                                        at + n as u64 - 1
+                                    ),
+                                ));
+                            }
+                            run.extend(
+                                bytes
+                                    .chunks_exact(2)
+                                    .map(|b| u16::from_le_bytes([b[0], b[1]])),
+                            );
+                        }
+                    }
+                    (*id, *first) = (me, at);
                 }
                 Ok::<_, std::io::Error>(run[(i - *first) as usize])
             })?,
@@ -223,6 +261,8 @@ impl StartLog {
     /// Turns the open entries of the indices where `draw` holds into draws: the DTM group's
     /// draws, which are the DTZ group's (the same moves, exits of the same outcomes).
     pub(crate) fn mark_draws(&self, draw: impl Fn(u64) -> bool + Sync) -> std::io::Result<()> {
+        // Runs buffered by any thread before are stale from here on.
+        self.id.store(NEXT_ID.fetch_add(1, Relaxed), Relaxed);
         let mark = |first: u64, entries: &mut [u16]| {
             for (j, e) in entries.iter_mut().enumerate() {
                 if *e & OPEN != 0 && draw(first + j as u64) {
@@ -245,23 +285,31 @@ impl StartLog {
                     });
                 Ok(())
             }
-            Backing::File { file, .. } => {
-                (0..self.len.div_ceil(RUN))
-                    .into_par_iter()
-                    .try_for_each(|c| {
-                        let first = c * RUN;
-                        let n = RUN.min(self.len - first) as usize;
-                        let mut bytes = vec![0u8; 2 * n];
-                        file.read_exact_at(&mut bytes, first * 2)?;
-                        let mut entries: Vec<u16> = bytes
-                            .chunks_exact(2)
-                            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-                            .collect();
-                        mark(first, &mut entries);
-                        let bytes: Vec<u8> = entries.iter().flat_map(|e| e.to_le_bytes()).collect();
-                        file.write_all_at(&bytes, first * 2)
-                    })
-            }
+            Backing::File { file, crcs, .. } => (0..self.len.div_ceil(RUN))
+                .into_par_iter()
+                .try_for_each(|c| {
+                    let crc = &crcs[c as usize];
+                    if crc.load(Relaxed) == 0 {
+                        return Ok(()); // unrecorded: read as such
+                    }
+                    let first = c * RUN;
+                    let n = RUN.min(self.len - first) as usize;
+                    let mut bytes = vec![0u8; 2 * n];
+                    file.read_exact_at(&mut bytes, first * 2)?;
+                    if run_crc(&bytes) != crc.load(Relaxed) {
+                        // Left as found, for `get` to report.
+                        return Ok(());
+                    }
+                    let mut entries: Vec<u16> = bytes
+                        .chunks_exact(2)
+                        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                        .collect();
+                    mark(first, &mut entries);
+                    let bytes: Vec<u8> = entries.iter().flat_map(|e| e.to_le_bytes()).collect();
+                    file.write_all_at(&bytes, first * 2)?;
+                    crc.store(run_crc(&bytes), Relaxed);
+                    Ok(())
+                }),
         }
     }
 
@@ -345,5 +393,39 @@ mod tests {
             !dir.path().join("g.starts").exists(),
             "removed when dropped"
         );
+    }
+
+    /// A run changed in the file behind the log's back is an error when read, never a start.
+    #[test]
+    fn a_run_changed_in_the_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.starts");
+        let len = 2 * RUN;
+        let log = StartLog::new(len, 100, Some(&path)).unwrap();
+        let open = Start::Open {
+            moves: 3,
+            exit: None,
+        };
+        for i in 0..len {
+            log.record(i, open).unwrap();
+        }
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        // Index RUN + 5 becomes a hole.
+        file.write_all_at(&HOLE.to_le_bytes(), (RUN + 5) * 2)
+            .unwrap();
+        assert_eq!(log.get(7).unwrap(), Some(open));
+        assert_eq!(log.get(RUN - 1).unwrap(), Some(open), "run 0 buffered");
+        let e = log.get(RUN + 5).unwrap_err();
+        assert!(e.to_string().contains("CRC mismatch"), "{e}");
+        // Marking the draws leaves the damaged run as it found it.
+        log.mark_draws(|_| true).unwrap();
+        assert!(log.get(RUN).is_err());
+        assert_eq!(log.get(0).unwrap(), Some(Start::Terminal(Outcome::Draw)));
+        // A run buffered before the marking is read again after it.
+        let log = StartLog::new(len, 100, Some(&path)).unwrap();
+        (0..len).for_each(|i| log.record(i, open).unwrap());
+        assert_eq!(log.get(1).unwrap(), Some(open));
+        log.mark_draws(|i| i == 2).unwrap();
+        assert_eq!(log.get(2).unwrap(), Some(Start::Terminal(Outcome::Draw)));
     }
 }
