@@ -637,6 +637,17 @@ fn put(bytes: &mut [u8], e: u16) {
 /// small enough to be decoded into memory and, for a pawn table, the buffers that read the
 /// values file back. The smaller tables probed block by block are not included.
 pub fn estimate_memory(material: &Material, options: &GenOptions) -> u64 {
+    estimate(material, options, &[options.metric])
+}
+
+/// The resident memory [`generate_pair`] needs for the canonical `material`, in bytes: as
+/// [`estimate_memory`], with the smaller tables of both metrics decoded into memory side by
+/// side and both compressed tables.
+pub fn estimate_pair_memory(material: &Material, options: &GenOptions, rule: u32) -> u64 {
+    estimate(material, options, &[Metric::Dtm, Metric::Dtz { rule }])
+}
+
+fn estimate(material: &Material, options: &GenOptions, metrics: &[Metric]) -> u64 {
     let ix = crate::Indexer::new(material);
     let largest = plan_groups(&ix)
         .iter()
@@ -651,14 +662,18 @@ pub fn estimate_memory(material: &Material, options: &GenOptions) -> u64 {
         },
     );
     // The smaller tables decoded into memory for the captures and promotions.
-    let resident: u64 = material
-        .successors()
+    let resident: u64 = metrics
         .iter()
-        .map(|m| crate::Indexer::new(m).size() * options.metric.width() as u64)
+        .flat_map(|metric| {
+            material
+                .successors()
+                .into_iter()
+                .map(|m| crate::Indexer::new(&m).size() * metric.width() as u64)
+        })
         .filter(|&b| b <= crate::slice::RESIDENT_LIMIT)
         .sum();
     let pawn_buffers = if ix.has_pawns() { 64 << 20 } else { 0 };
-    engine + ix.size() / 4 + resident + pawn_buffers
+    engine + metrics.len() as u64 * ix.size() / 4 + resident + pawn_buffers
 }
 
 /// The groups of pawn configurations of a material, in the order they are solved (each a

@@ -63,8 +63,8 @@ mod verify;
 
 pub use dtz::Wdl50;
 pub use generate::{
-    discard_checkpoint, estimate_memory, generate, generate_pair, generate_with, GenError,
-    GenOptions, Pair,
+    discard_checkpoint, estimate_memory, estimate_pair_memory, generate, generate_pair,
+    generate_with, GenError, GenOptions, Pair,
 };
 pub use index::Indexer;
 pub use lock::{lock_path, Acquire, Holder, TableLock};

@@ -301,9 +301,9 @@ fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
         .assert()
         .code(3)
         .stderr(contains(
-            // The DTZ run is the larger: two bytes per entry of the smaller tables it holds
-            // decoded in memory.
-            "tb gen KQvKR (DTZ), the largest table to generate: this job needs about",
+            // Both tables are generated together: the estimate holds the smaller tables of
+            // both metrics decoded in memory.
+            "tb gen KQvKR (DTM and DTZ), the largest table to generate: this job needs about",
         ));
     assert!(!dir.path().join("KQvK.zct").exists());
     assert!(!dir.path().join("KQvKR.zct").exists());

@@ -283,29 +283,50 @@ fn check_memory_up_front(
     options: &GenOptions,
     metrics: &[Metric],
 ) -> CliResult {
-    let mut todo: Vec<(u64, &Material, Metric)> = Vec::new();
+    // (estimate, material, the metric generated alone or `None` for both together)
+    let mut todo: Vec<(u64, &Material, Option<Metric>)> = Vec::new();
     for m in targets {
-        for &metric in metrics {
-            if !dir.join(metric.file_name(m)).is_file() {
-                let options = GenOptions {
-                    metric,
-                    ..options.clone()
-                };
-                todo.push((zermelo_chess::estimate_memory(m, &options), m, metric));
-            }
+        let missing: Vec<Metric> = metrics
+            .iter()
+            .copied()
+            .filter(|metric| !dir.join(metric.file_name(m)).is_file())
+            .collect();
+        if let [Metric::Dtm, Metric::Dtz { rule }] = missing[..] {
+            todo.push((
+                zermelo_chess::estimate_pair_memory(m, options, rule),
+                m,
+                None,
+            ));
+            continue;
+        }
+        for metric in missing {
+            let options = GenOptions {
+                metric,
+                ..options.clone()
+            };
+            let estimate = zermelo_chess::estimate_memory(m, &options);
+            todo.push((estimate, m, Some(metric)));
         }
     }
     todo.sort_by_key(|t| std::cmp::Reverse(t.0));
     match todo.first() {
         Some(&(solving, m, metric)) => {
-            let label = match metric {
-                Metric::Dtm => m.to_string(),
-                Metric::Dtz { .. } => format!("{m} (DTZ)"),
+            let (label, graph) = match metric {
+                Some(Metric::Dtm) => (m.to_string(), dependencies_size(m, dir, Metric::Dtm)),
+                Some(dtz) => (format!("{m} (DTZ)"), dependencies_size(m, dir, dtz)),
+                None => (
+                    format!("{m} (DTM and DTZ)"),
+                    metrics
+                        .iter()
+                        .map(|&x| dependencies_size(m, dir, x))
+                        .max()
+                        .unwrap_or(0),
+                ),
             };
             crate::input::check_memory(
                 &format!("tb gen {label}, the largest table to generate"),
                 zermelo::memory::Estimate {
-                    graph: dependencies_size(m, dir, metric),
+                    graph,
                     loading: 0,
                     solving,
                 },
@@ -371,14 +392,10 @@ fn gen_one(
         return Ok(());
     }
     // The smaller tables are mapped while this one is generated.
-    let dependencies = dependencies_size(m, dir, metric);
-    crate::input::check_memory(
-        &format!("tb gen {m}"),
-        zermelo::memory::Estimate {
-            graph: dependencies,
-            loading: 0,
-            solving: zermelo_chess::estimate_memory(m, options),
-        },
+    check_table_memory(
+        m,
+        dependencies_size(m, dir, metric),
+        zermelo_chess::estimate_memory(m, options),
     )?;
     let t0 = Instant::now();
     let size = zermelo_chess::Indexer::new(m).size();
@@ -392,6 +409,19 @@ fn gen_one(
     write_generated(m, &table, &path, work, t0.elapsed(), stats)
 }
 
+/// Refuses to generate `m` when the smaller tables mapped (`dependencies` bytes) and the
+/// solver's estimate (`solving`) do not fit in the memory allowed.
+fn check_table_memory(m: &Material, dependencies: u64, solving: u64) -> CliResult {
+    crate::input::check_memory(
+        &format!("tb gen {m}"),
+        zermelo::memory::Estimate {
+            graph: dependencies,
+            loading: 0,
+            solving,
+        },
+    )
+}
+
 /// Generates and writes both tables of `m` ([`generate_pair`]), neither being present.
 fn gen_pair(
     m: &Material,
@@ -403,27 +433,11 @@ fn gen_pair(
     (k, total): (usize, usize),
 ) -> CliResult {
     let dtz = Metric::Dtz { rule: tb.rule() };
-    let dependencies = dependencies_size(m, dir, Metric::Dtm).max(dependencies_size(m, dir, dtz));
-    let solving = [Metric::Dtm, dtz]
-        .iter()
-        .map(|&metric| {
-            zermelo_chess::estimate_memory(
-                m,
-                &GenOptions {
-                    metric,
-                    ..options.clone()
-                },
-            )
-        })
-        .max()
-        .unwrap_or(0);
-    crate::input::check_memory(
-        &format!("tb gen {m}"),
-        zermelo::memory::Estimate {
-            graph: dependencies,
-            loading: 0,
-            solving,
-        },
+    check_table_memory(
+        m,
+        // Mapped, read block by block and released after each group: the larger set counts.
+        dependencies_size(m, dir, Metric::Dtm).max(dependencies_size(m, dir, dtz)),
+        zermelo_chess::estimate_pair_memory(m, options, tb.rule()),
     )?;
     let size = zermelo_chess::Indexer::new(m).size();
     let bar = Progress::global().layers(&format!("[{k}/{total}] {m} DTM+DTZ"), 2 * size);
