@@ -300,6 +300,25 @@ fn nimbers_and_big_numbers_round_trip() {
     assert_eq!(text.parse::<Value>().unwrap(), big);
 }
 
+/// Sums of number-plus-nimber values add their numbers and nim-add their nimbers: the fuzzer's
+/// `2*54+*54+-22-22` took over a minute summing every `2*i + *j` first.
+#[test]
+fn number_plus_nimber_values_add_at_once() {
+    // (`+-22` is plus-or-minus 22.)
+    assert_eq!(v("2*54+*54+-22-22"), v("2+-22-22"));
+    assert_eq!(v("-1*52+*52+^"), v("-1^"));
+    assert_eq!(v("1/2*63 + 3*62 + *1"), v("7/2"));
+    assert_eq!(v("1*5 + *3"), v("1*6"));
+    // Against the sum of the same values written out with their options (forms the shortcut
+    // does not know, summed option by option), computed first.
+    let long = v("{5/2,5/2*,5/2*2|5/2,5/2*,5/2*2} + {0,*,*2|0,*,*2}");
+    assert_eq!(long, v("5/2"));
+    assert_eq!(v("5/2*3 + *3"), long);
+    let long = v("{3/4,3/4*|3/4,3/4*} + {0,*,*2|0,*,*2}");
+    assert_eq!(v("3/4*2 + *3"), long);
+    assert_eq!(long.to_string(), "3/4*");
+}
+
 fn super_big() -> Value {
     "999999999999999999".parse().unwrap()
 }

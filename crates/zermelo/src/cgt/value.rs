@@ -92,6 +92,9 @@ pub(crate) struct Store {
     /// The nimbers built so far: `nimbers[n] = *n`, and back.
     nimbers: Vec<Value>,
     pub(crate) nimber_of: HashMap<Value, u32>,
+    /// Values built as a number plus a nimber `x + *m` (m >= 1), and their parts: such sums
+    /// add by adding the numbers and nim-adding the nimbers.
+    pub(crate) number_nimber: HashMap<Value, (Dyadic, u32)>,
     /// Left (true) and Right stops.
     stops: HashMap<(Value, bool), Dyadic>,
     /// Option handles held by the interned forms (each form is held twice: in `forms` and as
@@ -142,6 +145,7 @@ impl Store {
             table(&self.sum),
             table(&self.neg),
             table(&self.nimber_of),
+            table(&self.number_nimber),
             table(&self.stops),
             forms,
         ];
