@@ -36,7 +36,8 @@ fn groups_done(path: &Path) -> u32 {
 /// Generates `material` without interruption, then again killed once the engine has a
 /// checkpoint and `kill_at` groups are finished, then resumed; the resumed table must equal
 /// the uninterrupted one. `dtz`: kill while its DTZ table (`.zdz`, work name
-/// `<material>.dtz`) is being generated, after the DTM table is written.
+/// `<material>.dtz`) is being generated (both tables are generated together, group by group:
+/// a pawnless table's DTM table is written by then, a pawn table's not).
 fn killed_and_resumed(material: &str, kill_at: u32, dtz: bool) {
     let name = if dtz {
         format!("{material}.dtz")
@@ -95,6 +96,8 @@ fn killed_and_resumed(material: &str, kill_at: u32, dtz: bool) {
     );
     let values = tables.join(".work").join(format!("{name}.values"));
     assert!(!values.exists(), "so is the values file");
+    let starts = work.join(format!("{material}.dtz.starts"));
+    assert!(!starts.exists(), "and the DTZ starts of the last group");
 }
 
 #[test]
