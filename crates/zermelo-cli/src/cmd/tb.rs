@@ -370,6 +370,14 @@ fn lock_table(dir: &Path, m: &Material, no_wait: bool) -> CliResult<TableLock> {
     }
 }
 
+/// How `tb gen` names a table in its lines: `KRPvKR`, `KRPvKR DTZ`.
+fn table_label(m: &Material, metric: Metric) -> String {
+    match metric {
+        Metric::Dtm => m.to_string(),
+        Metric::Dtz { .. } => format!("{m} DTZ"),
+    }
+}
+
 /// Generates and writes one table of `options.metric` unless it is present (and readable).
 fn gen_one(
     m: &Material,
@@ -381,10 +389,7 @@ fn gen_one(
     (k, total): (usize, usize),
 ) -> CliResult {
     let metric = options.metric;
-    let label = match metric {
-        Metric::Dtm => m.to_string(),
-        Metric::Dtz { .. } => format!("{m} DTZ"),
-    };
+    let label = table_label(m, metric);
     let path = dir.join(metric.file_name(m));
     if path.is_file() {
         tb.table_for(m, metric).map_err(probe_failure)?;
@@ -477,10 +482,7 @@ fn write_generated(
 ) -> CliResult {
     let t0 = Instant::now();
     let metric = table.metric();
-    let label = match metric {
-        Metric::Dtm => m.to_string(),
-        Metric::Dtz { .. } => format!("{m} DTZ"),
-    };
+    let label = table_label(m, metric);
     let size = table.size();
     let mut written = 0;
     emit(Some(path), |w| {
