@@ -196,8 +196,19 @@ fn serves_chess_tables() {
     let cursed: serde_json::Value =
         serde_json::from_str(cursed.split("\r\n\r\n").nth(1).unwrap()).unwrap();
     assert_eq!(cursed["category"], "cursed-win", "{cursed}");
-    let bad_clock = get(&addr, "/standard?fen=4k3/8/4K3/4Q3/8/8/8/8_w_-_-_x_1");
-    assert!(bad_clock.starts_with("HTTP/1.1 400"), "{bad_clock}");
+    // Bad input is a 400 naming what is wrong: a clock that is not a number, above 150 or
+    // after a double push; castling rights; more pieces than any table has.
+    for (fen, expect) in [
+        ("4k3/8/4K3/4Q3/8/8/8/8_w_-_-_x_1", "halfmove clock"),
+        ("4k3/8/4K3/4Q3/8/8/8/8_w_-_-_151_90", "halfmove clock 151"),
+        ("4k3/8/8/3pP3/8/8/8/4K3_w_-_d6_5_40", "en passant"),
+        ("r3k3/8/8/8/8/8/8/4K3_b_q_-_0_1", "castling"),
+        ("4k3/8/8/8/8/8/8/QRRBK3_w_-_-_0_1", "at most"),
+    ] {
+        let answer = get(&addr, &format!("/standard?fen={fen}"));
+        assert!(answer.starts_with("HTTP/1.1 400"), "{fen}: {answer}");
+        assert!(answer.contains(expect), "{fen}: {answer}");
+    }
     let no_table = get(&addr, "/standard?fen=4k3/8/8/8/8/8/8/RR2K3_w_-_-_0_1");
     assert!(no_table.starts_with("HTTP/1.1 404"), "{no_table}");
     let bad = get(&addr, "/api/tb?fen=nonsense");

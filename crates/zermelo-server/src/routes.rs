@@ -153,7 +153,9 @@ fn tables(state: &AppState) -> Result<&dyn Tablebase, ApiError> {
 
 fn tb_error(e: TablebaseError) -> ApiError {
     match e {
-        TablebaseError::BadFen(_) => ApiError::bad_request(e.to_string()),
+        TablebaseError::BadFen(_) | TablebaseError::Unsupported(_) => {
+            ApiError::bad_request(e.to_string())
+        }
         TablebaseError::NoTable(_) => ApiError::not_found(e.to_string()),
     }
 }

@@ -13,7 +13,8 @@ pub trait Tablebase: Send + Sync + 'static {
     ///
     /// # Errors
     /// [`TablebaseError::BadFen`] for a malformed or illegal position (answered 400),
-    /// [`TablebaseError::NoTable`] when no table covers it (404).
+    /// [`TablebaseError::Unsupported`] for a legal position no table of this kind can hold (400),
+    /// [`TablebaseError::NoTable`] when the table that covers it is missing or unusable (404).
     fn probe(&self, fen: &str) -> Result<PositionProbe, TablebaseError>;
 
     /// The position named by `fen` in the JSON shape of lichess's tablebase server
@@ -36,7 +37,10 @@ pub enum TablebaseError {
     /// The FEN is malformed or the position illegal.
     #[error("bad FEN: {0}")]
     BadFen(String),
-    /// No table covers the position (e.g. its material).
+    /// A legal position outside what the tables hold (chess: more than 5 pieces).
+    #[error("no table holds this position: {0}")]
+    Unsupported(String),
+    /// The table that covers the position is missing or unusable.
     #[error("no table for this position: {0}")]
     NoTable(String),
 }

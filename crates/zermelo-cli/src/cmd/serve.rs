@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
-use zermelo_chess::Position;
+use zermelo_chess::{Position, ProbeError};
 use zermelo_server::{AppState, Limits, PositionProbe, TablebaseError};
 
 use crate::error::{CliResult, Failure};
@@ -84,14 +84,21 @@ impl zermelo_server::Tablebase for ChessTables {
     fn probe(&self, fen: &str) -> Result<PositionProbe, TablebaseError> {
         let (pos, clock) = Position::from_fen_with_clock(fen)
             .map_err(|e| TablebaseError::BadFen(e.to_string()))?;
-        crate::cmd::tb::position_probe(&self.0, &pos, clock)
-            .map_err(|e| TablebaseError::NoTable(e.to_string()))
+        crate::cmd::tb::position_probe(&self.0, &pos, clock).map_err(probe_error)
     }
 
     fn standard(&self, fen: &str) -> Result<serde_json::Value, TablebaseError> {
         let (pos, clock) = Position::from_fen_with_clock(fen)
             .map_err(|e| TablebaseError::BadFen(e.to_string()))?;
-        crate::cmd::tb::lichess_standard(&self.0, &pos, clock)
-            .map_err(|e| TablebaseError::NoTable(e.to_string()))
+        crate::cmd::tb::lichess_standard(&self.0, &pos, clock).map_err(probe_error)
+    }
+}
+
+/// A probe's failure as the server answers it: more pieces than any table is the request's
+/// fault (400); a missing, damaged or foreign table is the server's side (404).
+fn probe_error(e: ProbeError) -> TablebaseError {
+    match e {
+        ProbeError::TooManyPieces { .. } => TablebaseError::Unsupported(e.to_string()),
+        _ => TablebaseError::NoTable(e.to_string()),
     }
 }
