@@ -140,3 +140,45 @@ impl MappedCells {
         unsafe { std::slice::from_raw_parts(ptr.cast::<AtomicU16>(), self.len) }
     }
 }
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// The resident kilobytes of the mapping that starts at `start` (`/proc/self/smaps`).
+    fn resident_kib(start: usize) -> u64 {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let mut lines = smaps.lines();
+        while let Some(line) = lines.next() {
+            let range = line.split_whitespace().next().unwrap_or("");
+            let Some((from, _)) = range.split_once('-') else {
+                continue;
+            };
+            if usize::from_str_radix(from, 16) == Ok(start) {
+                let rss = lines.find(|l| l.starts_with("Rss:")).unwrap();
+                return rss.split_whitespace().nth(1).unwrap().parse().unwrap();
+            }
+        }
+        panic!("no mapping at {start:#x}");
+    }
+
+    #[test]
+    fn released_pages_leave_the_resident_set_and_read_back_the_same() {
+        let mut file = tempfile::tempfile().unwrap();
+        let bytes: Vec<u8> = (0..4u32 << 20).map(|i| (i * 7 % 251) as u8).collect();
+        file.write_all(&bytes).unwrap();
+        // SAFETY: the temporary file is ours and unchanged while mapped.
+        let map = unsafe { Mapping::new(&file, false) }.unwrap();
+        let start = map.bytes().as_ptr() as usize;
+        let sum = |m: &Mapping| m.bytes().iter().map(|&b| b as u64).sum::<u64>();
+        let expected = sum(&map);
+        assert!(
+            resident_kib(start) >= 4 << 10,
+            "read whole, the file is resident"
+        );
+        map.release();
+        assert_eq!(resident_kib(start), 0, "released, none of it counts");
+        assert_eq!(sum(&map), expected, "and it reads back the same bytes");
+    }
+}
