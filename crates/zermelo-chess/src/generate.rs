@@ -719,6 +719,7 @@ fn plan_groups(ix: &crate::Indexer) -> Vec<Vec<u64>> {
 /// piece is a more significant digit of the target than the pieces that move (a bishop or
 /// knight next to a rook), each pawn square decoded every block of the target again. Other
 /// groups keep whole blocks (interleaving them measured slower).
+#[derive(Clone)]
 struct Window {
     block_len: u64,
     /// Indices of one block taken in a row before the next block's.
@@ -727,6 +728,12 @@ struct Window {
     starts: Vec<u64>,
     /// Per global block (`index / block_len`): its local slot, or `u32::MAX`.
     slot: Vec<u32>,
+    /// Local and global indices are the same (a pawnless table's one group): no lookups.
+    identity: bool,
+    /// `log2(block_len)` and `log2(run)` when both are powers of two (pawn tables: the
+    /// kings' and pieces' digits are 32 and 64 squares), so that the lookups on the hot path
+    /// (every predecessor) shift instead of dividing.
+    shifts: Option<(u32, u32)>,
 }
 
 /// Indices of a block taken in a row in an interleaved group ([`Window`]): the last two
@@ -763,11 +770,21 @@ impl Window {
             && block_len > PROMOTION_RUN
             && configs.len() > 1
             && configs.iter().any(|&c| promotes(c));
+        let run = if interleave { PROMOTION_RUN } else { block_len };
+        let identity = run == block_len
+            && starts
+                .iter()
+                .enumerate()
+                .all(|(k, &start)| start == k as u64 * block_len);
+        let shifts = (block_len.is_power_of_two() && run.is_power_of_two())
+            .then(|| (block_len.trailing_zeros(), run.trailing_zeros()));
         Window {
             block_len,
-            run: if interleave { PROMOTION_RUN } else { block_len },
+            run,
             starts,
             slot,
+            identity,
+            shifts,
         }
     }
 
@@ -778,14 +795,23 @@ impl Window {
     /// The local index of the `j`-th index of the `k`-th block.
     #[inline]
     fn local_at(&self, k: usize, j: u64) -> usize {
-        let round = j / self.run;
-        ((round * self.starts.len() as u64 + k as u64) * self.run + j % self.run) as usize
+        let (round, off) = match self.shifts {
+            Some((_, r)) => (j >> r, j & (self.run - 1)),
+            None => (j / self.run, j % self.run),
+        };
+        ((round * self.starts.len() as u64 + k as u64) * self.run + off) as usize
     }
 
     #[inline]
     fn global(&self, local: usize) -> u64 {
+        if self.identity {
+            return local as u64;
+        }
         let local = local as u64;
-        let (runs, off) = (local / self.run, local % self.run);
+        let (runs, off) = match self.shifts {
+            Some((_, r)) => (local >> r, local & (self.run - 1)),
+            None => (local / self.run, local % self.run),
+        };
         let blocks = self.starts.len() as u64;
         let (round, k) = (runs / blocks, runs % blocks);
         self.starts[k as usize] + round * self.run + off
@@ -793,8 +819,15 @@ impl Window {
 
     #[inline]
     fn local(&self, global: u64) -> Option<usize> {
-        let s = *self.slot.get((global / self.block_len) as usize)?;
-        (s != u32::MAX).then(|| self.local_at(s as usize, global % self.block_len))
+        if self.identity {
+            return Some(global as usize);
+        }
+        let (block, j) = match self.shifts {
+            Some((b, _)) => (global >> b, global & (self.block_len - 1)),
+            None => (global / self.block_len, global % self.block_len),
+        };
+        let s = *self.slot.get(block as usize)?;
+        (s != u32::MAX).then(|| self.local_at(s as usize, j))
     }
 }
 
@@ -1012,13 +1045,15 @@ impl IndexedGame for GroupGame<'_> {
         let b = game.board(self.window.global(local as usize));
         game.unmoves(&b, out);
         // Un-moves of kings and pieces keep the pawns: every predecessor is in the group.
-        out.retain_mut(|q| match self.window.local(*q) {
-            Some(l) => {
-                *q = l as u64;
-                true
-            }
-            None => false,
-        });
+        if !self.window.identity {
+            out.retain_mut(|q| match self.window.local(*q) {
+                Some(l) => {
+                    *q = l as u64;
+                    true
+                }
+                None => false,
+            });
+        }
         // Each predecessor once, as `start` counts distinct children (two un-moves reach
         // one index only where two moves can: the same test).
         if game.children_may_coincide(&b) {
@@ -1282,6 +1317,16 @@ mod tests {
             let mut interleaved = 0;
             for configs in groups.iter().take(2).chain(groups.last()) {
                 let window = Window::new(&ix, configs);
+                // The fast paths: a pawnless table's one group is the identity, a pawn
+                // table's blocks and runs are powers of two (shifts for divisions).
+                assert_eq!(window.identity, !ix.has_pawns(), "{material}");
+                assert_eq!(window.shifts.is_some(), ix.has_pawns(), "{material}");
+                // The same mapping computed with divisions only.
+                let slow = Window {
+                    identity: false,
+                    shifts: None,
+                    ..window.clone()
+                };
                 interleaved += usize::from(window.run == PROMOTION_RUN);
                 let mut seen = vec![false; window.len()];
                 for (k, &start) in window.starts.iter().enumerate() {
@@ -1289,11 +1334,22 @@ mod tests {
                         let local = window.local_at(k, j);
                         assert!(!seen[local], "{material}: local {local} twice");
                         seen[local] = true;
+                        assert_eq!(slow.local_at(k, j), local, "{material}");
                         assert_eq!(window.global(local), start + j, "{material}");
+                        assert_eq!(slow.global(local), start + j, "{material}");
                         assert_eq!(window.local(start + j), Some(local), "{material}");
+                        assert_eq!(slow.local(start + j), Some(local), "{material}");
                     }
                 }
                 assert!(seen.iter().all(|&s| s), "{material}");
+                // An index of a block outside the group has no local index.
+                if let Some(outside) = (0..ix.size() / ix.block_len())
+                    .find(|&b| !window.starts.contains(&(b * ix.block_len())))
+                {
+                    let global = outside * ix.block_len() + 1;
+                    assert_eq!(window.local(global), None, "{material}");
+                    assert_eq!(slow.local(global), None, "{material}");
+                }
             }
             // Only the most advanced groups (pawns on the 7th rank) of a table whose blocks
             // hold several runs are interleaved.
