@@ -173,19 +173,11 @@ impl Indexer {
     pub fn rank_with_transform(&self, pos: &Position) -> Option<(u64, u8)> {
         let squares = self.squares(pos)?;
         let n = self.slots.len();
-        let mut best: Option<(u64, u8)> = None;
-        for &t in &self.transforms[squares[0].index()] {
-            let mut sq = [0u8; 8];
-            for i in 0..n {
-                sq[i] = squares[i].transform(t).index() as u8;
-            }
-            self.sort_equal_pieces(&mut sq[..n]);
-            let idx = self.encode(pos.turn(), &sq[..n]);
-            if best.is_none_or(|(b, _)| idx < b) {
-                best = Some((idx, t));
-            }
+        let mut sq = [0u8; 8];
+        for (out, s) in sq.iter_mut().zip(&squares[..n]) {
+            *out = s.index() as u8;
         }
-        best
+        Some(self.rank_squares_with_transform(pos.turn(), &sq[..n]))
     }
 
     /// The canonical index of `pos` (see [`rank_with_transform`](Self::rank_with_transform)).
@@ -355,8 +347,28 @@ impl Indexer {
             return (self.encode(turn, &squares[..n]), 0);
         }
         let table = transform_table();
+        let transforms = &self.transforms[squares[0] as usize];
+        if let ([t1, t2], true) = (transforms.as_slice(), self.equal_runs.is_empty()) {
+            let (t1, t2) = (*t1, *t2);
+            // The white king on a long diagonal, two symmetries keep it there (the identity
+            // and a flip along it, or two that bring it from outside): both give it the same
+            // square, so the smaller index is the one with the smaller square at the first
+            // piece they place apart (the slots are digits from the most significant, and
+            // without equal pieces nothing is sorted). Ties keep the first, as below.
+            let (a, b) = (&table[t1 as usize], &table[t2 as usize]);
+            let t = squares[1..n]
+                .iter()
+                .map(|&s| (a[s as usize], b[s as usize]))
+                .find(|(x, y)| x != y)
+                .map_or(t1, |(x, y)| if y < x { t2 } else { t1 });
+            let mut sq = [0u8; 8];
+            for i in 0..n {
+                sq[i] = table[t as usize][squares[i] as usize];
+            }
+            return (self.encode(turn, &sq[..n]), t);
+        }
         let mut best = (u64::MAX, 0);
-        for &t in &self.transforms[squares[0] as usize] {
+        for &t in transforms {
             let mut sq = [0u8; 8];
             for i in 0..n {
                 sq[i] = table[t as usize][squares[i] as usize];
@@ -453,6 +465,57 @@ mod tests {
             idx += step;
         }
         assert!(legal > 0);
+    }
+
+    /// Ranking (with its shortcut for two symmetries) gives the smallest index over the
+    /// symmetries and the first symmetry that reaches it, for every symmetric image.
+    #[test]
+    fn ranking_squares_agrees_with_ranking_positions() {
+        for (material, step) in [("KQvKR", 3), ("KRNvKB", 20_011), ("KBBvK", 5), ("KRPvK", 7)] {
+            let ix = Indexer::new(&material.parse().unwrap());
+            let allowed = if ix.has_pawns() { 2 } else { 8 };
+            let n = ix.slots.len();
+            let mut two = 0;
+            let mut idx = 0;
+            while idx < ix.size() {
+                if let Some(pos) = ix.legal(idx) {
+                    for t in 0..allowed {
+                        let mut img = Position::empty(pos.turn());
+                        for (s, p) in pos.pieces() {
+                            img.set(s.transform(t), Some(p));
+                        }
+                        let squares = ix.squares(&img).unwrap();
+                        let sq: Vec<u8> = squares[..n].iter().map(|s| s.index() as u8).collect();
+                        two += usize::from(ix.transforms[sq[0] as usize].len() == 2);
+                        // The definition: the smallest index over the symmetries that
+                        // bring the white king into its region, the first on a tie.
+                        let mut best = (u64::MAX, 0);
+                        for &t in &ix.transforms[sq[0] as usize] {
+                            let mut moved: Vec<u8> = squares[..n]
+                                .iter()
+                                .map(|s| s.transform(t).index() as u8)
+                                .collect();
+                            ix.sort_equal_pieces(&mut moved);
+                            let i = ix.encode(img.turn(), &moved);
+                            if i < best.0 {
+                                best = (i, t);
+                            }
+                        }
+                        assert_eq!(
+                            ix.rank_squares_with_transform(img.turn(), &sq),
+                            best,
+                            "{material} {img:?}"
+                        );
+                        assert_eq!(ix.rank_with_transform(&img), Some(best));
+                    }
+                }
+                idx += step;
+            }
+            assert!(
+                two > 0 || ix.has_pawns(),
+                "{material}: the shortcut was not reached"
+            );
+        }
     }
 
     #[test]
