@@ -486,6 +486,7 @@ impl<'a> Run<'a> {
             tb,
             window: &window,
             failure: Mutex::new(None),
+            released: Mutex::new(Instant::now()),
         };
         let progress = self.progress;
         let before = progress.load(Relaxed);
@@ -1015,7 +1016,14 @@ struct GroupGame<'a> {
     /// The first failed probe of a smaller table or of a finished group (the trait has no
     /// error path: the position is given as a hole and the solve is discarded).
     failure: Mutex<Option<ProbeError>>,
+    /// When the pages of the mapped smaller tables were last released
+    /// ([`release_now_and_then`](Self::release_now_and_then)).
+    released: Mutex<Instant>,
 }
+
+/// How often seeding lets the pages of the mapped smaller tables go (see
+/// [`GroupGame::release_now_and_then`]).
+const RELEASE_EVERY: Duration = Duration::from_secs(1);
 
 impl IndexedGame for GroupGame<'_> {
     fn index_count(&self) -> u64 {
@@ -1023,6 +1031,7 @@ impl IndexedGame for GroupGame<'_> {
     }
 
     fn start(&self, local: u64) -> Start {
+        self.release_now_and_then();
         if let Some(log) = self.replay {
             match log.get(local) {
                 Ok(Some(start)) => return start,
@@ -1064,6 +1073,32 @@ impl IndexedGame for GroupGame<'_> {
 }
 
 impl GroupGame<'_> {
+    /// Releases the pages of the mapped smaller tables read so far (they stay in the page
+    /// cache) about once a second while a group is seeded: one group of a pawn table can
+    /// read most of several 5-piece tables through its promotions, and those pages would
+    /// otherwise count in the resident set until the group ends (KPPvKB: 1.5 GB, against
+    /// an engine state of 0.36 GB). Checked every 65,536 starts a thread computes.
+    #[inline]
+    fn release_now_and_then(&self) {
+        thread_local! {
+            static STARTS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+        }
+        let n = STARTS.get().wrapping_add(1);
+        STARTS.set(n);
+        if n % (1 << 16) != 0 {
+            return;
+        }
+        if let Ok(mut last) = self.released.try_lock() {
+            if last.elapsed() >= RELEASE_EVERY {
+                self.tb.release_pages();
+                if let Some(t) = self.draws_from {
+                    t.release_pages();
+                }
+                *last = Instant::now();
+            }
+        }
+    }
+
     /// Keeps the first failure and gives the position as a hole (the solve is discarded).
     fn fail(&self, e: ProbeError) -> Start {
         let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
