@@ -317,6 +317,14 @@ fn number_plus_nimber_values_add_at_once() {
     let long = v("{3/4,3/4*|3/4,3/4*} + {0,*,*2|0,*,*2}");
     assert_eq!(v("3/4*2 + *3"), long);
     assert_eq!(long.to_string(), "3/4*");
+    // A number plus a number-plus-nimber: the fuzzer's `2*52+452*52+-22` (over 20 s) summed
+    // `2*52` with the switch `{474*52 | 430*52}`, whose options were not known as such.
+    assert_eq!(v("452*52 + 22"), v("474*52"));
+    assert_eq!(v("-3/8 + 1*7"), v("5/8*7"));
+    let long = v("{5/2,5/2*,5/2*2|5/2,5/2*,5/2*2} + 1");
+    assert_eq!(v("5/2*3 + 1"), long);
+    assert_eq!(long.to_string(), "7/2*3");
+    assert_eq!(v("2*52+452*52+-22"), v("{476|432}"));
 }
 
 fn super_big() -> Value {

@@ -83,9 +83,12 @@ impl Store {
         }
         // (x + *m) + (y + *n) = (x + y) + *(m ^ n): without it, `2*54 + *54` summed every
         // `2*i + *j` (the fuzzer's timeout, about 54^2 canonical forms of 54 options each).
+        // The same for a number plus `y + *n` (`452*52 + 22`: the switch `452*52+-22` summed
+        // with `2*52` was the fuzzer's next timeout, its options not known as `x + *m`).
         if let (Some((x, m)), Some((y, n))) = (self.number_nimber(a), self.number_nimber(b)) {
-            // Both with a nimber part (a number plus a nimber is built below, by translation).
-            if m != 0 && n != 0 {
+            // Not a plain number plus a plain nimber: that one is built below, by translation.
+            let plain = |d: Dyadic, k: u32| d == Dyadic::ZERO || k == 0;
+            if !(plain(x, m) && plain(y, n)) {
                 let number = self.number(x.checked_add(y)?);
                 let nimber = self.nimber(m ^ n);
                 let s = self.add_v(number, nimber)?;
