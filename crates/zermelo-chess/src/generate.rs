@@ -323,6 +323,9 @@ struct Run<'a> {
     store: Store,
     /// A pawnless table's solved group.
     last: Option<CompactSolution>,
+    /// The deepest value of the groups solved, if this run solved them all (not resumed past
+    /// a finished group): below `Lose(254)`, a DTM table's filler entry marks only holes.
+    deepest: Option<u32>,
 }
 
 impl<'a> Run<'a> {
@@ -432,6 +435,7 @@ impl<'a> Run<'a> {
             kept,
             store,
             last: None,
+            deepest: (done == 0).then_some(0),
         })
     }
 
@@ -525,9 +529,11 @@ impl<'a> Run<'a> {
                 source,
             },
         })?;
-        if metric == Metric::Dtm && solution.counts().max_depth.is_some_and(|d| d.0 > MAX_PLIES) {
+        let deepest = solution.counts().max_depth.map_or(0, |d| d.0);
+        if metric == Metric::Dtm && deepest > MAX_PLIES {
             return Err(GenError::TooDeep(material.clone()));
         }
+        self.deepest = self.deepest.map(|d| d.max(deepest));
         if let Seeding::Record { log, .. } = seeding {
             log.mark_draws(|l| !solution.is_hole(l) && solution.value(l) == Value::Draw)
                 .map_err(|e| self.ck(e))?;
@@ -566,16 +572,23 @@ impl<'a> Run<'a> {
         };
         let ix = self.game.indexer();
         let illegal = metric.encode_illegal();
+        let filler_is_hole = self.deepest.is_some_and(|d| d < MAX_PLIES);
         match self.store {
             Store::None => {
                 let solution = self.last.expect("a pawnless table is one group");
                 let w = metric.width();
-                Table::from_fill(material, metric, &WriteOptions::default(), |first, out| {
-                    out.par_chunks_mut(w).enumerate().for_each(|(j, b)| {
-                        put(b, entry(&solution, metric, first + j as u64));
-                    });
-                    Ok(())
-                })
+                Table::from_fill(
+                    material,
+                    metric,
+                    &WriteOptions::for_metric(metric),
+                    filler_is_hole,
+                    |first, out| {
+                        out.par_chunks_mut(w).enumerate().for_each(|(j, b)| {
+                            put(b, entry(&solution, metric, first + j as u64));
+                        });
+                        Ok(())
+                    },
+                )
                 .map_err(ck)
             }
             Store::Memory(values) => {
@@ -592,18 +605,24 @@ impl<'a> Run<'a> {
                 let w = metric.width() as u64;
                 let configs = ix.pawn_configs();
                 let valid: Vec<bool> = (0..configs).map(|c| ix.config_is_valid(c)).collect();
-                Table::from_fill(material, metric, &WriteOptions::default(), |first, out| {
-                    // `out` starts at a block boundary and spans whole blocks.
-                    for (j, part) in out.chunks_mut((bl * w) as usize).enumerate() {
-                        let at = first + j as u64 * bl;
-                        if valid[((at / bl) % configs) as usize] {
-                            file.read_exact_at(part, at * w)?;
-                        } else {
-                            part.chunks_mut(w as usize).for_each(|b| put(b, illegal));
+                Table::from_fill(
+                    material,
+                    metric,
+                    &WriteOptions::for_metric(metric),
+                    filler_is_hole,
+                    |first, out| {
+                        // `out` starts at a block boundary and spans whole blocks.
+                        for (j, part) in out.chunks_mut((bl * w) as usize).enumerate() {
+                            let at = first + j as u64 * bl;
+                            if valid[((at / bl) % configs) as usize] {
+                                file.read_exact_at(part, at * w)?;
+                            } else {
+                                part.chunks_mut(w as usize).for_each(|b| put(b, illegal));
+                            }
                         }
-                    }
-                    Ok(())
-                })
+                        Ok(())
+                    },
+                )
                 .map_err(ck)
             }
         }

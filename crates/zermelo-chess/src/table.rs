@@ -230,10 +230,28 @@ pub struct WriteOptions {
     pub block_entries: u32,
 }
 
+impl WriteOptions {
+    /// What the generator writes: blocks of 4,096 entries, zstd level 1 for DTM and level 4
+    /// for DTZ. Measured on KNPvKN, KRNvKN and KRBvKP (AMD EPYC, 2 threads, see
+    /// BENCHMARKS.md): level 6 took 4.9 s (DTM) and 5.7 s (DTZ) of KNPvKN's 136 s; DTM
+    /// entries (depths of one byte, in long runs) compress about as well at level 1 (files
+    /// 0-7% larger) in a third of the time, DTZ entries lose more at low levels (level 1:
+    /// 11-32% larger) and level 4 halves the time for files 4-12% larger.
+    pub fn for_metric(metric: Metric) -> WriteOptions {
+        WriteOptions {
+            codec: Codec::Zstd(match metric {
+                Metric::Dtm => 1,
+                Metric::Dtz { .. } => 4,
+            }),
+            block_entries: 1 << 12,
+        }
+    }
+}
+
 impl Default for WriteOptions {
-    /// zstd level 6 in blocks of 4,096 entries (see BENCHMARKS.md for the measurements: on
-    /// KRPvKR's entries level 6 compresses 1.9x (DTM) and 3.1x (DTZ) faster than level 8
-    /// for files 1% and 7% larger, and compression was a sixth of generating that table).
+    /// zstd level 6 in blocks of 4,096 entries: smaller files than the generator's
+    /// ([`WriteOptions::for_metric`]), for rewriting tables to keep (on KRPvKR's entries level
+    /// 6 compresses 1.9x (DTM) and 3.1x (DTZ) faster than level 8 for files 1% and 7% larger).
     fn default() -> WriteOptions {
         WriteOptions {
             codec: Codec::Zstd(6),
@@ -633,16 +651,18 @@ impl Table {
         if let Some(s) = &self.counted {
             return Ok(s.clone());
         }
-        let parts = self
-            .par_blocks(|first, bytes| count_entries(&self.indexer, self.metric, first, bytes))?;
+        let parts = self.par_blocks(|first, bytes| {
+            count_entries(&self.indexer, self.metric, first, bytes, false)
+        })?;
         Ok(parts
             .into_iter()
             .fold(Stats::empty(self.metric), Stats::merge))
     }
 
-    /// Writes the table in the file format with the default options.
+    /// Writes the table in the file format with the generator's options for its metric
+    /// ([`WriteOptions::for_metric`]).
     pub fn write_to(&self, w: &mut dyn Write) -> io::Result<u64> {
-        self.write_with(w, &WriteOptions::default())
+        self.write_with(w, &WriteOptions::for_metric(self.metric))
     }
 
     /// Writes the table in the file format, compressing blocks in parallel; returns the number
@@ -669,11 +689,15 @@ impl Table {
 
     /// A table compressed block by block from `fill(first, out)`, which must write the
     /// entries' bytes from index `first` on into `out` (a whole number of entries): the
-    /// entries are never all in memory at once.
+    /// entries are never all in memory at once. `filler_is_hole`: the caller knows that no
+    /// position has the entry that also fills the indices without one (DTM's `Lose(254)`,
+    /// [`ILLEGAL`]), so the statistics need not ask the indexer about each filler entry
+    /// (unranking every hole was 7% of generating KRNvKN).
     pub(crate) fn from_fill(
         material: &Material,
         metric: Metric,
         options: &WriteOptions,
+        filler_is_hole: bool,
         mut fill: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
     ) -> io::Result<Table> {
         // The statistics are counted from the entries on their way to the compressor (a
@@ -687,7 +711,10 @@ impl Table {
             let parts: Vec<Stats> = out
                 .par_chunks(CHUNK * w)
                 .enumerate()
-                .map(|(i, c)| count_entries(&indexer, metric, first + (i * CHUNK) as u64, c))
+                .map(|(i, c)| {
+                    let first = first + (i * CHUNK) as u64;
+                    count_entries(&indexer, metric, first, c, filler_is_hole)
+                })
                 .collect();
             counted = parts
                 .into_iter()
@@ -800,22 +827,29 @@ impl Table {
     }
 }
 
-/// The file bytes of `material`'s table, its entries supplied piece by piece by `fill` (see
-/// [`Table::from_fill`]); blocks are compressed in parallel.
 /// The statistics of the entries' bytes `bytes` of indices `first..` of a table.
-fn count_entries(indexer: &Indexer, metric: Metric, first: u64, bytes: &[u8]) -> Stats {
+fn count_entries(
+    indexer: &Indexer,
+    metric: Metric,
+    first: u64,
+    bytes: &[u8],
+    filler_is_hole: bool,
+) -> Stats {
     let half = indexer.size() / 2;
     let w = metric.width();
     let mut s = Stats::empty(metric);
     for k in 0..bytes.len() / w {
         let idx = first + k as u64;
         let e = entry_at(bytes, w, k);
-        let legal = e != metric.illegal() || (metric.ambiguous(e) && indexer.legal(idx).is_some());
+        let legal = e != metric.illegal()
+            || (!filler_is_hole && metric.ambiguous(e) && indexer.legal(idx).is_some());
         s.add(usize::from(idx >= half), legal.then(|| metric.decode(e)));
     }
     s
 }
 
+/// The file bytes of `material`'s table, its entries supplied piece by piece by `fill` (see
+/// [`Table::from_fill`]); blocks are compressed in parallel.
 fn encode(
     material: &Material,
     metric: Metric,

@@ -182,6 +182,21 @@ fn assert_same_entries(ours: &Table, reference: &Table, what: &str) {
             "{what}: index {idx}"
         );
     }
+    // The statistics counted on the way to the compressor (told by the generator whether a
+    // filler entry can be a position) are those of the entries read back, position by position.
+    let mut bytes = Vec::new();
+    ours.write_to(&mut bytes).unwrap();
+    let read = Table::from_bytes(&bytes).unwrap();
+    assert_eq!(
+        ours.stats().unwrap(),
+        read.stats().unwrap(),
+        "{what}: stats"
+    );
+    assert_eq!(
+        ours.stats().unwrap(),
+        reference.stats().unwrap(),
+        "{what}: stats"
+    );
 }
 
 /// `generate_pair` (the DTZ groups seeded from the starts the DTM seeding records) gives the
