@@ -992,16 +992,27 @@ impl Store {
             }
             Store::File { file, cache, .. } => {
                 cache.iter_mut().for_each(|c| drop(c.take()));
-                let mut buf = vec![0u8; bl * w];
+                // Block by block in parallel, each written by the thread that fills it (one
+                // thread writing while the others waited was 4-8% of a pawn table), the
+                // blocks' CRCs combined in order.
+                let crcs: Vec<crc32fast::Hasher> = window
+                    .starts
+                    .par_iter()
+                    .enumerate()
+                    .map(|(k, &start)| {
+                        let mut buf = vec![0u8; bl * w];
+                        for (j, b) in buf.chunks_mut(w).enumerate() {
+                            let local = window.local_at(k, j as u64);
+                            put(b, entry(solution, metric, local as u64));
+                        }
+                        file.write_all_at(&buf, start * w as u64)?;
+                        let mut crc = crc32fast::Hasher::new();
+                        crc.update(&buf);
+                        Ok(crc)
+                    })
+                    .collect::<std::io::Result<_>>()?;
                 let mut crc = crc32fast::Hasher::new();
-                for (k, &start) in window.starts.iter().enumerate() {
-                    buf.par_chunks_mut(w).enumerate().for_each(|(j, b)| {
-                        let local = window.local_at(k, j as u64);
-                        put(b, entry(solution, metric, local as u64))
-                    });
-                    file.write_all_at(&buf, start * w as u64)?;
-                    crc.update(&buf);
-                }
+                crcs.iter().for_each(|c| crc.combine(c));
                 // The group count written next implies that these values are on disk.
                 file.sync_data()?;
                 Ok(crc.finalize())
