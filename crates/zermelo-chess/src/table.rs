@@ -646,6 +646,42 @@ impl Table {
         }
     }
 
+    /// [`Table::stats`] of a DTM table, with the same material's DTZ table `twin` telling
+    /// which filler entries are holes: a DTZ table marks them with an entry no position has,
+    /// where DTM's filler byte is also `Lose(254)`, which `stats` can only tell apart by
+    /// unranking each (most of its time). Any other pair is counted as `stats` counts it.
+    pub fn stats_with_twin(&self, twin: &Table) -> Result<Stats, TableError> {
+        if self.counted.is_some()
+            || self.metric != Metric::Dtm
+            || !matches!(twin.metric, Metric::Dtz { .. })
+            || twin.material() != self.material()
+        {
+            return self.stats();
+        }
+        let filler = self.metric.illegal();
+        let hole = twin.metric.illegal();
+        let (w, tw) = (self.metric.width(), twin.metric.width());
+        let parts = self.par_blocks(|first, bytes| {
+            let mut s = Stats::empty(self.metric);
+            let half = self.indexer.size() / 2;
+            let mut theirs = vec![0u8; bytes.len() / w * tw];
+            twin.read_entries(first, &mut theirs)?;
+            for k in 0..bytes.len() / w {
+                let e = entry_at(bytes, w, k);
+                let idx = first + k as u64;
+                let legal = e != filler || entry_at(&theirs, tw, k) != hole;
+                s.add(
+                    usize::from(idx >= half),
+                    legal.then(|| self.metric.decode(e)),
+                );
+            }
+            Ok(s)
+        })?;
+        parts
+            .into_iter()
+            .try_fold(Stats::empty(self.metric), |a, b| Ok(Stats::merge(a, b?)))
+    }
+
     /// Per-outcome counts and the longest win and loss for each side to move.
     pub fn stats(&self) -> Result<Stats, TableError> {
         if let Some(s) = &self.counted {

@@ -989,17 +989,13 @@ fn line_dtz(tb: &Tablebase, fen: &str) -> CliResult {
 fn stats(args: StatsArgs) -> CliResult {
     let m = parse_material(&args.material)?;
     let tb = Tablebase::open(&args.tables.tables);
-    let s = tb
-        .table(&m)
-        .map_err(probe_failure)?
-        .stats()
-        .map_err(Failure::input)?;
+    let dtm = tb.table(&m).map_err(probe_failure)?;
     // Whatever rule the DTZ table was generated for: its statistics say which.
     let dtz_path = args
         .tables
         .tables
         .join(Metric::Dtz { rule: DEFAULT_RULE }.file_name(&m));
-    let z = if dtz_path.is_file() {
+    let dtz = if dtz_path.is_file() {
         let t = Table::open(&dtz_path).map_err(Failure::input)?;
         if !matches!(t.metric(), Metric::Dtz { .. }) || t.material() != &m {
             return Err(Failure::input(format!(
@@ -1009,6 +1005,17 @@ fn stats(args: StatsArgs) -> CliResult {
                 t.material()
             )));
         }
+        Some(t)
+    } else {
+        None
+    };
+    // The DTZ table tells the DTM table's holes from its `Lose(254)` without unranking them.
+    let s = match &dtz {
+        Some(t) => dtm.stats_with_twin(t),
+        None => dtm.stats(),
+    }
+    .map_err(Failure::input)?;
+    let z = if let Some(t) = &dtz {
         Some(t.stats().map_err(Failure::input)?)
     } else if args.format == StatsFormat::Text {
         None
