@@ -11,10 +11,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let [input, output, level, log] = &args[..] else {
         return Err("usage: rewrite_table IN OUT LEVEL LOG2_BLOCK_ENTRIES".into());
     };
+    let log: u32 = log.parse()?;
+    if !(10..=20).contains(&log) {
+        return Err(format!("LOG2_BLOCK_ENTRIES {log}: expected 10 to 20").into());
+    }
     let table = Table::open(&PathBuf::from(input))?;
     let options = WriteOptions {
         codec: Codec::Zstd(level.parse()?),
-        block_entries: 1 << log.parse::<u32>()?,
+        block_entries: 1 << log,
     };
     let mut bytes = Vec::new();
     // Raw first: a file already in zstd with this block size would be copied as it is.
