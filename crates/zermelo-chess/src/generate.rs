@@ -654,8 +654,9 @@ fn put(bytes: &mut [u8], e: u16) {
 /// The resident memory [`generate_with`] needs for the canonical `material`, in bytes: the
 /// engine's state for its largest group (2.25 bytes per index, the two bitmaps alone when
 /// `mapped`), the compressed table (estimated at a quarter of its entries), the smaller tables
-/// small enough to be decoded into memory and, for a pawn table, the buffers that read the
-/// values file back. The smaller tables probed block by block are not included.
+/// small enough to be decoded into memory, the threads' caches of decoded blocks of those
+/// probed block by block (their files are mapped, not counted) and, for a pawn table, the
+/// buffers that read the values file back.
 pub fn estimate_memory(material: &Material, options: &GenOptions) -> u64 {
     estimate(material, options, &[options.metric])
 }
@@ -692,8 +693,19 @@ fn estimate(material: &Material, options: &GenOptions, metrics: &[Metric]) -> u6
         })
         .filter(|&b| b <= crate::slice::RESIDENT_LIMIT)
         .sum();
+    // The worker threads' and the main thread's caches of decoded blocks.
+    let probed_by_blocks = metrics.iter().any(|metric| {
+        material.successors().iter().any(|m| {
+            crate::Indexer::new(m).size() * metric.width() as u64 > crate::slice::RESIDENT_LIMIT
+        })
+    });
+    let caches = if probed_by_blocks {
+        (rayon::current_num_threads() as u64 + 1) * crate::table::BLOCK_CACHE_BYTES
+    } else {
+        0
+    };
     let pawn_buffers = if ix.has_pawns() { 64 << 20 } else { 0 };
-    engine + metrics.len() as u64 * ix.size() / 4 + resident + pawn_buffers
+    engine + metrics.len() as u64 * ix.size() / 4 + resident + caches + pawn_buffers
 }
 
 /// The groups of pawn configurations of a material, in the order they are solved (each a
