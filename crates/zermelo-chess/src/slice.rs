@@ -209,16 +209,22 @@ impl SliceGame {
             their_king,
             king,
         } = self.sides(b);
-        // Out of check, a piece on no line through its king cannot expose it: its moves are
-        // legal without a test.
-        let in_check = self.attacked(b, occ, king, us.other());
-        let lines = attacks(Role::Queen, us, king, 0);
+        // The king steps onto no square the other side attacks (through the king's own
+        // square, which it leaves); out of check, a piece that is not pinned cannot expose
+        // its king: their moves are legal without a test.
+        let danger = self.danger(b, occ ^ bit(king), us);
+        let in_check = danger & bit(king) != 0;
+        let pinned = if in_check {
+            0
+        } else {
+            self.pinned(b, occ, own, king, us)
+        };
         for (i, p) in self.slots.iter().enumerate() {
             let from = b.sq[i];
             if p.color != us || from == GONE {
                 continue;
             }
-            let free = !in_check && p.role != Role::King && lines & bit(from) == 0;
+            let free = p.role == Role::King || (!in_check && pinned & bit(from) == 0);
             if p.role == Role::Pawn {
                 if !self.pawn_moves(b, i, occ, own | their_king, free, &mut f) {
                     return false;
@@ -226,6 +232,9 @@ impl SliceGame {
                 continue;
             }
             let mut targets = attacks(p.role, us, from, occ) & !own & !their_king;
+            if p.role == Role::King {
+                targets &= !danger;
+            }
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
@@ -257,8 +266,8 @@ impl SliceGame {
     ///
     /// The king's squares are checked against one map of the squares the other side
     /// attacks (through the king's own square, which it leaves), a piece that cannot expose
-    /// its king counts its quiet moves with one popcount; only the moves of pieces on a line
-    /// through their king, or out of check, are made and tested one by one.
+    /// its king (out of check and not pinned) counts its quiet moves with one popcount; only
+    /// the moves of pinned pieces, and of pieces in check, are made and tested one by one.
     pub(crate) fn count_and_exits(
         &self,
         b: &Board,
@@ -271,16 +280,13 @@ impl SliceGame {
             their_king,
             king,
         } = self.sides(b);
-        let without_king = occ ^ bit(king);
-        let mut danger = 0u64;
-        for (i, p) in self.slots.iter().enumerate() {
-            let s = b.sq[i];
-            if p.color != us && s != GONE {
-                danger |= attacks(p.role, p.color, s, without_king);
-            }
-        }
+        let danger = self.danger(b, occ ^ bit(king), us);
         let in_check = danger & bit(king) != 0;
-        let lines = attacks(Role::Queen, us, king, 0);
+        let pinned = if in_check {
+            0
+        } else {
+            self.pinned(b, occ, own, king, us)
+        };
         let mut quiet = 0u32;
         for (i, p) in self.slots.iter().enumerate() {
             let from = b.sq[i];
@@ -288,14 +294,14 @@ impl SliceGame {
                 continue;
             }
             if p.role == Role::Pawn {
-                let free = !in_check && lines & bit(from) == 0;
+                let free = !in_check && pinned & bit(from) == 0;
                 if !self.pawn_moves(b, i, occ, own | their_king, free, &mut f) {
                     return (false, quiet);
                 }
                 continue;
             }
             let mut targets = attacks(p.role, us, from, occ) & !own & !their_king;
-            let free = p.role == Role::King || (!in_check && lines & bit(from) == 0);
+            let free = p.role == Role::King || (!in_check && pinned & bit(from) == 0);
             if p.role == Role::King {
                 targets &= !danger;
             }
@@ -409,6 +415,54 @@ impl SliceGame {
                 && b.sq[i] != GONE
                 && beside & bit(b.sq[i]) != 0
         })
+    }
+
+    /// The squares the side not to move (`us`'s opponent) attacks, with `occ` the occupied
+    /// squares (without `us`'s king: a king cannot step back along a checking line).
+    #[inline]
+    fn danger(&self, b: &Board, occ: u64, us: Color) -> u64 {
+        let mut danger = 0u64;
+        for (i, p) in self.slots.iter().enumerate() {
+            let s = b.sq[i];
+            if p.color != us && s != GONE {
+                danger |= attacks(p.role, p.color, s, occ);
+            }
+        }
+        danger
+    }
+
+    /// `us`'s pieces pinned to their king on `king`: each the only piece between the king and
+    /// a slider of the other side that moves along their line. A piece not pinned, its side
+    /// not in check, cannot expose its king by any move (there is no en passant here).
+    #[inline]
+    fn pinned(&self, b: &Board, occ: u64, own: u64, king: u8, us: Color) -> u64 {
+        let (kf, kr) = (king % 8, king / 8);
+        let mut pinned = 0u64;
+        for (j, q) in self.slots.iter().enumerate() {
+            let s = b.sq[j];
+            if q.color == us || s == GONE {
+                continue;
+            }
+            let (sf, sr) = (s % 8, s / 8);
+            let line = if (kf == sf || kr == sr) && matches!(q.role, Role::Rook | Role::Queen) {
+                Role::Rook
+            } else if kf.abs_diff(sf) == kr.abs_diff(sr)
+                && matches!(q.role, Role::Bishop | Role::Queen)
+            {
+                Role::Bishop
+            } else {
+                continue;
+            };
+            // On a common line, the squares each reaches when the other is the only blocker
+            // meet exactly between them (their other rays are parallel or cross on the two
+            // squares themselves, which neither set holds).
+            let between = attacks(line, us, king, bit(s)) & attacks(line, us, s, bit(king));
+            let blockers = between & occ;
+            if blockers & (blockers.wrapping_sub(1)) == 0 && blockers & own != 0 {
+                pinned |= blockers;
+            }
+        }
+        pinned
     }
 
     /// `b` after slot `i` moves to `to` (the other side to move), and the slot it captured.
@@ -782,6 +836,66 @@ mod tests {
             }
             assert!(checked > 2000, "{material}: {checked}");
         }
+    }
+
+    /// Positions with a piece on a line through its king, out of check (the pinned ones are the
+    /// only pieces whose moves are made and tested one by one): `moves` and `count_and_exits`
+    /// against position.rs. A pin that [`SliceGame::pinned`] missed would make an illegal
+    /// move legal here.
+    #[test]
+    fn pinned_pieces_move_only_along_their_line() {
+        let (mut lined, mut pins) = (0, 0);
+        for material in ["KRBvKR", "KQvKB", "KNPvKQ", "KBBvKQ", "KRRvKB", "KQPvKR"] {
+            let g = game(material);
+            let ix = g.indexer();
+            for idx in random_indices(ix.size(), 40_000) {
+                let (Some(pos), Some(b)) = (ix.legal(idx), g.legal_board(idx)) else {
+                    continue;
+                };
+                // Chosen without `pinned`: a piece of the side to move on a line through its
+                // king, out of check.
+                let Sides { occ, own, king, .. } = g.sides(&b);
+                let lines = attacks(Role::Queen, b.turn, king, 0);
+                if g.in_check(&b) || own & !bit(king) & lines == 0 {
+                    continue;
+                }
+                lined += 1;
+                pins += usize::from(g.pinned(&b, occ, own, king, b.turn) != 0);
+                let mut fast = Vec::new();
+                g.moves(&b, |c| {
+                    fast.push(match c {
+                        Child::InSlice(board) => (material.to_string(), g.rank(&board)),
+                        Child::PawnPush { board, .. } => key(&g.position(&board, None)),
+                        Child::Exit {
+                            board, promoted, ..
+                        } => key(&g.position(&board, promoted)),
+                    });
+                    true
+                });
+                let mut slow: Vec<_> = pos
+                    .legal_moves()
+                    .iter()
+                    .map(|&m| key(&pos.play(m)))
+                    .collect();
+                fast.sort();
+                slow.sort();
+                assert_eq!(fast, slow, "{material} moves of {pos:?}");
+                let mut exits = 0;
+                let (_, quiet) = g.count_and_exits(&b, |_| {
+                    exits += 1;
+                    true
+                });
+                assert_eq!(
+                    (exits + quiet) as usize,
+                    pos.legal_moves().len(),
+                    "{material} counted moves of {pos:?}"
+                );
+            }
+        }
+        assert!(
+            pins > 500 && lined > 5 * pins,
+            "{pins} positions with a pin of {lined} with a piece on a line"
+        );
     }
 
     /// Bitboard moves and un-moves against position.rs on random legal positions.
