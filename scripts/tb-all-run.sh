@@ -6,7 +6,8 @@
 #   scripts/tb-all-run.sh start DIR [MATERIAL...]  in the background: `tb gen --all 5` into
 #                                                  DIR/tables, or each MATERIAL in turn (with
 #                                                  the smaller tables it needs); without
-#                                                  materials it resumes what DIR was running
+#                                                  materials it resumes what DIR was running;
+#                                                  3v2 or 4v1 for one half of the 5-piece tables
 #   scripts/tb-all-run.sh pause DIR                SIGSTOP the generator (logged)
 #   scripts/tb-all-run.sh cont DIR                 SIGCONT it (logged)
 #   scripts/tb-all-run.sh killed DIR               after a kill that logged nothing (session end,
@@ -34,6 +35,19 @@ start)
         [[ -x $root/target/release/zermelo ]] || cargo build --release -q -p zermelo-cli --manifest-path "$root/Cargo.toml"
         cp "$root/target/release/zermelo" "$dir/zermelo"
         git -C "$root" rev-parse --short HEAD > "$dir/build.txt"
+    fi
+    # 3v2 / 4v1: the five-piece tables of three pieces against two, or four against one, in
+    # the order of `--all 5`. Neither half depends on the other (captures lead to four pieces,
+    # promotions stay in the half), so each can be measured alone; each makes the smaller
+    # tables it needs in its run (the two halves count some 3-4-piece tables twice).
+    if [[ ${1:-} == 3v2 || ${1:-} == 4v1 ]]; then
+        half=$1
+        set -- $("$dir/zermelo" tb plan --all 5 --tables "$dir/tables" --format json | python3 -c '
+import json, sys
+weak = 2 if sys.argv[1] == "3v2" else 1
+for t in json.load(sys.stdin)["tables"]:
+    if t["pieces"] == 5 and len(t["material"].split("v")[1]) == weak:
+        print(t["material"])' "$half")
     fi
     # Materials given are kept for the resumes (a start without any resumes what was started).
     (($#)) && printf '%s\n' "$@" > "$dir/materials.txt"
