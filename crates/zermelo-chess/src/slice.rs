@@ -838,6 +838,29 @@ mod tests {
         }
     }
 
+    /// [`SliceGame::moves`] of `b` lead to the positions `pos.legal_moves()` lead to.
+    fn assert_moves_match(g: &SliceGame, material: &str, b: &Board, pos: &Position) {
+        let mut fast = Vec::new();
+        g.moves(b, |c| {
+            fast.push(match c {
+                Child::InSlice(board) => (material.to_string(), g.rank(&board)),
+                Child::PawnPush { board, .. } => key(&g.position(&board, None)),
+                Child::Exit {
+                    board, promoted, ..
+                } => key(&g.position(&board, promoted)),
+            });
+            true
+        });
+        let mut slow: Vec<_> = pos
+            .legal_moves()
+            .iter()
+            .map(|&m| key(&pos.play(m)))
+            .collect();
+        fast.sort();
+        slow.sort();
+        assert_eq!(fast, slow, "{material} moves of {pos:?}");
+    }
+
     /// Positions with a piece on a line through its king, out of check (the pinned ones are the
     /// only pieces whose moves are made and tested one by one): `moves` and `count_and_exits`
     /// against position.rs. A pin that [`SliceGame::pinned`] missed would make an illegal
@@ -861,25 +884,7 @@ mod tests {
                 }
                 lined += 1;
                 pins += usize::from(g.pinned(&b, occ, own, king, b.turn) != 0);
-                let mut fast = Vec::new();
-                g.moves(&b, |c| {
-                    fast.push(match c {
-                        Child::InSlice(board) => (material.to_string(), g.rank(&board)),
-                        Child::PawnPush { board, .. } => key(&g.position(&board, None)),
-                        Child::Exit {
-                            board, promoted, ..
-                        } => key(&g.position(&board, promoted)),
-                    });
-                    true
-                });
-                let mut slow: Vec<_> = pos
-                    .legal_moves()
-                    .iter()
-                    .map(|&m| key(&pos.play(m)))
-                    .collect();
-                fast.sort();
-                slow.sort();
-                assert_eq!(fast, slow, "{material} moves of {pos:?}");
+                assert_moves_match(&g, material, &b, &pos);
                 let mut exits = 0;
                 let (_, quiet) = g.count_and_exits(&b, |_| {
                     exits += 1;
@@ -917,25 +922,7 @@ mod tests {
                 };
                 checked += 1;
                 assert_eq!(g.in_check(&b), pos.is_check());
-                let mut fast = Vec::new();
-                g.moves(&b, |c| {
-                    fast.push(match c {
-                        Child::InSlice(board) => (material.to_string(), g.rank(&board)),
-                        Child::PawnPush { board, .. } => key(&g.position(&board, None)),
-                        Child::Exit {
-                            board, promoted, ..
-                        } => key(&g.position(&board, promoted)),
-                    });
-                    true
-                });
-                let mut slow: Vec<_> = pos
-                    .legal_moves()
-                    .iter()
-                    .map(|&m| key(&pos.play(m)))
-                    .collect();
-                fast.sort();
-                slow.sort();
-                assert_eq!(fast, slow, "{material} moves of {pos:?}");
+                assert_moves_match(&g, material, &b, &pos);
                 let mut fast = Vec::new();
                 g.unmoves(&b, &mut fast);
                 let mut slow: Vec<u64> = pos
