@@ -267,7 +267,7 @@ impl SliceGame {
     /// The king's squares are checked against one map of the squares the other side
     /// attacks (through the king's own square, which it leaves), a piece that cannot expose
     /// its king (out of check and not pinned) counts its quiet moves with one popcount; only
-    /// the moves of pinned pieces, and of pieces in check, are made and tested one by one.
+    /// the moves of pinned pieces, and every move out of check, are made and tested one by one.
     pub(crate) fn count_and_exits(
         &self,
         b: &Board,
