@@ -1105,9 +1105,10 @@ impl IndexedGame for GroupGame<'_> {
                 None => false,
             });
         }
-        // Each predecessor once, as `start` counts distinct children (two un-moves reach
-        // one index only where two moves can: the same test).
-        if game.children_may_coincide(&b) {
+        // Each predecessor once, as `start` counts distinct children (two un-moves from
+        // here reach one index exactly where two moves from it reach this one; both tests
+        // say yes wherever that can happen).
+        if game.parents_may_coincide(&b) {
             out.sort_unstable();
             out.dedup();
         }

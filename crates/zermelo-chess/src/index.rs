@@ -405,11 +405,6 @@ impl Indexer {
         self.place[i]
     }
 
-    /// Whether two slots hold equal pieces (their squares are sorted when ranking).
-    pub(crate) fn has_equal_pieces(&self) -> bool {
-        !self.equal_runs.is_empty()
-    }
-
     /// Whether pawns restrict the symmetry to the left-right mirror.
     pub fn has_pawns(&self) -> bool {
         self.pawns

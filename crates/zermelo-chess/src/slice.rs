@@ -78,6 +78,8 @@ pub(crate) struct SliceGame {
     slots: Vec<Piece>,
     /// Indexed by [`exit_key`].
     exits: Vec<Option<ExitTarget>>,
+    /// The slots whose piece has no equal (bit `i` for slot `i`).
+    unique: u8,
 }
 
 fn exit_key(victim: Option<usize>, promoted: Option<(usize, Role)>) -> usize {
@@ -116,10 +118,14 @@ impl SliceGame {
                 exits[exit_key(victim, promoted)] = Some(target);
             }
         }
+        let unique = (0..slots.len())
+            .filter(|&i| (0..slots.len()).all(|j| j == i || slots[j] != slots[i]))
+            .fold(0u8, |m, i| m | 1 << i);
         Ok(SliceGame {
             indexer,
             slots,
             exits,
+            unique,
         })
     }
 
@@ -553,30 +559,57 @@ impl SliceGame {
     }
 
     /// Whether two different moves of kings and pieces from `b` can lead to the same index,
-    /// so that counting its distinct children needs their ranks.
-    ///
-    /// Two such children are the same index only if a symmetry `T` other than the identity
-    /// maps one onto the other. At most two pieces moved between them (one per move); every
-    /// other piece stands on the same square in both, so `T` fixes its square, unless equal
-    /// pieces trade places. The left-right mirror (the only symmetry with pawns) fixes no
-    /// square; the rotations fix none either, so `T` is a flip along a long diagonal and
-    /// all the pieces but two stand on that diagonal.
+    /// so that counting its distinct children needs their ranks. (See
+    /// [`may_coincide`](Self::may_coincide): the king of the side not to move stands still.)
     #[inline]
     pub(crate) fn children_may_coincide(&self, b: &Board) -> bool {
-        if self.indexer.has_equal_pieces() {
-            return true;
-        }
+        self.may_coincide(b, b.turn.other())
+    }
+
+    /// Whether two different un-moves from `b` can lead to the same index, so that its
+    /// predecessors need sorting to be listed once each. (See
+    /// [`may_coincide`](Self::may_coincide): the king of the side to move stands still.)
+    #[inline]
+    pub(crate) fn parents_may_coincide(&self, b: &Board) -> bool {
+        self.may_coincide(b, b.turn)
+    }
+
+    /// Whether two boards one move (or one un-move) away from `b`, made by different moves
+    /// of the side other than `still`, can have the same index.
+    ///
+    /// Two different such boards are never the same position, equal pieces or not (if a move
+    /// of one piece and a move of another gave the same squares, one of them would land
+    /// where the other stands). So they share an index only if a symmetry `T` other than the
+    /// identity maps one onto the other. Neither moves `still`'s king, so `T` fixes its
+    /// square: with pawns (the left-right mirror, which fixes no square) never; without, `T`
+    /// is the flip along the long diagonal through that king. Every piece but the (at most
+    /// two) moved ones stands on the same square on both boards, and `T` takes it to a piece
+    /// of its kind: one with no equal must stand on that diagonal. So the pieces with no
+    /// equal off the diagonal are at most two, and none of them is `still`'s.
+    #[inline]
+    fn may_coincide(&self, b: &Board, still: Color) -> bool {
         if self.indexer.has_pawns() {
             return false;
         }
-        let n = self.slots.len();
-        let (mut diagonal, mut anti) = (0, 0);
-        for &s in &b.sq[..n] {
-            let (file, rank) = (s % 8, s / 8);
-            diagonal += usize::from(file == rank);
-            anti += usize::from(file + rank == 7);
+        let king = b.sq[still.index()];
+        let (file, rank) = (king % 8, king / 8);
+        let on_diagonal: fn(u8) -> bool = if file == rank {
+            |s| s % 8 == s / 8
+        } else if file + rank == 7 {
+            |s| s % 8 + s / 8 == 7
+        } else {
+            return false;
+        };
+        let mut off = 0;
+        for (i, p) in self.slots.iter().enumerate() {
+            if self.unique & 1 << i != 0 && !on_diagonal(b.sq[i]) {
+                if p.color == still {
+                    return false;
+                }
+                off += 1;
+            }
         }
-        diagonal.max(anti) + 2 >= n
+        off <= 2
     }
 
     /// Where a capture's or promotion's child is in its table: `None` when the target has
@@ -753,14 +786,16 @@ mod tests {
         })
     }
 
-    /// Where [`SliceGame::children_may_coincide`] says no, the children (and the
-    /// predecessors) of a position all have different indices; where it says yes, they
-    /// sometimes share one (the test is needed).
+    /// Where [`SliceGame::children_may_coincide`] says no, the children of a position all
+    /// have different indices, and so do its predecessors where
+    /// [`SliceGame::parents_may_coincide`] says no; where they say yes, they sometimes share
+    /// one (the test is needed). Equal pieces included, with pawns and without.
     #[test]
     fn children_coincide_only_where_the_test_says() {
         let mut coincided = 0;
         for material in [
-            "KRvK", "KQvKR", "KRBvKR", "KBNvK", "KPvKP", "KRvKP", "KRRvK",
+            "KRvK", "KQvKR", "KRBvKR", "KBNvK", "KPvKP", "KRvKP", "KRRvK", "KNNvK", "KBBvKR",
+            "KPPvKN", "KRRvKP",
         ] {
             let g = game(material);
             let ix = g.indexer();
@@ -778,14 +813,18 @@ mod tests {
                 });
                 let mut preds = Vec::new();
                 g.unmoves(&b, &mut preds);
-                for list in [&mut children, &mut preds] {
+                let tests = [g.children_may_coincide(&b), g.parents_may_coincide(&b)];
+                for (list, may, what) in [
+                    (&mut children, tests[0], "moves"),
+                    (&mut preds, tests[1], "un-moves"),
+                ] {
                     let n = list.len();
                     list.sort_unstable();
                     list.dedup();
                     if list.len() != n {
                         assert!(
-                            g.children_may_coincide(&b),
-                            "{material} {:?}: two moves reach one index",
+                            may,
+                            "{material} {:?}: two {what} reach one index",
                             g.position(&b, None)
                         );
                         coincided += 1;
@@ -804,7 +843,8 @@ mod tests {
     #[test]
     fn counting_quiet_moves_matches_making_them() {
         for material in [
-            "KRvK", "KQvKR", "KRBvKR", "KBNvK", "KPvKP", "KRvKP", "KQPvKR", "KNvKN",
+            "KRvK", "KQvKR", "KRBvKR", "KBNvK", "KPvKP", "KRvKP", "KQPvKR", "KNvKN", "KPPvKN",
+            "KNNvKP",
         ] {
             let g = game(material);
             let ix = g.indexer();
