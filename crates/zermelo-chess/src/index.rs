@@ -36,9 +36,11 @@ pub struct Indexer {
     equal_runs: Vec<(usize, usize)>,
     /// The slots from the least significant digit to the most significant.
     digit_order: Vec<usize>,
-    /// Per white-king square: the identity is its only symmetry into the region and no two
-    /// pieces are equal, so a position's index is its digits' encoding ([`Indexer::is_plain`]).
+    /// Per white-king square: the identity is its only symmetry into the region, so a
+    /// position's index is its digits' encoding, equal pieces sorted ([`Indexer::is_plain`]).
     plain: [bool; 64],
+    /// Per slot: the run of equal pieces it belongs to, if any.
+    run_of: [Option<(usize, usize)>; 8],
     /// Indices per pawn configuration and side to move (`size / 2` without pawns).
     block_len: u64,
 }
@@ -125,14 +127,16 @@ impl Indexer {
             }
             i = j;
         }
-        let mut plain = [false; 64];
-        for (s, p) in plain.iter_mut().enumerate() {
-            *p = equal_runs.is_empty() && transforms[s][..] == [0];
+        let plain: [bool; 64] = std::array::from_fn(|s| transforms[s][..] == [0]);
+        let mut run_of = [None; 8];
+        for &(i, j) in &equal_runs {
+            run_of[i..j].fill(Some((i, j)));
         }
         Indexer {
             place,
             digit_base,
             plain,
+            run_of,
             equal_runs,
             digit_order,
             block_len,
@@ -344,7 +348,13 @@ impl Indexer {
     pub(crate) fn rank_squares_with_transform(&self, turn: Color, squares: &[u8]) -> (u64, u8) {
         let n = self.slots.len();
         if self.plain[squares[0] as usize] {
-            return (self.encode(turn, &squares[..n]), 0);
+            if self.equal_runs.is_empty() {
+                return (self.encode(turn, &squares[..n]), 0);
+            }
+            let mut sq = [0u8; 8];
+            sq[..n].copy_from_slice(&squares[..n]);
+            self.sort_equal_pieces(&mut sq[..n]);
+            return (self.encode(turn, &sq[..n]), 0);
         }
         let table = transform_table();
         let transforms = &self.transforms[squares[0] as usize];
@@ -388,14 +398,30 @@ impl Indexer {
         self.rank_squares_with_transform(turn, squares).0
     }
 
-    /// Whether every position with the white king on `wk` is indexed as it stands: the
-    /// identity is the only symmetry that keeps that king in its region, and no two pieces are
-    /// equal (so none are sorted). Then the canonical index of such a position is the encoding
-    /// of its squares, and moving the piece of slot `i >= 1` from `a` to `b` (the white king
-    /// staying) changes it by `(b - a) * place(i)` ([`Indexer::place`]).
+    /// Whether every position with the white king on `wk` is indexed as it stands (its equal
+    /// pieces sorted): the identity is the only symmetry that keeps that king in its region.
+    /// Then the canonical index of such a position is the encoding of its squares, a decoded
+    /// index is canonical exactly when each run of equal pieces is in increasing order
+    /// ([`runs_sorted`](Self::runs_sorted)), and moving the piece of slot `i >= 1` with no
+    /// equal from `a` to `b` (the white king staying) changes it by `(b - a) * place(i)`
+    /// ([`Indexer::place`]).
     #[inline]
     pub(crate) fn is_plain(&self, wk: u8) -> bool {
         self.plain[wk as usize]
+    }
+
+    /// Whether the squares of every run of equal pieces increase (`squares` in slot order).
+    #[inline]
+    pub(crate) fn runs_sorted(&self, squares: &[u8]) -> bool {
+        self.equal_runs
+            .iter()
+            .all(|&(i, j)| squares[i..j].windows(2).all(|w| w[0] < w[1]))
+    }
+
+    /// The run of equal pieces slot `i` belongs to (`start..end`), if any.
+    #[inline]
+    pub(crate) fn run_of(&self, i: usize) -> Option<(usize, usize)> {
+        self.run_of[i]
     }
 
     /// The place value of slot `i`'s digit (a square of a king or piece counts once; see

@@ -152,8 +152,14 @@ impl SliceGame {
             }
             occ |= bit(s);
         }
-        // A plain index is its own squares' encoding: canonical by construction.
-        if !self.indexer.is_plain(sq[0]) && self.indexer.rank_squares(turn, &sq[..n]) != idx {
+        // A plain index is its own squares' encoding: canonical when its equal pieces (if
+        // any) are in order.
+        let canonical = if self.indexer.is_plain(sq[0]) {
+            self.indexer.runs_sorted(&sq[..n])
+        } else {
+            self.indexer.rank_squares(turn, &sq[..n]) == idx
+        };
+        if !canonical {
             return None;
         }
         let b = Board { turn, sq };
@@ -514,6 +520,9 @@ impl SliceGame {
         let n = self.slots.len();
         let occ = self.occupancy(b);
         let victim_king = b.sq[b.turn.index()];
+        // The board is canonical: with the identity the white king's only symmetry, its index
+        // is the encoding of its squares, and an un-move changes one digit (or the digits of
+        // one run of equal pieces, sorted again).
         let plain = self.indexer.is_plain(b.sq[0]);
         let base = if plain {
             self.indexer.rank_squares(mover, &b.sq[..n])
@@ -540,6 +549,7 @@ impl SliceGame {
             }
             let incremental = plain && i != 0;
             let place = self.indexer.place(i);
+            let run = self.indexer.run_of(i);
             while froms != 0 {
                 let from = froms.trailing_zeros() as u8;
                 froms &= froms - 1;
@@ -550,7 +560,23 @@ impl SliceGame {
                     continue;
                 }
                 out.push(if incremental {
-                    (base + u64::from(from) * place) - u64::from(to) * place
+                    match run {
+                        None => (base + u64::from(from) * place) - u64::from(to) * place,
+                        Some((first, end)) => {
+                            let mut squares = [0u8; 8];
+                            let run = &mut squares[..end - first];
+                            run.copy_from_slice(&b.sq[first..end]);
+                            run[i - first] = from;
+                            run.sort_unstable();
+                            let value = |sq: &[u8]| -> u64 {
+                                sq.iter()
+                                    .enumerate()
+                                    .map(|(k, &s)| u64::from(s) * self.indexer.place(first + k))
+                                    .sum()
+                            };
+                            (base + value(run)) - value(&b.sq[first..end])
+                        }
+                    }
                 } else {
                     self.indexer.rank_squares(mover, &pre.sq[..n])
                 });
