@@ -7,7 +7,9 @@
 #
 # RTBGEN_DIR holds Syzygy's built `rtbgen` and `rtbgenp` (github.com/syzygy1/tb: `make` in
 # src/, needs libzstd-dev); SYZYGY_TABLES its .rtbw/.rtbz files of the tables the material
-# captures or promotes into; ZERMELO_TABLES zermelo's .zct/.zdz files of the same. Neither
+# captures or promotes into (Syzygy names a table with the side of greater value first:
+# KNvKP, not KPvKN; `rtbgenp -t 2 KNvKP` in that folder with RTBPATH=. makes one that
+# rtbgenp KNPvKN then finds); ZERMELO_TABLES zermelo's .zct/.zdz files of the same. Neither
 # folder is written: each tool generates into a fresh temporary folder. Prints the machine,
 # the load, and one Markdown row per tool (wall, user and system CPU seconds, peak memory).
 set -euo pipefail
