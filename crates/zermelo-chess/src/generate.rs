@@ -1233,10 +1233,22 @@ impl GroupGame<'_> {
                     children.push(game.rank(&c));
                     true
                 }
+                // A draw of one metric is a draw of the other (both tables are retrograde
+                // analysis of the same moves and outcomes; `draws_from` relies on it too), so
+                // the twin's table is probed only for a win or a loss.
                 Child::PawnPush { board, double } => {
                     let place = self.push_place(b, &board, double);
-                    take(self.main, self.push_value(self.main, &place), &mut best)
-                        && twin.is_none_or(|t| take(t, self.push_value(t, &place), &mut twin_best))
+                    let v = self.push_value(self.main, &place);
+                    let drawn = matches!(v, Ok(Value::Draw));
+                    take(self.main, v, &mut best)
+                        && twin.is_none_or(|t| {
+                            let w = if drawn {
+                                Ok(Value::Draw)
+                            } else {
+                                self.push_value(t, &place)
+                            };
+                            take(t, w, &mut twin_best)
+                        })
                 }
                 Child::Exit {
                     board,
@@ -1245,8 +1257,16 @@ impl GroupGame<'_> {
                 } => {
                     let at = game.exit_index(&board, victim, promoted);
                     let value = |side: Side| side.game.exit_value_at(at, &board, victim, promoted);
-                    take(self.main, value(self.main), &mut best)
-                        && twin.is_none_or(|t| take(t, value(t), &mut twin_best))
+                    let v = value(self.main);
+                    let drawn = matches!(v, Ok(Value::Draw));
+                    take(self.main, v, &mut best)
+                        && twin.is_none_or(|t| {
+                            take(
+                                t,
+                                if drawn { Ok(Value::Draw) } else { value(t) },
+                                &mut twin_best,
+                            )
+                        })
                 }
             }
         };

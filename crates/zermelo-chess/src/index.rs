@@ -239,22 +239,33 @@ impl Indexer {
     /// overlap.
     #[inline]
     pub(crate) fn decode(&self, mut idx: u64) -> (Color, [u8; 8]) {
-        let mut sq = [0u8; 8];
+        // The squares are gathered in one word: eight byte stores read back as one word
+        // (copying the board) stall the load until the stores retire.
+        let mut packed = 0u64;
         for &i in &self.digit_order {
-            if i == 0 {
-                let r = self.region.len() as u64;
-                sq[0] = self.region[(idx % r) as usize].index() as u8;
-                idx /= r;
+            let s = if i == 0 {
+                // The white king's region: 32 squares with pawns, 10 without (constant
+                // divisors, no `div`).
+                let (q, r) = match self.region.len() {
+                    32 => (idx >> 5, idx & 31),
+                    10 => (idx / 10, idx % 10),
+                    n => (idx / n as u64, idx % n as u64),
+                };
+                idx = q;
+                self.region[r as usize].index() as u64
             } else if self.digit_base[i] != 0 {
-                sq[i] = (idx % 48) as u8 + 8;
+                let s = idx % 48 + 8;
                 idx /= 48;
+                s
             } else {
-                sq[i] = (idx % 64) as u8;
-                idx /= 64;
-            }
+                let s = idx & 63;
+                idx >>= 6;
+                s
+            };
+            packed |= s << (8 * i);
         }
         let turn = if idx == 0 { Color::White } else { Color::Black };
-        (turn, sq)
+        (turn, packed.to_le_bytes())
     }
 
     /// Indices per pawn configuration and side to move: index `i` has pawn configuration

@@ -80,6 +80,9 @@ pub(crate) struct SliceGame {
     exits: Vec<Option<ExitTarget>>,
     /// The slots whose piece has no equal (bit `i` for slot `i`).
     unique: u8,
+    /// Whether each side (by [`Color::index`]) has a bishop, rook or queen: without one it
+    /// pins nothing.
+    sliders: [bool; 2],
 }
 
 fn exit_key(victim: Option<usize>, promoted: Option<(usize, Role)>) -> usize {
@@ -121,11 +124,17 @@ impl SliceGame {
         let unique = (0..slots.len())
             .filter(|&i| (0..slots.len()).all(|j| j == i || slots[j] != slots[i]))
             .fold(0u8, |m, i| m | 1 << i);
+        let sliders = [Color::White, Color::Black].map(|c| {
+            slots
+                .iter()
+                .any(|p| p.color == c && matches!(p.role, Role::Bishop | Role::Rook | Role::Queen))
+        });
         Ok(SliceGame {
             indexer,
             slots,
             exits,
             unique,
+            sliders,
         })
     }
 
@@ -448,6 +457,9 @@ impl SliceGame {
     /// not in check, cannot expose its king by any move (there is no en passant here).
     #[inline]
     fn pinned(&self, b: &Board, occ: u64, own: u64, king: u8, us: Color) -> u64 {
+        if !self.sliders[us.other().index()] {
+            return 0;
+        }
         let (kf, kr) = (king % 8, king / 8);
         let mut pinned = 0u64;
         for (j, q) in self.slots.iter().enumerate() {
