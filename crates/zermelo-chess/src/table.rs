@@ -334,14 +334,15 @@ pub struct Longest {
 }
 
 impl Longest {
-    fn record(slot: &mut Option<Longest>, plies: u32) {
+    /// Records `n` positions of depth `plies`.
+    fn record(slot: &mut Option<Longest>, plies: u32, n: u64) {
         match slot {
-            Some(l) if l.plies == plies => l.positions += 1,
+            Some(l) if l.plies == plies => l.positions += n,
             Some(l) if l.plies > plies => {}
             _ => {
                 *slot = Some(Longest {
                     plies,
-                    positions: 1,
+                    positions: n,
                 })
             }
         }
@@ -395,9 +396,10 @@ pub struct Wdl50Stats {
 }
 
 impl Wdl50Stats {
-    fn add(&mut self, side: usize, v: Value) {
+    /// Counts `n` positions of value `v`.
+    fn add(&mut self, side: usize, v: Value, n: u64) {
         let class = Wdl50::of(v, self.rule);
-        self.counts[side][class as usize] += 1;
+        self.counts[side][class as usize] += n;
         let dtz = crate::dtz::syzygy_dtz(v).unsigned_abs();
         let slot = match class {
             Wdl50::Win => &mut self.longest_dtz_win[side],
@@ -455,21 +457,22 @@ impl Stats {
         }
     }
 
-    fn add(&mut self, side: usize, value: Option<Value>) {
+    /// Counts `n` indices of value `value` (`None`: no position) with `side` to move.
+    fn add(&mut self, side: usize, value: Option<Value>, n: u64) {
         if let (Some(w), Some(v)) = (&mut self.wdl50, value) {
-            w.add(side, v);
+            w.add(side, v, n);
         }
         match value {
-            None => self.illegal += 1,
+            None => self.illegal += n,
             Some(Value::Win(d)) => {
-                self.counts[side][0] += 1;
-                Longest::record(&mut self.longest_win[side], d);
+                self.counts[side][0] += n;
+                Longest::record(&mut self.longest_win[side], d, n);
             }
             Some(Value::Lose(d)) => {
-                self.counts[side][1] += 1;
-                Longest::record(&mut self.longest_loss[side], d);
+                self.counts[side][1] += n;
+                Longest::record(&mut self.longest_loss[side], d, n);
             }
-            Some(Value::Draw) => self.counts[side][2] += 1,
+            Some(Value::Draw) => self.counts[side][2] += n,
         }
     }
 
@@ -681,6 +684,7 @@ impl Table {
                 s.add(
                     usize::from(idx >= half),
                     legal.then(|| self.metric.decode(e)),
+                    1,
                 );
             }
             Ok(s)
@@ -881,13 +885,32 @@ fn count_entries(
 ) -> Stats {
     let half = indexer.size() / 2;
     let w = metric.width();
+    let n = bytes.len() / w;
+    // The first entry with black to move (the index's second half).
+    let black = half.saturating_sub(first).min(n as u64) as usize;
     let mut s = Stats::empty(metric);
-    for k in 0..bytes.len() / w {
+    // Run by run: the entries come in long runs of one value (holes, draws, depths), and
+    // counting a run once was most of the statistics' time.
+    let mut k = 0;
+    while k < n {
         let idx = first + k as u64;
         let e = entry_at(bytes, w, k);
-        let legal = e != metric.illegal()
-            || (!filler_is_hole && metric.ambiguous(e) && indexer.legal(idx).is_some());
-        s.add(usize::from(idx >= half), legal.then(|| metric.decode(e)));
+        let side = usize::from(k >= black);
+        if e == metric.illegal() && !filler_is_hole && metric.ambiguous(e) {
+            // DTM's filler is also a loss in 254 plies: the indexer tells which.
+            let legal = indexer.legal(idx).is_some();
+            s.add(side, legal.then(|| metric.decode(e)), 1);
+            k += 1;
+            continue;
+        }
+        let end = if k < black { black } else { n };
+        let mut j = k + 1;
+        while j < end && entry_at(bytes, w, j) == e {
+            j += 1;
+        }
+        let legal = e != metric.illegal();
+        s.add(side, legal.then(|| metric.decode(e)), (j - k) as u64);
+        k = j;
     }
     s
 }
