@@ -415,10 +415,17 @@ impl Indexer {
     /// index is canonical exactly when each run of equal pieces is in increasing order
     /// ([`runs_sorted`](Self::runs_sorted)), and moving the piece of slot `i >= 1` with no
     /// equal from `a` to `b` (the white king staying) changes it by `(b - a) * place(i)`
-    /// ([`Indexer::place`]).
+    /// ([`Indexer::place`]); the white king's own move between two such squares changes its
+    /// digit ([`king_digit`](Self::king_digit)) alone.
     #[inline]
     pub(crate) fn is_plain(&self, wk: u8) -> bool {
         self.plain[wk as usize]
+    }
+
+    /// The white king's digit for square `wk` of its region.
+    #[inline]
+    pub(crate) fn king_digit(&self, wk: u8) -> u64 {
+        u64::from(self.region_digit[wk as usize])
     }
 
     /// Whether the squares of every run of equal pieces increase (`squares` in slot order).

@@ -559,9 +559,16 @@ impl SliceGame {
                 // from which it attacks the king (the moves of kings and pieces are symmetric).
                 froms &= !origins(p.role, victim_king, without);
             }
-            let incremental = plain && i != 0;
             let place = self.indexer.place(i);
             let run = self.indexer.run_of(i);
+            // The value of the run's digits on `b`, the same for every un-move of slot `i`.
+            let run_value = |first: usize, sq: &[u8]| -> u64 {
+                sq.iter()
+                    .enumerate()
+                    .map(|(k, &s)| u64::from(s) * self.indexer.place(first + k))
+                    .sum()
+            };
+            let before = run.map_or(0, |(first, end)| run_value(first, &b.sq[first..end]));
             while froms != 0 {
                 let from = froms.trailing_zeros() as u8;
                 froms &= froms - 1;
@@ -571,26 +578,36 @@ impl SliceGame {
                 if discovered && self.attacked(&pre, without | bit(from), victim_king, mover) {
                     continue;
                 }
-                out.push(if incremental {
-                    match run {
-                        None => (base + u64::from(from) * place) - u64::from(to) * place,
-                        Some((first, end)) => {
-                            let mut squares = [0u8; 8];
-                            let run = &mut squares[..end - first];
-                            run.copy_from_slice(&b.sq[first..end]);
-                            run[i - first] = from;
-                            run.sort_unstable();
-                            let value = |sq: &[u8]| -> u64 {
-                                sq.iter()
-                                    .enumerate()
-                                    .map(|(k, &s)| u64::from(s) * self.indexer.place(first + k))
-                                    .sum()
-                            };
-                            (base + value(run)) - value(&b.sq[first..end])
-                        }
+                out.push(match run {
+                    // The white king stays on a square whose only symmetry is the identity:
+                    // one digit changes.
+                    _ if plain && i == 0 && self.indexer.is_plain(from) => {
+                        (base + self.indexer.king_digit(from) * place)
+                            - self.indexer.king_digit(to) * place
                     }
-                } else {
-                    self.indexer.rank_squares(mover, &pre.sq[..n])
+                    _ if !plain || i == 0 => self.indexer.rank_squares(mover, &pre.sq[..n]),
+                    None => (base + u64::from(from) * place) - u64::from(to) * place,
+                    // A pair of equal pieces: the moved one and the other, in order.
+                    Some((first, end)) if end - first == 2 => {
+                        let other = b.sq[first + end - 1 - i];
+                        let (lo, hi) = if from < other {
+                            (from, other)
+                        } else {
+                            (other, from)
+                        };
+                        (base
+                            + u64::from(lo) * self.indexer.place(first)
+                            + u64::from(hi) * self.indexer.place(first + 1))
+                            - before
+                    }
+                    Some((first, end)) => {
+                        let mut squares = [0u8; 8];
+                        let run = &mut squares[..end - first];
+                        run.copy_from_slice(&b.sq[first..end]);
+                        run[i - first] = from;
+                        run.sort_unstable();
+                        (base + run_value(first, run)) - before
+                    }
                 });
             }
         }
