@@ -85,6 +85,19 @@ pub(crate) struct SliceGame {
     sliders: [bool; 2],
 }
 
+/// The squares strictly between `a` and `b`, which share a rank, file or diagonal (a slider on
+/// one attacks the other through them).
+#[inline]
+fn between(a: u8, b: u8) -> u64 {
+    let line = if a % 8 == b % 8 || a / 8 == b / 8 {
+        Role::Rook
+    } else {
+        Role::Bishop
+    };
+    // Each one's ray towards the other, with the other as the only blocker, stops there.
+    attacks(line, Color::White, a, bit(b)) & attacks(line, Color::White, b, bit(a))
+}
+
 fn exit_key(victim: Option<usize>, promoted: Option<(usize, Role)>) -> usize {
     let v = victim.unwrap_or(8);
     let (p, r) = promoted.map_or((8, 0), |(s, r)| (s, r as usize));
@@ -548,16 +561,24 @@ impl SliceGame {
             let to = b.sq[i];
             let without = occ ^ bit(to);
             let mut froms = origins(p.role, to, occ) & !occ;
-            let discovered = self.slots.iter().enumerate().any(|(j, q)| {
-                j != i
-                    && q.color == mover
-                    && b.sq[j] != GONE
-                    && attacks(q.role, q.color, b.sq[j], without) & bit(victim_king) != 0
-            });
-            if !discovered {
-                // The squares a piece of this role on the king's square reaches are those
-                // from which it attacks the king (the moves of kings and pieces are symmetric).
-                froms &= !origins(p.role, victim_king, without);
+            // The other king may not stand in check before the move: the moved piece must not
+            // attack it from its origin (the squares a piece of this role on the king's square
+            // reaches are those from which it attacks the king: the moves of kings and pieces
+            // are symmetric), and every other piece that attacks it once `to` is empty must
+            // be blocked by the moved piece: a slider on the squares between, anything else
+            // never. One mask for all un-moves of the piece, instead of a test for each.
+            froms &= !origins(p.role, victim_king, without);
+            for (j, q) in self.slots.iter().enumerate() {
+                let s = b.sq[j];
+                if j == i || q.color != mover || s == GONE {
+                    continue;
+                }
+                if attacks(q.role, q.color, s, without) & bit(victim_king) != 0 {
+                    froms &= match q.role {
+                        Role::Bishop | Role::Rook | Role::Queen => between(s, victim_king),
+                        _ => 0,
+                    };
+                }
             }
             let place = self.indexer.place(i);
             let run = self.indexer.run_of(i);
@@ -575,9 +596,6 @@ impl SliceGame {
                 let mut pre = *b;
                 pre.sq[i] = from;
                 pre.turn = mover;
-                if discovered && self.attacked(&pre, without | bit(from), victim_king, mover) {
-                    continue;
-                }
                 out.push(match run {
                     // The white king stays on a square whose only symmetry is the identity:
                     // one digit changes.
