@@ -94,7 +94,9 @@ fn between(a: u8, b: u8) -> u64 {
     } else {
         Role::Bishop
     };
-    // Each one's ray towards the other, with the other as the only blocker, stops there.
+    // On a common line, the squares each reaches when the other is the only blocker meet
+    // exactly between them (their other rays are parallel or cross on the two squares
+    // themselves, which neither set holds).
     attacks(line, Color::White, a, bit(b)) & attacks(line, Color::White, b, bit(a))
 }
 
@@ -481,20 +483,13 @@ impl SliceGame {
                 continue;
             }
             let (sf, sr) = (s % 8, s / 8);
-            let line = if (kf == sf || kr == sr) && matches!(q.role, Role::Rook | Role::Queen) {
-                Role::Rook
-            } else if kf.abs_diff(sf) == kr.abs_diff(sr)
-                && matches!(q.role, Role::Bishop | Role::Queen)
-            {
-                Role::Bishop
-            } else {
+            let on_line = ((kf == sf || kr == sr) && matches!(q.role, Role::Rook | Role::Queen))
+                || (kf.abs_diff(sf) == kr.abs_diff(sr)
+                    && matches!(q.role, Role::Bishop | Role::Queen));
+            if !on_line {
                 continue;
-            };
-            // On a common line, the squares each reaches when the other is the only blocker
-            // meet exactly between them (their other rays are parallel or cross on the two
-            // squares themselves, which neither set holds).
-            let between = attacks(line, us, king, bit(s)) & attacks(line, us, s, bit(king));
-            let blockers = between & occ;
+            }
+            let blockers = between(king, s) & occ;
             if blockers & (blockers.wrapping_sub(1)) == 0 && blockers & own != 0 {
                 pinned |= blockers;
             }
