@@ -12,7 +12,7 @@
 #   scripts/tb-all-run.sh cont DIR                 SIGCONT it (logged)
 #   scripts/tb-all-run.sh killed DIR               after a kill that logged nothing (session end,
 #                                                  machine lost): ends the segment at the last
-#                                                  memory sample
+#                                                  memory sample (or the newest file written)
 #
 # The binary is copied into DIR at the first start (target/release/zermelo, built if missing)
 # and its commit recorded in DIR/build.txt; a later start keeps it (copy another one in by hand
@@ -72,7 +72,8 @@ EOF
     chmod +x "$dir/run.sh"
     cat > "$dir/memlog.sh" <<EOF
 #!/usr/bin/env bash
-while pgrep -f "^$dir/run.sh" > /dev/null; do
+# run.sh runs as "bash DIR/run.sh": no anchor on the pattern.
+while pgrep -f "$dir/run.sh" > /dev/null; do
     p=\$(pgrep -f "^$dir/zermelo tb gen" | head -1)
     if [[ -n \$p ]]; then
         s=\$(grep -E 'VmHWM|VmRSS|RssAnon|RssFile' /proc/\$p/status 2>/dev/null | awk '{printf "%s %s ", \$1, \$2}')
@@ -95,8 +96,14 @@ pause | cont)
     ;;
 killed)
     last=$( (tail -1 "$dir/mem.log" 2> /dev/null || true) | cut -d' ' -f1)
-    [[ -n $last ]] || last=$(date -u +%FT%TZ)
-    echo "killed $last (no end logged; the last memory sample)" >> "$dir/times.log"
+    how="the last memory sample"
+    if [[ -z $last ]]; then
+        # No memory log: the newest file the run wrote (tables, checkpoints, its output).
+        newest=$(find "$dir" -type f ! -name times.log ! -name pauses.log -printf '%T@\n' | sort -n | tail -1)
+        last=$(date -u -d "@${newest:-$(date +%s)}" +%FT%TZ)
+        how="the newest file written"
+    fi
+    echo "killed $last (no end logged; $how)" >> "$dir/times.log"
     if [[ -f $dir/pauses.log ]] && [[ $(tail -1 "$dir/pauses.log" | cut -d' ' -f1) == stop ]]; then
         echo "cont $last" >> "$dir/pauses.log"
     fi
