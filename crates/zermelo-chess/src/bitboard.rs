@@ -27,6 +27,12 @@ struct Tables {
     pawn: [[u64; 64]; 2],
     /// `[direction][square]`: every square along the ray, the square itself excluded.
     rays: [[u64; 64]; 8],
+    /// `[square]`: a rook's and a bishop's squares on an empty board.
+    rook_lines: [u64; 64],
+    bishop_lines: [u64; 64],
+    /// `[a][b]`: the squares strictly between two squares on one rank, file or diagonal
+    /// (empty otherwise).
+    between: [[u64; 64]; 64],
 }
 
 /// The square `(df, dr)` away from `sq`, or 64 when off the board.
@@ -61,6 +67,9 @@ const fn build() -> Tables {
         knight: [0; 64],
         pawn: [[0; 64]; 2],
         rays: [[0; 64]; 8],
+        rook_lines: [0; 64],
+        bishop_lines: [0; 64],
+        between: [[0; 64]; 64],
     };
     let mut sq = 0;
     while sq < 64 {
@@ -79,12 +88,58 @@ const fn build() -> Tables {
         }
         sq += 1;
     }
+    // Rays are complete now: `b` on `a`'s ray in direction `d` has the rest of that ray.
+    let mut a = 0;
+    while a < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let ray = t.rays[d][a];
+            if d % 4 < 2 {
+                t.rook_lines[a] |= ray;
+            } else {
+                t.bishop_lines[a] |= ray;
+            }
+            let mut b = 0;
+            while b < 64 {
+                if ray & 1 << b != 0 {
+                    t.between[a][b] = ray & !t.rays[d][b] & !(1 << b);
+                }
+                b += 1;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
     t
 }
 
 #[inline(always)]
 fn tables() -> &'static Tables {
     &TABLES
+}
+
+/// The squares strictly between `a` and `b` if they share a rank, file or diagonal (a slider
+/// on one attacks the other through them), or none.
+#[inline(always)]
+pub(crate) fn between(a: u8, b: u8) -> u64 {
+    tables().between[a as usize][b as usize]
+}
+
+/// Whether a piece of `role` on `a` would attack `b` on an empty board (a slider: they share
+/// one of its lines).
+#[inline(always)]
+pub(crate) fn lined_up(role: Role, a: u8, b: u8) -> bool {
+    let t = tables();
+    let s = a as usize;
+    let reach = match role {
+        Role::King => t.king[s],
+        Role::Knight => t.knight[s],
+        Role::Pawn => 0,
+        Role::Rook => t.rook_lines[s],
+        Role::Bishop => t.bishop_lines[s],
+        Role::Queen => t.rook_lines[s] | t.bishop_lines[s],
+    };
+    reach & bit(b) != 0
 }
 
 /// One bit per square.
@@ -197,6 +252,47 @@ mod tests {
                     expected,
                     "{role:?} {sq} {occ:x}"
                 );
+            }
+        }
+    }
+
+    /// `between` and `lined_up` against their definitions by walking the board: the squares
+    /// between two squares on a line are those a slider on one crosses to reach the other
+    /// (and none off a line), and a piece is lined up with a square it attacks on an empty
+    /// board.
+    #[test]
+    fn between_and_lined_up_by_walking() {
+        for a in 0..64u8 {
+            for b in 0..64u8 {
+                let (df, dr) = (
+                    i16::from(b % 8) - i16::from(a % 8),
+                    i16::from(b / 8) - i16::from(a / 8),
+                );
+                let line = a != b && (df == 0 || dr == 0 || df.abs() == dr.abs());
+                let mut want = 0u64;
+                if line {
+                    let (sf, sr) = (df.signum(), dr.signum());
+                    let (mut f, mut r) = (i16::from(a % 8) + sf, i16::from(a / 8) + sr);
+                    while (f, r) != (i16::from(b % 8), i16::from(b / 8)) {
+                        want |= bit((r * 8 + f) as u8);
+                        f += sf;
+                        r += sr;
+                    }
+                }
+                assert_eq!(between(a, b), want, "{a} {b}");
+                for role in [
+                    Role::Knight,
+                    Role::Bishop,
+                    Role::Rook,
+                    Role::Queen,
+                    Role::King,
+                ] {
+                    assert_eq!(
+                        lined_up(role, a, b),
+                        attacks(role, Color::White, a, 0) & bit(b) != 0,
+                        "{role:?} {a} {b}"
+                    );
+                }
             }
         }
     }

@@ -422,6 +422,39 @@ impl Indexer {
         self.plain[wk as usize]
     }
 
+    /// The first slot from which on un-moves of a canonical board keep its symmetry, the
+    /// identity: 1 where the white king's square is plain ([`is_plain`](Self::is_plain)).
+    /// With the white king on the long diagonal the identity and the flip along it compete,
+    /// and the first piece (or run of equal pieces, sorted) that they place apart decides
+    /// between them, for the identity on a canonical board. Moving a later piece (of a later
+    /// run) leaves that decision as it is, so the predecessor's index is its squares'
+    /// encoding, as on a plain square; the slots up to the deciding one need ranking. `n`
+    /// (the slot count) when the last piece or none decides.
+    #[inline]
+    pub(crate) fn settled_from(&self, squares: &[u8]) -> usize {
+        let n = self.slots.len();
+        let flip = match self.transforms[squares[0] as usize][..] {
+            [0] => return 1,
+            [0, flip] => flip,
+            _ => return n,
+        };
+        let table = &transform_table()[flip as usize];
+        let mut j = 1;
+        while j < n {
+            let end = self.run_of[j].map_or(j + 1, |(_, end)| end);
+            let mut image = [0u8; 8];
+            for (out, &s) in image[j..end].iter_mut().zip(&squares[j..end]) {
+                *out = table[s as usize];
+            }
+            image[j..end].sort_unstable();
+            if image[j..end] != squares[j..end] {
+                return end;
+            }
+            j = end;
+        }
+        n
+    }
+
     /// The white king's digit for square `wk` of its region.
     #[inline]
     pub(crate) fn king_digit(&self, wk: u8) -> u64 {

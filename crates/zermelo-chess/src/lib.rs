@@ -43,6 +43,8 @@
 
 #![deny(missing_docs)]
 
+#[doc(hidden)]
+pub mod bench_hooks;
 mod bitboard;
 mod checkpoint;
 pub mod dtz;

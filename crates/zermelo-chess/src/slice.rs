@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::bitboard::{attacks, bit, origins};
+use crate::bitboard::{attacks, between, bit, lined_up, origins};
 use crate::index::Indexer;
 use crate::material::Material;
 use crate::position::Position;
@@ -83,21 +83,6 @@ pub(crate) struct SliceGame {
     /// Whether each side (by [`Color::index`]) has a bishop, rook or queen: without one it
     /// pins nothing.
     sliders: [bool; 2],
-}
-
-/// The squares strictly between `a` and `b`, which share a rank, file or diagonal (a slider on
-/// one attacks the other through them).
-#[inline]
-fn between(a: u8, b: u8) -> u64 {
-    let line = if a % 8 == b % 8 || a / 8 == b / 8 {
-        Role::Rook
-    } else {
-        Role::Bishop
-    };
-    // On a common line, the squares each reaches when the other is the only blocker meet
-    // exactly between them (their other rays are parallel or cross on the two squares
-    // themselves, which neither set holds).
-    attacks(line, Color::White, a, bit(b)) & attacks(line, Color::White, b, bit(a))
 }
 
 fn exit_key(victim: Option<usize>, promoted: Option<(usize, Role)>) -> usize {
@@ -475,18 +460,14 @@ impl SliceGame {
         if !self.sliders[us.other().index()] {
             return 0;
         }
-        let (kf, kr) = (king % 8, king / 8);
         let mut pinned = 0u64;
         for (j, q) in self.slots.iter().enumerate() {
             let s = b.sq[j];
-            if q.color == us || s == GONE {
-                continue;
-            }
-            let (sf, sr) = (s % 8, s / 8);
-            let on_line = ((kf == sf || kr == sr) && matches!(q.role, Role::Rook | Role::Queen))
-                || (kf.abs_diff(sf) == kr.abs_diff(sr)
-                    && matches!(q.role, Role::Bishop | Role::Queen));
-            if !on_line {
+            if q.color == us
+                || s == GONE
+                || !matches!(q.role, Role::Bishop | Role::Rook | Role::Queen)
+                || !lined_up(q.role, s, king)
+            {
                 continue;
             }
             let blockers = between(king, s) & occ;
@@ -532,9 +513,10 @@ impl SliceGame {
     /// origins that are illegal are the squares from which the moving piece itself would
     /// attack the king, and every square but those between for another piece that attacks
     /// it once the moving piece has left: one mask per piece instead of a test per un-move.
-    /// Where the index is plain
-    /// ([`Indexer::is_plain`]) and the white king stays, the predecessor's index is `b`'s
-    /// (with the other side to move) plus the moved digit's difference: no ranking.
+    /// Where the index is plain ([`Indexer::is_plain`]), or the moved piece comes after the
+    /// one that settles the symmetry of a king on the long diagonal
+    /// ([`Indexer::settled_from`]), and the white king stays, the predecessor's index is
+    /// `b`'s (with the other side to move) plus the moved digit's difference: no ranking.
     pub(crate) fn unmoves(&self, b: &Board, out: &mut Vec<u64>) {
         let mover = b.turn.other();
         let n = self.slots.len();
@@ -542,13 +524,37 @@ impl SliceGame {
         let victim_king = b.sq[b.turn.index()];
         // The board is canonical: with the identity the white king's only symmetry, its index
         // is the encoding of its squares, and an un-move changes one digit (or the digits of
-        // one run of equal pieces, sorted again).
+        // one run of equal pieces, sorted again). With the king on the long diagonal, the same
+        // holds for the pieces after the one that decides between the identity and the flip.
         let plain = self.indexer.is_plain(b.sq[0]);
-        let base = if plain {
+        let settled = self.indexer.settled_from(&b.sq[..n]);
+        let base = if settled < n {
             self.indexer.rank_squares(mover, &b.sq[..n])
         } else {
             0
         };
+        // How each of the mover's pieces bears on the other king, whichever piece moves: a
+        // slider lined up with it attacks it once the squares between are empty, and must
+        // then be blocked from there (`lines`, `blocked`: the squares between, and those of
+        // them occupied); a contact piece attacking it can never be blocked (`contact`).
+        let mut lines = [0u64; 8];
+        let mut blocked = [u64::MAX; 8];
+        let mut contact = [false; 8];
+        for (j, q) in self.slots.iter().enumerate() {
+            let s = b.sq[j];
+            if q.color != mover || s == GONE {
+                continue;
+            }
+            match q.role {
+                Role::Bishop | Role::Rook | Role::Queen => {
+                    if lined_up(q.role, s, victim_king) {
+                        lines[j] = between(s, victim_king);
+                        blocked[j] = lines[j] & occ;
+                    }
+                }
+                _ => contact[j] = attacks(q.role, q.color, s, 0) & bit(victim_king) != 0,
+            }
+        }
         for (i, p) in self.slots.iter().enumerate() {
             if p.color != mover || p.role == Role::Pawn {
                 continue;
@@ -563,16 +569,14 @@ impl SliceGame {
             // be blocked by the moved piece: a slider on the squares between, anything else
             // never. One mask for all un-moves of the piece, instead of a test for each.
             froms &= !origins(p.role, victim_king, without);
-            for (j, q) in self.slots.iter().enumerate() {
-                let s = b.sq[j];
-                if j == i || q.color != mover || s == GONE {
+            for j in 0..n {
+                if j == i {
                     continue;
                 }
-                if attacks(q.role, q.color, s, without) & bit(victim_king) != 0 {
-                    froms &= match q.role {
-                        Role::Bishop | Role::Rook | Role::Queen => between(s, victim_king),
-                        _ => 0,
-                    };
+                if contact[j] {
+                    froms = 0;
+                } else if blocked[j] & !bit(to) == 0 {
+                    froms &= lines[j];
                 }
             }
             let place = self.indexer.place(i);
@@ -598,7 +602,8 @@ impl SliceGame {
                         (base + self.indexer.king_digit(from) * place)
                             - self.indexer.king_digit(to) * place
                     }
-                    _ if !plain || i == 0 => self.indexer.rank_squares(mover, &pre.sq[..n]),
+                    // (`settled` ends a run of equal pieces, if it is in one.)
+                    _ if i == 0 || i < settled => self.indexer.rank_squares(mover, &pre.sq[..n]),
                     None => (base + u64::from(from) * place) - u64::from(to) * place,
                     // A pair of equal pieces: the moved one and the other, in order.
                     Some((first, end)) if end - first == 2 => {

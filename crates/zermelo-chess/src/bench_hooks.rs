@@ -1,0 +1,64 @@
+//! Hooks for the benchmarks in `benches/` (hidden from the docs, not a stable API): the
+//! generator's inner steps on their own, away from the engine's memory traffic.
+
+use crate::index::Indexer;
+use crate::material::{Material, ParseMaterialError};
+use crate::probe::Tablebase;
+use crate::slice::{Board, SliceGame};
+use crate::table::{Metric, Table};
+
+/// The un-moves of a fixed sample of legal boards of one material (the layer loop's move
+/// generation), with placeholder smaller tables (un-moves never read them).
+pub struct Unmoves {
+    game: SliceGame,
+    boards: Vec<Board>,
+    out: Vec<u64>,
+}
+
+impl Unmoves {
+    /// `count` legal boards of `material` (canonical), at indices of a fixed pseudo-random
+    /// sequence.
+    ///
+    /// # Errors
+    /// A material that does not parse.
+    pub fn new(material: &str, count: usize) -> Result<Unmoves, ParseMaterialError> {
+        let m: Material = material.parse()?;
+        let tb = Tablebase::in_memory();
+        for dep in Material::generation_order(std::slice::from_ref(&m)) {
+            if dep != m {
+                let entries = vec![0u8; Indexer::new(&dep).size() as usize];
+                tb.insert(Table::from_entries(&dep, Metric::Dtm, entries));
+            }
+        }
+        let game = SliceGame::new(&m, &tb, Metric::Dtm).expect("placeholder tables present");
+        let size = game.indexer().size();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut boards = Vec::with_capacity(count);
+        while boards.len() < count {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if let Some(b) = game.legal_board(x % size) {
+                boards.push(b);
+            }
+        }
+        Ok(Unmoves {
+            game,
+            boards,
+            out: Vec::new(),
+        })
+    }
+
+    /// Lists the un-moves of every board; returns how many there were and the sum of their
+    /// indices (so that nothing is optimized away, and two builds can be compared).
+    pub fn run(&mut self) -> (u64, u64) {
+        let (mut count, mut sum) = (0u64, 0u64);
+        for b in &self.boards {
+            self.out.clear();
+            self.game.unmoves(b, &mut self.out);
+            count += self.out.len() as u64;
+            sum = self.out.iter().fold(sum, |s, &i| s.wrapping_add(i));
+        }
+        (count, sum)
+    }
+}
