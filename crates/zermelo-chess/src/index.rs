@@ -24,7 +24,7 @@ pub struct Indexer {
     pawns: bool,
     size: u64,
     /// For each white-king square, the symmetries that bring it into the king region.
-    transforms: Vec<Vec<u8>>,
+    transforms: [Symmetries; 64],
     /// King region square -> digit (or `u8::MAX`), and digit -> square.
     region_digit: [u8; 64],
     region: Vec<Square>,
@@ -75,16 +75,19 @@ impl Indexer {
         } else {
             &[0, 1, 2, 3, 4, 5, 6, 7]
         };
-        let transforms: Vec<Vec<u8>> = (0..64)
-            .filter_map(Square::new)
-            .map(|s| {
-                allowed
-                    .iter()
-                    .copied()
-                    .filter(|&t| in_region(s.transform(t)))
-                    .collect()
-            })
-            .collect();
+        let transforms: [Symmetries; 64] = std::array::from_fn(|s| {
+            let s = Square::new(s as u8).expect("0..64");
+            let mut out = Symmetries { len: 0, t: [0; 2] };
+            for &t in allowed {
+                if in_region(s.transform(t)) {
+                    // A square and its image under a symmetry other than the identity are
+                    // both in the region only on the diagonal that symmetry keeps: two at most.
+                    out.t[out.len as usize] = t;
+                    out.len += 1;
+                }
+            }
+            out
+        });
         let mut size = 2 * region.len() as u64 * 64;
         for p in &slots[2..] {
             size *= if p.role == Role::Pawn { 48 } else { 64 };
@@ -127,7 +130,7 @@ impl Indexer {
             }
             i = j;
         }
-        let plain: [bool; 64] = std::array::from_fn(|s| transforms[s][..] == [0]);
+        let plain: [bool; 64] = std::array::from_fn(|s| transforms[s].as_slice() == [0]);
         let mut run_of = [None; 8];
         for &(i, j) in &equal_runs {
             run_of[i..j].fill(Some((i, j)));
@@ -367,9 +370,19 @@ impl Indexer {
             self.sort_equal_pieces(&mut sq[..n]);
             return (self.encode(turn, &sq[..n]), 0);
         }
-        let table = transform_table();
-        let transforms = &self.transforms[squares[0] as usize];
-        if let ([t1, t2], true) = (transforms.as_slice(), self.equal_runs.is_empty()) {
+        let table = &TRANSFORMS;
+        let transforms = self.transforms[squares[0] as usize].as_slice();
+        if let [t] = *transforms {
+            // Off the long diagonals: one symmetry brings the white king into its region.
+            let map = &table[t as usize];
+            let mut sq = [0u8; 8];
+            for (out, &s) in sq.iter_mut().zip(&squares[..n]) {
+                *out = map[s as usize];
+            }
+            self.sort_equal_pieces(&mut sq[..n]);
+            return (self.encode(turn, &sq[..n]), t);
+        }
+        if let ([t1, t2], true) = (transforms, self.equal_runs.is_empty()) {
             let (t1, t2) = (*t1, *t2);
             // The white king on a long diagonal, two symmetries keep it there (the identity
             // and a flip along it, or two that bring it from outside): both give it the same
@@ -433,12 +446,12 @@ impl Indexer {
     #[inline]
     pub(crate) fn settled_from(&self, squares: &[u8]) -> usize {
         let n = self.slots.len();
-        let flip = match self.transforms[squares[0] as usize][..] {
+        let flip = match *self.transforms[squares[0] as usize].as_slice() {
             [0] => return 1,
             [0, flip] => flip,
             _ => return n,
         };
-        let table = &transform_table()[flip as usize];
+        let table = &TRANSFORMS[flip as usize];
         let mut j = 1;
         while j < n {
             let end = self.run_of[j].map_or(j + 1, |(_, end)| end);
@@ -488,21 +501,46 @@ impl Indexer {
     }
 }
 
-/// `[symmetry][square]`: [`Square::transform`] as a lookup table.
-fn transform_table() -> &'static [[u8; 64]; 8] {
-    static TABLE: std::sync::OnceLock<[[u8; 64]; 8]> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [[0u8; 64]; 8];
-        for (k, row) in t.iter_mut().enumerate() {
-            for (s, out) in row.iter_mut().enumerate() {
-                *out = Square::new(s as u8)
-                    .expect("0..64")
-                    .transform(k as u8)
-                    .index() as u8;
+/// The symmetries of a white-king square that bring it into its region (one or two).
+#[derive(Clone, Copy, Debug)]
+struct Symmetries {
+    len: u8,
+    t: [u8; 2],
+}
+
+impl Symmetries {
+    #[inline]
+    fn as_slice(&self) -> &[u8] {
+        &self.t[..self.len as usize]
+    }
+}
+
+/// `[symmetry][square]`: [`Square::transform`] as a table, computed at compile time (bit 0
+/// mirrors files, bit 1 ranks, bit 2 swaps files and ranks after the mirrors).
+static TRANSFORMS: [[u8; 64]; 8] = build_transforms();
+
+const fn build_transforms() -> [[u8; 64]; 8] {
+    let mut out = [[0u8; 64]; 8];
+    let mut t = 0;
+    while t < 8 {
+        let mut s = 0;
+        while s < 64 {
+            let (mut f, mut r) = (s % 8, s / 8);
+            if t & 1 != 0 {
+                f = 7 - f;
             }
+            if t & 2 != 0 {
+                r = 7 - r;
+            }
+            if t & 4 != 0 {
+                (f, r) = (r, f);
+            }
+            out[t][s] = (r * 8 + f) as u8;
+            s += 1;
         }
-        t
-    })
+        t += 1;
+    }
+    out
 }
 
 fn king(color: Color) -> Piece {
@@ -558,11 +596,11 @@ mod tests {
                         }
                         let squares = ix.squares(&img).unwrap();
                         let sq: Vec<u8> = squares[..n].iter().map(|s| s.index() as u8).collect();
-                        two += usize::from(ix.transforms[sq[0] as usize].len() == 2);
+                        two += usize::from(ix.transforms[sq[0] as usize].len == 2);
                         // The definition: the smallest index over the symmetries that
                         // bring the white king into its region, the first on a tie.
                         let mut best = (u64::MAX, 0);
-                        for &t in &ix.transforms[sq[0] as usize] {
+                        for &t in ix.transforms[sq[0] as usize].as_slice() {
                             let mut moved: Vec<u8> = squares[..n]
                                 .iter()
                                 .map(|s| s.transform(t).index() as u8)
@@ -587,6 +625,16 @@ mod tests {
                 two > 0 || ix.has_pawns(),
                 "{material}: the shortcut was not reached"
             );
+        }
+    }
+
+    #[test]
+    fn transform_table_is_square_transform() {
+        for t in 0..8u8 {
+            for s in 0..64u8 {
+                let want = Square::new(s).unwrap().transform(t).index() as u8;
+                assert_eq!(TRANSFORMS[t as usize][s as usize], want, "{t} {s}");
+            }
         }
     }
 

@@ -592,9 +592,6 @@ impl SliceGame {
             while froms != 0 {
                 let from = froms.trailing_zeros() as u8;
                 froms &= froms - 1;
-                let mut pre = *b;
-                pre.sq[i] = from;
-                pre.turn = mover;
                 out.push(match run {
                     // The white king stays on a square whose only symmetry is the identity:
                     // one digit changes.
@@ -603,7 +600,11 @@ impl SliceGame {
                             - self.indexer.king_digit(to) * place
                     }
                     // (`settled` ends a run of equal pieces, if it is in one.)
-                    _ if i == 0 || i < settled => self.indexer.rank_squares(mover, &pre.sq[..n]),
+                    _ if i == 0 || i < settled => {
+                        let mut pre = b.sq;
+                        pre[i] = from;
+                        self.indexer.rank_squares(mover, &pre[..n])
+                    }
                     None => (base + u64::from(from) * place) - u64::from(to) * place,
                     // A pair of equal pieces: the moved one and the other, in order.
                     Some((first, end)) if end - first == 2 => {
