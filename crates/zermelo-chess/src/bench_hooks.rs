@@ -1,5 +1,6 @@
 //! Hooks for the benchmarks in `benches/` (hidden from the docs, not a stable API): the
-//! generator's inner steps on their own, away from the engine's memory traffic.
+//! generator's inner steps on their own (un-moves, seeding without the probes), away from
+//! the engine's memory traffic.
 
 use crate::index::Indexer;
 use crate::material::{Material, ParseMaterialError};
@@ -22,15 +23,7 @@ impl Unmoves {
     /// # Errors
     /// A material that does not parse.
     pub fn new(material: &str, count: usize) -> Result<Unmoves, ParseMaterialError> {
-        let m: Material = material.parse()?;
-        let tb = Tablebase::in_memory();
-        for dep in Material::generation_order(std::slice::from_ref(&m)) {
-            if dep != m {
-                let entries = vec![0u8; Indexer::new(&dep).size() as usize];
-                tb.insert(Table::from_entries(&dep, Metric::Dtm, entries));
-            }
-        }
-        let game = SliceGame::new(&m, &tb, Metric::Dtm).expect("placeholder tables present");
+        let game = placeholder_game(material)?;
         let size = game.indexer().size();
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         let mut boards = Vec::with_capacity(count);
@@ -61,4 +54,63 @@ impl Unmoves {
         }
         (count, sum)
     }
+}
+
+/// The seeding of a fixed sample of indices of one material (legal or not): the legality test
+/// of each and, for a legal one, its quiet moves counted and its exits listed (not probed).
+pub struct Seeding {
+    game: SliceGame,
+    indices: Vec<u64>,
+}
+
+impl Seeding {
+    /// `count` indices of `material` (canonical) from a fixed pseudo-random sequence.
+    ///
+    /// # Errors
+    /// A material that does not parse.
+    pub fn new(material: &str, count: usize) -> Result<Seeding, ParseMaterialError> {
+        let game = placeholder_game(material)?;
+        let size = game.indexer().size();
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let indices = (0..count)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x % size
+            })
+            .collect();
+        Ok(Seeding { game, indices })
+    }
+
+    /// Seeds every index; returns the legal ones, the quiet moves and the exits counted.
+    pub fn run(&self) -> (u64, u64, u64) {
+        let (mut legal, mut quiet, mut exits) = (0u64, 0u64, 0u64);
+        for &idx in &self.indices {
+            let Some(b) = self.game.legal_board(idx) else {
+                continue;
+            };
+            legal += 1;
+            let (_, q) = self.game.count_and_exits(&b, |_| {
+                exits += 1;
+                true
+            });
+            quiet += u64::from(q) + u64::from(self.game.in_check(&b));
+        }
+        (legal, quiet, exits)
+    }
+}
+
+/// The slice game of `material` with placeholder smaller tables (zeros: neither un-moves nor
+/// counting moves reads them).
+fn placeholder_game(material: &str) -> Result<SliceGame, ParseMaterialError> {
+    let m: Material = material.parse()?;
+    let tb = Tablebase::in_memory();
+    for dep in Material::generation_order(std::slice::from_ref(&m)) {
+        if dep != m {
+            let entries = vec![0u8; Indexer::new(&dep).size() as usize];
+            tb.insert(Table::from_entries(&dep, Metric::Dtm, entries));
+        }
+    }
+    Ok(SliceGame::new(&m, &tb, Metric::Dtm).expect("placeholder tables present"))
 }
