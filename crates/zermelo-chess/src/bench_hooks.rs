@@ -114,3 +114,25 @@ fn placeholder_game(material: &str) -> Result<SliceGame, ParseMaterialError> {
     }
     Ok(SliceGame::new(&m, &tb, Metric::Dtm).expect("placeholder tables present"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hooks run and count something, the same each time (the benchmarks compare runs).
+    #[test]
+    fn hooks_count_the_same_each_time() {
+        let mut unmoves = Unmoves::new("KRvKN", 2_000).unwrap();
+        let first = unmoves.run();
+        assert!(first.0 > 2_000, "{first:?}");
+        assert_eq!(unmoves.run(), first);
+        let seeding = Seeding::new("KPvKR", 2_000).unwrap();
+        let (legal, quiet, exits) = seeding.run();
+        assert!(
+            legal > 500 && quiet > legal && exits > 0,
+            "{legal} {quiet} {exits}"
+        );
+        assert_eq!(seeding.run(), (legal, quiet, exits));
+        assert!(Unmoves::new("KXvK", 1).is_err());
+    }
+}
