@@ -204,6 +204,15 @@ mod tests {
     use crate::position::Position;
     use crate::square::{Piece, Square};
 
+    /// Every role but the pawn (whose attacks depend on its colour).
+    const ROLES: [Role; 5] = [
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
+
     /// Every attack set equals the mailbox `Position::attacked` on random sparse boards.
     #[test]
     fn attacks_match_mailbox() {
@@ -217,13 +226,7 @@ mod tests {
         for _ in 0..2000 {
             let occ = next() & next() & next();
             let sq = (next() % 64) as u8;
-            for role in [
-                Role::Knight,
-                Role::Bishop,
-                Role::Rook,
-                Role::Queen,
-                Role::King,
-            ] {
+            for role in ROLES {
                 let mut pos = Position::empty(Color::White);
                 for s in 0..64u8 {
                     if occ & bit(s) != 0 && s != sq {
@@ -280,13 +283,7 @@ mod tests {
                     }
                 }
                 assert_eq!(between(a, b), want, "{a} {b}");
-                for role in [
-                    Role::Knight,
-                    Role::Bishop,
-                    Role::Rook,
-                    Role::Queen,
-                    Role::King,
-                ] {
+                for role in ROLES {
                     assert_eq!(
                         lined_up(role, a, b),
                         attacks(role, Color::White, a, 0) & bit(b) != 0,
