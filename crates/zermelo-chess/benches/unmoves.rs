@@ -12,38 +12,48 @@ use zermelo_chess::bench_hooks::{Seeding, Unmoves};
 
 const BOARDS: usize = 100_000;
 
-fn unmoves(c: &mut Criterion) {
-    let mut group = c.benchmark_group("unmoves");
-    // Throughput in boards; the boards are drawn only for the benchmarks the filter runs (so
-    // that `valgrind --tool=callgrind --toggle-collect='*Unmoves*run*'` on one benchmark
-    // counts the instructions of its boards alone).
+/// One group of benchmarks over the three materials: `make` builds a material's sample (only
+/// for the benchmarks the filter runs, so that `valgrind --tool=callgrind
+/// --toggle-collect='*Unmoves*run*'` on one benchmark counts its own work alone), `run` is
+/// timed. Throughput in boards (or indices).
+fn materials<T, R>(
+    c: &mut Criterion,
+    name: &str,
+    make: impl Fn(&str, usize) -> T,
+    run: impl Fn(&mut T) -> R,
+) {
+    let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(BOARDS as u64));
     for material in ["KQRNvK", "KRNvKN", "KNPvKN"] {
-        let mut bench = None;
+        let mut sample = None;
         group.bench_function(material, |b| {
-            let bench =
-                bench.get_or_insert_with(|| Unmoves::new(material, BOARDS).expect("a material"));
-            b.iter(|| bench.run())
+            let sample = sample.get_or_insert_with(|| make(material, BOARDS));
+            b.iter(|| run(sample))
         });
     }
     group.finish();
+}
+
+/// The un-moves of 100,000 random legal boards.
+fn unmoves(c: &mut Criterion) {
+    materials(
+        c,
+        "unmoves",
+        |m, n| Unmoves::new(m, n).expect("a material"),
+        Unmoves::run,
+    );
 }
 
 /// Seeding's own work on 100,000 random indices (legal or not): the legality test, and the
 /// quiet moves counted and the exits listed of the legal ones (the probes of the exits are
 /// not made).
 fn seeding(c: &mut Criterion) {
-    let mut group = c.benchmark_group("seeding");
-    group.throughput(Throughput::Elements(BOARDS as u64));
-    for material in ["KQRNvK", "KRNvKN", "KNPvKN"] {
-        let mut bench = None;
-        group.bench_function(material, |b| {
-            let bench =
-                bench.get_or_insert_with(|| Seeding::new(material, BOARDS).expect("a material"));
-            b.iter(|| bench.run())
-        });
-    }
-    group.finish();
+    materials(
+        c,
+        "seeding",
+        |m, n| Seeding::new(m, n).expect("a material"),
+        |s: &mut Seeding| s.run(),
+    );
 }
 
 criterion_group!(benches, unmoves, seeding);

@@ -102,8 +102,8 @@ impl Seeding {
 }
 
 /// The slice game of `material` with placeholder smaller tables (zeros: neither un-moves nor
-/// counting moves reads them).
-fn placeholder_game(material: &str) -> Result<SliceGame, ParseMaterialError> {
+/// counting moves reads them; the slice tests use it too).
+pub(crate) fn placeholder_game(material: &str) -> Result<SliceGame, ParseMaterialError> {
     let m: Material = material.parse()?;
     let tb = Tablebase::in_memory();
     for dep in Material::generation_order(std::slice::from_ref(&m)) {
