@@ -25,16 +25,10 @@ impl Unmoves {
     pub fn new(material: &str, count: usize) -> Result<Unmoves, ParseMaterialError> {
         let game = placeholder_game(material)?;
         let size = game.indexer().size();
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut boards = Vec::with_capacity(count);
-        while boards.len() < count {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            if let Some(b) = game.legal_board(x % size) {
-                boards.push(b);
-            }
-        }
+        let boards = indices(0x9E37_79B9_7F4A_7C15, size)
+            .filter_map(|i| game.legal_board(i))
+            .take(count)
+            .collect();
         Ok(Unmoves {
             game,
             boards,
@@ -71,15 +65,7 @@ impl Seeding {
     pub fn new(material: &str, count: usize) -> Result<Seeding, ParseMaterialError> {
         let game = placeholder_game(material)?;
         let size = game.indexer().size();
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let indices = (0..count)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x % size
-            })
-            .collect();
+        let indices = indices(0x2545_F491_4F6C_DD1D, size).take(count).collect();
         Ok(Seeding { game, indices })
     }
 
@@ -99,6 +85,17 @@ impl Seeding {
         }
         (legal, quiet, exits)
     }
+}
+
+/// Indices below `size` from a fixed xorshift sequence started at `seed` (the same samples
+/// in every build, so that instruction counts compare).
+fn indices(mut seed: u64, size: u64) -> impl Iterator<Item = u64> {
+    std::iter::repeat_with(move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % size
+    })
 }
 
 /// The slice game of `material` with placeholder smaller tables (zeros: neither un-moves nor
