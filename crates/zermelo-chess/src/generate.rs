@@ -31,6 +31,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
+pub use zermelo::game::compact::Lookahead;
 use zermelo::game::compact::{
     self, CompactError, CompactOptions, CompactSolution, IndexedGame, Start,
 };
@@ -113,6 +114,9 @@ pub struct GenOptions {
     /// For tests: stop with [`GenError::Stopped`] once this many groups of a pawn table are in
     /// the work folder, leaving it as a kill at that point would.
     pub stop_after_groups: Option<usize>,
+    /// How the engine finds the wins above a layer of lost positions (the same tables every
+    /// way; [`Lookahead::Auto`], the default, chooses per layer).
+    pub lookahead: Lookahead,
 }
 
 impl Default for GenOptions {
@@ -125,6 +129,7 @@ impl Default for GenOptions {
             layer: None,
             metric: Metric::Dtm,
             stop_after_groups: None,
+            lookahead: Lookahead::Auto,
         }
     }
 }
@@ -506,6 +511,7 @@ impl<'a> Run<'a> {
             keep_checkpoint: !self.pawns,
             fingerprint: fingerprint(material, metric, k, window.len() as u64),
             max_memory: self.options.max_memory,
+            lookahead: self.options.lookahead,
             progress: Some(Arc::new(move |p: &compact::LayerProgress| {
                 bar.store(before + p.decided, Relaxed);
                 if let Some(l) = &layer {
@@ -1112,6 +1118,19 @@ impl IndexedGame for GroupGame<'_> {
             out.sort_unstable();
             out.dedup();
         }
+    }
+
+    fn any_successor(&self, local: u64, found: &mut dyn FnMut(u64) -> bool) -> Option<bool> {
+        // The engine asks only about open positions (legal ones). Moves of kings and pieces
+        // keep the pawns, so their children are in the group; captures, promotions and pawn
+        // moves leave it (their values are the exit, already in the cell) and are not listed.
+        let game = self.main.game;
+        let b = game.board(self.window.global(local as usize));
+        let ran_out = game.successors(&b, |child| match self.window.local(child) {
+            Some(l) => !found(l as u64),
+            None => true,
+        });
+        Some(!ran_out)
     }
 }
 

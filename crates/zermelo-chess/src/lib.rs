@@ -66,7 +66,7 @@ mod verify;
 pub use dtz::Wdl50;
 pub use generate::{
     discard_checkpoint, estimate_memory, estimate_pair_memory, generate, generate_pair,
-    generate_with, GenError, GenOptions, Pair,
+    generate_with, GenError, GenOptions, Lookahead, Pair,
 };
 pub use index::Indexer;
 pub use lock::{lock_path, Acquire, Holder, TableLock};

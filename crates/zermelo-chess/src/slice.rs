@@ -519,20 +519,9 @@ impl SliceGame {
     /// `b`'s (with the other side to move) plus the moved digit's difference: no ranking.
     pub(crate) fn unmoves(&self, b: &Board, out: &mut Vec<u64>) {
         let mover = b.turn.other();
-        let n = self.slots.len();
         let occ = self.occupancy(b);
         let victim_king = b.sq[b.turn.index()];
-        // The board is canonical: with the identity the white king's only symmetry, its index
-        // is the encoding of its squares, and an un-move changes one digit (or the digits of
-        // one run of equal pieces, sorted again). With the king on the long diagonal, the same
-        // holds for the pieces after the one that decides between the identity and the flip.
-        let plain = self.indexer.is_plain(b.sq[0]);
-        let settled = self.indexer.settled_from(&b.sq[..n]);
-        let base = if settled < n {
-            self.indexer.rank_squares(mover, &b.sq[..n])
-        } else {
-            0
-        };
+        let re = Reindex::new(&self.indexer, b, self.slots.len(), mover);
         // How each of the mover's pieces bears on the other king, whichever piece moves: a
         // slider lined up with it attacks it once the squares between are empty, and must
         // then be blocked from there (`lines`, `blocked`: the squares between, and those of
@@ -569,7 +558,7 @@ impl SliceGame {
             // be blocked by the moved piece: a slider on the squares between, anything else
             // never. One mask for all un-moves of the piece, instead of a test for each.
             froms &= !origins(p.role, victim_king, without);
-            for j in 0..n {
+            for j in 0..self.slots.len() {
                 if j == i {
                     continue;
                 }
@@ -579,57 +568,56 @@ impl SliceGame {
                     froms &= lines[j];
                 }
             }
-            let place = self.indexer.place(i);
-            let run = self.indexer.run_of(i);
-            // The value of the run's digits on `b`, the same for every un-move of slot `i`.
-            let run_value = |first: usize, sq: &[u8]| -> u64 {
-                sq.iter()
-                    .enumerate()
-                    .map(|(k, &s)| u64::from(s) * self.indexer.place(first + k))
-                    .sum()
-            };
-            let before = run.map_or(0, |(first, end)| run_value(first, &b.sq[first..end]));
+            let slot = re.slot(i);
             while froms != 0 {
                 let from = froms.trailing_zeros() as u8;
                 froms &= froms - 1;
-                out.push(match run {
-                    // The white king stays on a square whose only symmetry is the identity:
-                    // one digit changes.
-                    _ if plain && i == 0 && self.indexer.is_plain(from) => {
-                        (base + self.indexer.king_digit(from) * place)
-                            - self.indexer.king_digit(to) * place
-                    }
-                    // (`settled` ends a run of equal pieces, if it is in one.)
-                    _ if i == 0 || i < settled => {
-                        let mut pre = b.sq;
-                        pre[i] = from;
-                        self.indexer.rank_squares(mover, &pre[..n])
-                    }
-                    None => (base + u64::from(from) * place) - u64::from(to) * place,
-                    // A pair of equal pieces: the moved one and the other, in order.
-                    Some((first, end)) if end - first == 2 => {
-                        let other = b.sq[first + end - 1 - i];
-                        let (lo, hi) = if from < other {
-                            (from, other)
-                        } else {
-                            (other, from)
-                        };
-                        (base
-                            + u64::from(lo) * self.indexer.place(first)
-                            + u64::from(hi) * self.indexer.place(first + 1))
-                            - before
-                    }
-                    Some((first, end)) => {
-                        let mut squares = [0u8; 8];
-                        let run = &mut squares[..end - first];
-                        run.copy_from_slice(&b.sq[first..end]);
-                        run[i - first] = from;
-                        run.sort_unstable();
-                        (base + run_value(first, run)) - before
-                    }
-                });
+                out.push(re.index(i, &slot, from));
             }
         }
+    }
+
+    /// Calls `f` with the index of the child of every legal move of a king or piece that
+    /// stays in the slice (no capture, no pawn move) from `b`, until it returns `false`;
+    /// returns whether it ran to the end. The children are indexed like the un-moves'
+    /// predecessors ([`Reindex`]), and the moves are found like
+    /// [`count_and_exits`](Self::count_and_exits) counts them: a piece that cannot expose its
+    /// king needs no test. Two moves may give one index (see
+    /// [`children_may_coincide`](Self::children_may_coincide)).
+    pub(crate) fn successors(&self, b: &Board, mut f: impl FnMut(u64) -> bool) -> bool {
+        let us = b.turn;
+        let Sides { occ, own, king, .. } = self.sides(b);
+        let danger = self.danger(b, occ ^ bit(king), us);
+        let in_check = danger & bit(king) != 0;
+        let pinned = if in_check {
+            0
+        } else {
+            self.pinned(b, occ, own, king, us)
+        };
+        let re = Reindex::new(&self.indexer, b, self.slots.len(), us.other());
+        for (i, p) in self.slots.iter().enumerate() {
+            let from = b.sq[i];
+            if p.color != us || from == GONE || p.role == Role::Pawn {
+                continue;
+            }
+            let mut targets = attacks(p.role, us, from, occ) & !occ;
+            let free = p.role == Role::King || (!in_check && pinned & bit(from) == 0);
+            if p.role == Role::King {
+                targets &= !danger;
+            }
+            let slot = re.slot(i);
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                if !free && !self.safe(&self.step(b, i, to, occ).0, us) {
+                    continue;
+                }
+                if !f(re.index(i, &slot, to)) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Whether two different moves of kings and pieces from `b` can lead to the same index,
@@ -758,6 +746,111 @@ impl SliceGame {
     /// The index of a board of this material (same slots, none captured).
     pub(crate) fn rank(&self, b: &Board) -> u64 {
         self.indexer.rank_squares(b.turn, &b.sq[..self.slots.len()])
+    }
+}
+
+/// The indices of the boards one king or piece move away from a canonical board, with one
+/// side to move: the un-moves' predecessors and the moves' children in the slice.
+///
+/// The board is canonical: with the identity the white king's only symmetry
+/// ([`Indexer::is_plain`]), its index is the encoding of its squares, and a move changes one
+/// digit (or the digits of one run of equal pieces, sorted again). With the king on the long
+/// diagonal, the same holds for the pieces after the one that decides between the identity
+/// and the flip ([`Indexer::settled_from`]). Anything else (the white king leaving such a
+/// square, a piece up to the settling one) is ranked.
+struct Reindex<'a> {
+    indexer: &'a Indexer,
+    sq: [u8; 8],
+    n: usize,
+    turn: Color,
+    plain: bool,
+    settled: usize,
+    /// The index of the board's squares with `turn` to move (when some piece is past the
+    /// settling one).
+    base: u64,
+}
+
+/// What [`Reindex::index`] needs of the moved slot, the same for all its moves.
+struct Slot {
+    place: u64,
+    /// The run of equal pieces the slot is in (first slot, end).
+    run: Option<(usize, usize)>,
+    /// The value of the run's digits on the board.
+    before: u64,
+}
+
+impl<'a> Reindex<'a> {
+    #[inline]
+    fn new(indexer: &'a Indexer, b: &Board, n: usize, turn: Color) -> Reindex<'a> {
+        let settled = indexer.settled_from(&b.sq[..n]);
+        let base = if settled < n {
+            indexer.rank_squares(turn, &b.sq[..n])
+        } else {
+            0
+        };
+        Reindex {
+            indexer,
+            sq: b.sq,
+            n,
+            turn,
+            plain: indexer.is_plain(b.sq[0]),
+            settled,
+            base,
+        }
+    }
+
+    fn run_value(&self, first: usize, sq: &[u8]) -> u64 {
+        sq.iter()
+            .enumerate()
+            .map(|(k, &s)| u64::from(s) * self.indexer.place(first + k))
+            .sum()
+    }
+
+    #[inline]
+    fn slot(&self, i: usize) -> Slot {
+        let run = self.indexer.run_of(i);
+        Slot {
+            place: self.indexer.place(i),
+            run,
+            before: run.map_or(0, |(first, end)| {
+                self.run_value(first, &self.sq[first..end])
+            }),
+        }
+    }
+
+    /// The index of the board with slot `i` on `to` instead.
+    #[inline]
+    fn index(&self, i: usize, slot: &Slot, to: u8) -> u64 {
+        let (ix, place, at) = (self.indexer, slot.place, self.sq[i]);
+        match slot.run {
+            // The white king stays on a square whose only symmetry is the identity: one
+            // digit changes.
+            _ if self.plain && i == 0 && ix.is_plain(to) => {
+                (self.base + ix.king_digit(to) * place) - ix.king_digit(at) * place
+            }
+            // (`settled` ends a run of equal pieces, if it is in one.)
+            _ if i == 0 || i < self.settled => {
+                let mut moved = self.sq;
+                moved[i] = to;
+                ix.rank_squares(self.turn, &moved[..self.n])
+            }
+            None => (self.base + u64::from(to) * place) - u64::from(at) * place,
+            // A pair of equal pieces: the moved one and the other, in order.
+            Some((first, end)) if end - first == 2 => {
+                let other = self.sq[first + end - 1 - i];
+                let (lo, hi) = if to < other { (to, other) } else { (other, to) };
+                (self.base + u64::from(lo) * ix.place(first) + u64::from(hi) * ix.place(first + 1))
+                    - slot.before
+            }
+            Some((first, end)) => {
+                let mut squares = [0u8; 8];
+                let run = &mut squares[..end - first];
+                run.copy_from_slice(&self.sq[first..end]);
+                run[i - first] = to;
+                run.sort_unstable();
+                (self.base + self.run_value(first, run)) - slot.before
+            }
+        }
     }
 }
 
@@ -965,6 +1058,37 @@ mod tests {
         fast.sort();
         slow.sort();
         assert_eq!(fast, slow, "{material} moves of {pos:?}");
+        assert_successors_match(g, material, b, pos);
+    }
+
+    /// The in-slice successors (moves of kings and pieces without capture) against
+    /// position.rs, and stopping at the first one when asked to.
+    fn assert_successors_match(g: &SliceGame, material: &str, b: &Board, pos: &Position) {
+        let mut fast = Vec::new();
+        assert!(g.successors(b, |c| {
+            fast.push(c);
+            true
+        }));
+        let mut slow: Vec<u64> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| {
+                pos.piece_at(m.from).is_some_and(|p| p.role != Role::Pawn)
+                    && pos.piece_at(m.to).is_none()
+            })
+            .map(|m| g.indexer().rank(&pos.play(m)).unwrap())
+            .collect();
+        if let Some(&first) = fast.first() {
+            let mut seen = Vec::new();
+            assert!(!g.successors(b, |c| {
+                seen.push(c);
+                false
+            }));
+            assert_eq!(seen, [first]);
+        }
+        fast.sort();
+        slow.sort();
+        assert_eq!(fast, slow, "{material} successors of {pos:?}");
     }
 
     /// Positions with a piece on a line through its king, out of check (the pinned ones are the
@@ -1054,7 +1178,7 @@ mod tests {
 
     /// The white king on the long diagonal (two symmetries compete), and every other piece on
     /// it half of the time, so that the first, a later or no piece decides between them (runs
-    /// of two and three equal pieces among them): un-moves against position.rs.
+    /// of two and three equal pieces among them): un-moves and successors against position.rs.
     #[test]
     fn unmoves_with_the_white_king_on_the_long_diagonal() {
         let diagonal = |k: u64| (k % 8 * 9) as u8;
@@ -1092,6 +1216,7 @@ mod tests {
                 };
                 checked += 1;
                 assert_unmoves_match(&g, material, &b, &pos);
+                assert_successors_match(&g, material, &b, &pos);
             }
             assert!(checked > 5_000, "{material}: {checked}");
         }

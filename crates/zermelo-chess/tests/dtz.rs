@@ -13,8 +13,8 @@
 use std::collections::HashMap;
 
 use zermelo_chess::{
-    generate_pair, generate_with, GenError, GenOptions, Indexer, Material, Metric, Position, Role,
-    Table, Tablebase, Value, Wdl50,
+    generate_pair, generate_with, GenError, GenOptions, Indexer, Lookahead, Material, Metric,
+    Position, Role, Table, Tablebase, Value, Wdl50,
 };
 
 /// Brute-force results: +1 win, 0 draw, -1 loss for the side to move.
@@ -226,6 +226,17 @@ fn pair_generation_gives_the_tables_of_one_metric_at_a_time() {
         let pair = generate_pair(&m, &deps, &Default::default(), &GenOptions::default()).unwrap();
         assert_same_entries(&pair.dtm, &reference_dtm, &format!("{target} DTM"));
         assert_same_entries(&pair.dtz, &reference_dtz, &format!("{target} DTZ"));
+        // Wins found from the lost positions only, or by looking ahead at every layer.
+        for lookahead in [Lookahead::Never, Lookahead::Always] {
+            let options = GenOptions {
+                lookahead,
+                ..GenOptions::default()
+            };
+            let pair = generate_pair(&m, &deps, &Default::default(), &options).unwrap();
+            let what = format!("{target} {lookahead:?}");
+            assert_same_entries(&pair.dtm, &reference_dtm, &format!("{what} DTM"));
+            assert_same_entries(&pair.dtz, &reference_dtz, &format!("{what} DTZ"));
+        }
         let stats = pair.dtz.stats().unwrap().wdl50.unwrap();
         let cursed: u64 = stats
             .counts

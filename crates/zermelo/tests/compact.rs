@@ -5,7 +5,9 @@
 //! the graph is solved by `solve::retrograde`; every index must get the same outcome and depth,
 //! for 1 to 4 threads and both counter modes.
 
-use zermelo::game::compact::{self, CompactError, CompactOptions, CounterMode, IndexedGame, Start};
+use zermelo::game::compact::{
+    self, CompactError, CompactOptions, CounterMode, IndexedGame, Lookahead, Start,
+};
 use zermelo::game::Value;
 use zermelo::graph::generate::SplitMix64;
 use zermelo::graph::{Convention, Csr, Rules};
@@ -170,13 +172,21 @@ fn check(game: &Synthetic, seed: u64) {
     let expected = game.oracle();
     for threads in 1..=4 {
         for mode in [CounterMode::Counter, CounterMode::Recompute] {
-            let s = compact::solve(game, &options(threads, mode)).unwrap();
-            for (i, want) in expected.iter().enumerate() {
-                assert_eq!(
-                    s.value(i as u64),
-                    *want,
-                    "seed {seed}, index {i}, {threads} threads, {mode:?}"
-                );
+            // Pushing from every lost position, looking ahead at every layer, and the choice
+            // per layer.
+            for lookahead in [Lookahead::Never, Lookahead::Always, Lookahead::Auto] {
+                let options = CompactOptions {
+                    lookahead,
+                    ..options(threads, mode)
+                };
+                let s = compact::solve(game, &options).unwrap();
+                for (i, want) in expected.iter().enumerate() {
+                    assert_eq!(
+                        s.value(i as u64),
+                        *want,
+                        "seed {seed}, index {i}, {threads} threads, {mode:?}, {lookahead:?}"
+                    );
+                }
             }
         }
     }
@@ -405,4 +415,38 @@ fn foreign_or_damaged_checkpoints_are_refused() {
     std::fs::write(&path, &bytes).unwrap();
     let err = compact::solve(&game, &with(42)).unwrap_err();
     assert!(err.to_string().contains("damaged"), "{err}");
+}
+
+/// A game that lists predecessors only: looking ahead is asked for at every layer, the game
+/// cannot, and every layer is pushed from instead.
+struct PushOnly(Synthetic);
+
+impl IndexedGame for PushOnly {
+    fn index_count(&self) -> u64 {
+        self.0.index_count()
+    }
+    fn start(&self, index: u64) -> Start {
+        self.0.start(index)
+    }
+    fn predecessors(&self, index: u64, out: &mut Vec<u64>) {
+        self.0.predecessors(index, out)
+    }
+}
+
+#[test]
+fn a_game_without_successors_is_pushed_from_when_looking_ahead_is_asked_for() {
+    for seed in 0..200 {
+        let mut rng = SplitMix64::new(11 << 40 | seed);
+        let n = 1 + rng.below(30);
+        let game = Synthetic::random(&mut rng, n, 2, true);
+        let expected = game.oracle();
+        let options = CompactOptions {
+            lookahead: Lookahead::Always,
+            ..options(2, CounterMode::Counter)
+        };
+        let s = compact::solve(&PushOnly(game), &options).unwrap();
+        for (i, want) in expected.iter().enumerate() {
+            assert_eq!(s.value(i as u64), *want, "seed {seed}, index {i}");
+        }
+    }
 }

@@ -91,6 +91,11 @@ struct GenArgs {
     /// For tests: stop (exit 1) once this many groups of a pawn table are finished.
     #[arg(long, hide = true, value_name = "GROUPS")]
     stop_after_groups: Option<usize>,
+    /// How the wins above a layer of lost positions are found: `auto` (the cheaper way per
+    /// layer), `never` (always from the lost positions' un-moves) or `always` (by looking
+    /// ahead from the open positions). The tables are the same; for measurements.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "never", "always"])]
+    lookahead: String,
 }
 
 #[derive(Debug, Args)]
@@ -239,6 +244,11 @@ fn gen(args: GenArgs) -> CliResult {
         checkpoint_interval: std::time::Duration::from_secs(args.checkpoint_every),
         mapped: args.mapped,
         stop_after_groups: args.stop_after_groups,
+        lookahead: match args.lookahead.as_str() {
+            "never" => zermelo_chess::Lookahead::Never,
+            "always" => zermelo_chess::Lookahead::Always,
+            _ => zermelo_chess::Lookahead::Auto,
+        },
         ..GenOptions::default()
     };
     let metrics = [Metric::Dtm, Metric::Dtz { rule: args.rule }];

@@ -61,6 +61,43 @@ pub trait IndexedGame: Sync {
     fn successors(&self, _index: u64, _out: &mut Vec<u64>) -> bool {
         false
     }
+
+    /// Calls `found` with the in-space successors of the open position `index`, once per
+    /// move, until it returns `true`; returns `Some(true)` if it did, `Some(false)` if no
+    /// successor did, and `None` when the game does not generate successors. The engine asks
+    /// only about open positions (and positions whose win may still get faster), to find wins
+    /// by looking forward when a layer has many more lost positions than open ones are left
+    /// ([`Lookahead`]). The default goes through [`successors`](Self::successors); a game
+    /// that can stop early at the first hit saves the rest of the moves.
+    fn any_successor(&self, index: u64, found: &mut dyn FnMut(u64) -> bool) -> Option<bool> {
+        let mut out = Vec::new();
+        if !self.successors(index, &mut out) {
+            return None;
+        }
+        Some(out.into_iter().any(found))
+    }
+}
+
+/// How a layer of lost positions finds the wins one ply above them.
+///
+/// Pushing ("un-moves"): every lost position lists its predecessors and each becomes a win,
+/// which costs the predecessors of every lost position however few of them are still open.
+/// Looking ahead: every position still open (or whose win may still get faster) looks for a
+/// successor lost at this depth and stops at the first, which costs the moves of the open
+/// positions left. Late in a solve, when most positions are decided and a layer has many
+/// lost positions, looking ahead is much cheaper (the idea of direction-optimizing
+/// breadth-first search, Beamer, Asanović and Patterson, SC 2012). Both give the same values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lookahead {
+    /// Per layer, the cheaper direction by an estimate of both costs (the default): the lost
+    /// positions of the layer times their average predecessors, against the open positions
+    /// left times the average successors looked at (both measured as the solve goes).
+    #[default]
+    Auto,
+    /// Always push from the lost positions.
+    Never,
+    /// Look ahead at every layer with a lost position (for tests and measurements).
+    Always,
 }
 
 /// How an index starts (see [`IndexedGame::start`]).
@@ -132,6 +169,8 @@ pub struct CompactOptions {
     pub max_memory: Option<u64>,
     /// Counter or recompute.
     pub counters: CounterMode,
+    /// How layers of lost positions find the wins above them (the same values either way).
+    pub lookahead: Lookahead,
     /// Called at the end of every layer.
     pub progress: Option<ProgressFn>,
 }
@@ -147,6 +186,7 @@ impl std::fmt::Debug for CompactOptions {
             .field("fingerprint", &self.fingerprint)
             .field("max_memory", &self.max_memory)
             .field("counters", &self.counters)
+            .field("lookahead", &self.lookahead)
             .field("progress", &self.progress.is_some())
             .finish()
     }
