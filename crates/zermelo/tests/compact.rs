@@ -158,6 +158,10 @@ impl IndexedGame for Synthetic {
         out.extend_from_slice(&self.forward[index as usize]);
         true
     }
+
+    fn any_successor(&self, index: u64, found: &mut dyn FnMut(u64) -> bool) -> Option<bool> {
+        Some(self.forward[index as usize].iter().any(|&v| found(v)))
+    }
 }
 
 fn options(threads: usize, counters: CounterMode) -> CompactOptions {

@@ -67,14 +67,11 @@ pub trait IndexedGame: Sync {
     /// successor did, and `None` when the game does not generate successors. The engine asks
     /// only about open positions (and positions whose win may still get faster), to find wins
     /// by looking forward when a layer has many more lost positions than open ones are left
-    /// ([`Lookahead`]). The default goes through [`successors`](Self::successors); a game
-    /// that can stop early at the first hit saves the rest of the moves.
-    fn any_successor(&self, index: u64, found: &mut dyn FnMut(u64) -> bool) -> Option<bool> {
-        let mut out = Vec::new();
-        if !self.successors(index, &mut out) {
-            return None;
-        }
-        Some(out.into_iter().any(found))
+    /// ([`Lookahead`]). The default returns `None`, and the engine pushes from the lost
+    /// positions as always: a game opts in where looking ahead was measured to pay (chess
+    /// does), since [`Lookahead::Auto`]'s estimates are calibrated on chess.
+    fn any_successor(&self, _index: u64, _found: &mut dyn FnMut(u64) -> bool) -> Option<bool> {
+        None
     }
 }
 
