@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step says when it starts (seconds since the start), so a slow CI run shows where it went.
+start=$SECONDS
+step() { printf '\n==> [%4d s] %s\n' "$((SECONDS - start))" "$*"; }
 
 if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
     step "installing rustfmt and clippy"

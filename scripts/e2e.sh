@@ -28,9 +28,11 @@ fi
 mkdir -p target/e2e
 (cd crates/zermelo-server/e2e && npm ci --no-audit --no-fund --loglevel=error)
 
-cargo build --locked --quiet -p zermelo-cli --bin zermelo
+# The binary `cargo test` builds (the test profile: optimised, with debug assertions), so
+# ./test.sh compiles nothing more here; a dev build would compile every crate once more.
+cargo build --locked --quiet --profile test -p zermelo-cli --bin zermelo
 bin="${CARGO_TARGET_DIR:-target}"/debug/zermelo
-# The 3-piece chess tables with their DTZ tables (KQvK, KRvK, ...: about 20 s in a debug build)
+# The 3-piece chess tables with their DTZ tables (KQvK, KRvK, ...: a few seconds)
 # for the tablebase page's tests.
 tables=target/e2e/tables
 "$bin" tb gen --all 3 --tables "$tables" -q >/dev/null

@@ -82,17 +82,17 @@ impl Brute {
     }
 }
 
-/// Generates `target` and every table it depends on, DTM and DTZ under `rule`, in memory.
-fn build(target: &str, rule: u32) -> (Tablebase, Material) {
+/// Generates `target` and every table it depends on, DTM and DTZ under `rule`, in memory, one
+/// metric at a time; `target`'s layers find their wins as `lookahead` says (its dependencies'
+/// as the engine chooses).
+fn build(target: &str, rule: u32, lookahead: Lookahead) -> (Tablebase, Material) {
     let tb = Tablebase::in_memory().with_rule(rule);
     let m: Material = target.parse().unwrap();
     for dep in Material::generation_order(std::slice::from_ref(&m)) {
         for metric in [Metric::Dtm, Metric::Dtz { rule }] {
-            // Wins pushed from every lost position: the pair generation below chooses per
-            // layer, and also looks ahead at every layer, against these.
             let options = GenOptions {
                 metric,
-                lookahead: Lookahead::Never,
+                lookahead: if dep == m { lookahead } else { Lookahead::Auto },
                 ..GenOptions::default()
             };
             let t = generate_with(&dep, &tb, &Default::default(), &options).unwrap();
@@ -106,7 +106,8 @@ fn build(target: &str, rule: u32) -> (Tablebase, Material) {
 /// Checks every position of `target` (or every `step`-th index) at every clock against the
 /// brute force; returns how many positions of each class were seen on a fresh clock.
 fn check_against_brute_force(target: &str, rule: u8, step: u64) -> [u64; 5] {
-    let (tb, m) = build(target, u32::from(rule));
+    // Wins pushed from every lost position, against the brute force.
+    let (tb, m) = build(target, u32::from(rule), Lookahead::Never);
     let ix = Indexer::new(&m);
     let mut brute = Brute::new(rule);
     let mut seen = [0u64; 5];
@@ -210,7 +211,8 @@ fn assert_same_entries(ours: &Table, reference: &Table, what: &str) {
 #[test]
 fn pair_generation_gives_the_tables_of_one_metric_at_a_time() {
     for (target, rule) in [("KPvK", 6), ("KRvKP", 10), ("KBNvK", 12)] {
-        let (tb, m) = build(target, rule);
+        // The reference pushes from every lost position; the pair chooses per layer.
+        let (tb, m) = build(target, rule, Lookahead::Never);
         let reference_dtm = tb.table(&m).unwrap();
         let reference_dtz = tb.dtz_table(&m).unwrap();
         let deps = Tablebase::in_memory().with_rule(rule);
@@ -229,22 +231,27 @@ fn pair_generation_gives_the_tables_of_one_metric_at_a_time() {
         let pair = generate_pair(&m, &deps, &Default::default(), &GenOptions::default()).unwrap();
         assert_same_entries(&pair.dtm, &reference_dtm, &format!("{target} DTM"));
         assert_same_entries(&pair.dtz, &reference_dtz, &format!("{target} DTZ"));
-        // Every layer's wins found by looking ahead.
-        let always = GenOptions {
-            lookahead: Lookahead::Always,
-            ..GenOptions::default()
-        };
-        let pair = generate_pair(&m, &deps, &Default::default(), &always).unwrap();
-        assert_same_entries(
-            &pair.dtm,
-            &reference_dtm,
-            &format!("{target} DTM, lookahead"),
-        );
-        assert_same_entries(
-            &pair.dtz,
-            &reference_dtz,
-            &format!("{target} DTZ, lookahead"),
-        );
+        // Every layer's wins found by looking ahead: on the 3-piece table only, as looking
+        // ahead from every open position of every layer takes 10-20 times as long as choosing
+        // on the 4-piece ones (KRvKP 47.6 s against 4.9 s, KBNvK 38.3 s against 1.6 s, in the
+        // test profile); the compact engine's property tests run every mode on random games.
+        if target == "KPvK" {
+            let always = GenOptions {
+                lookahead: Lookahead::Always,
+                ..GenOptions::default()
+            };
+            let pair = generate_pair(&m, &deps, &Default::default(), &always).unwrap();
+            assert_same_entries(
+                &pair.dtm,
+                &reference_dtm,
+                &format!("{target} DTM, lookahead"),
+            );
+            assert_same_entries(
+                &pair.dtz,
+                &reference_dtz,
+                &format!("{target} DTZ, lookahead"),
+            );
+        }
         let stats = pair.dtz.stats().unwrap().wdl50.unwrap();
         let cursed: u64 = stats
             .counts
@@ -299,7 +306,7 @@ fn pair_generation_gives_the_tables_of_one_metric_at_a_time() {
 
 #[test]
 fn dtz_entries_survive_the_file_format() {
-    let (tb, m) = build("KPvK", 100);
+    let (tb, m) = build("KPvK", 100, Lookahead::Auto);
     let table = tb.dtz_table(&m).unwrap();
     let mut bytes = Vec::new();
     table.write_to(&mut bytes).unwrap();
