@@ -183,6 +183,22 @@ fn errors_exit_2_saying_what_and_where() {
     let r = run(&dir, &["cgt", "show", "{1|2|3}"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("column"), "{}", r.stderr);
+    // A dozen characters asking for minutes of work: refused past `--max-work`.
+    let r = run(
+        &dir,
+        &["cgt", "show", "2*30+-30*30", "--max-work", "100000"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "more than 100000 sums and comparisons of games to evaluate; raise the limit with --max-work"
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = run(&dir, &["cgt", "show", "2*30+-30*30"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("value {32|-28}"), "{}", r.stdout);
 }
 
 #[test]

@@ -64,6 +64,10 @@ pub struct ShowArgs {
     /// The value, e.g. `^*`, `{1|*}`, `3/8 + +-1`.
     #[arg(allow_hyphen_values = true)]
     value: String,
+    /// The most sums and comparisons of games the evaluation may take (a dozen characters can
+    /// ask for minutes of work: `2*52+-52*52` takes 141 million steps, 5 s).
+    #[arg(long, value_name = "STEPS", default_value_t = zermelo::cgt::NOTATION_WORK)]
+    max_work: u64,
 }
 
 /// The memory limit of canonical forms when `--max-memory` is not given (or the memory
@@ -207,10 +211,14 @@ fn sum(a: SumArgs) -> CliResult<Report> {
 }
 
 fn show(a: ShowArgs) -> CliResult<Report> {
-    let v: Value = a
-        .value
-        .parse()
-        .map_err(|e| Failure::input(format!("value {:?}: {e}", a.value)))?;
+    let v = Value::parse_with_work_limit(&a.value, Some(a.max_work)).map_err(|e| {
+        let hint = if e.message == CgtError::TooMuchWork(a.max_work).to_string() {
+            "; raise the limit with --max-work"
+        } else {
+            ""
+        };
+        Failure::input(format!("value {:?}: {e}{hint}", a.value))
+    })?;
     let mut lines = Vec::new();
     let json = describe(v, json!({}), &mut lines);
     Ok(finish(json, lines))

@@ -23,7 +23,7 @@
 
 use std::ops::Neg;
 
-use super::value::{Form, Store, Value};
+use super::value::{check_work, spend, Form, Store, Value};
 use super::{CgtError, Dyadic};
 
 impl Store {
@@ -35,6 +35,7 @@ impl Store {
         if let (Some(x), Some(y)) = (self.as_number(a), self.as_number(b)) {
             return x <= y;
         }
+        spend();
         if let Some(&r) = self.leq.get(&(a, b)) {
             return r;
         }
@@ -81,6 +82,8 @@ impl Store {
         if let Some(&s) = self.sum.get(&(a, b)) {
             return Ok(s);
         }
+        spend();
+        check_work()?;
         // (x + *m) + (y + *n) = (x + y) + *(m ^ n): without it, `2*54 + *54` summed every
         // `2*i + *j` (the fuzzer's timeout, about 54^2 canonical forms of 54 options each).
         // The same for a number plus `y + *n` (`452*52 + 22`: the switch `452*52+-22` summed
@@ -150,6 +153,7 @@ impl Store {
         mut right: Vec<Value>,
     ) -> Result<Value, CgtError> {
         loop {
+            check_work()?;
             self.drop_dominated(&mut left, true);
             self.drop_dominated(&mut right, false);
             if let Some(x) = self.number_form(&left, &right)? {

@@ -166,23 +166,49 @@ pub struct ParseValueError {
 impl FromStr for Value {
     type Err = ParseValueError;
 
-    /// Parses CGSuite notation (module docs).
+    /// Parses CGSuite notation (module docs). The evaluation may take at most
+    /// [`NOTATION_WORK`](super::NOTATION_WORK) steps ([`CgtError::TooMuchWork`] as the error's
+    /// message past it).
     fn from_str(text: &str) -> Result<Value, ParseValueError> {
-        let mut p = Parser {
-            chars: text.chars().collect(),
-            pos: 0,
-            depth: 0,
-        };
-        let v = p.expr()?;
-        p.skip_space();
-        if p.pos < p.chars.len() {
-            return Err(p.error(format!(
-                "unexpected {:?} after a complete value",
-                p.chars[p.pos]
-            )));
-        }
-        Ok(v)
+        super::value::with_work_limit(super::NOTATION_WORK, || parse(text))
     }
+}
+
+impl Value {
+    /// Parses CGSuite notation as [`str::parse`] does, with at most `limit` steps of evaluation
+    /// instead of [`NOTATION_WORK`](super::NOTATION_WORK) (`None`: no limit).
+    ///
+    /// ```
+    /// use zermelo::cgt::Value;
+    /// // 7.4 million sums and comparisons: refused with a limit of one million.
+    /// let err = Value::parse_with_work_limit("2*30+-30*30", Some(1_000_000)).unwrap_err();
+    /// assert!(err.message.contains("more than 1000000 sums and comparisons"));
+    /// let v = Value::parse_with_work_limit("2*30+-30*30", None).unwrap();
+    /// assert_eq!(v.to_string(), "{32|-28}");
+    /// ```
+    pub fn parse_with_work_limit(text: &str, limit: Option<u64>) -> Result<Value, ParseValueError> {
+        match limit {
+            Some(limit) => super::value::with_work_limit(limit, || parse(text)),
+            None => parse(text),
+        }
+    }
+}
+
+fn parse(text: &str) -> Result<Value, ParseValueError> {
+    let mut p = Parser {
+        chars: text.chars().collect(),
+        pos: 0,
+        depth: 0,
+    };
+    let v = p.expr()?;
+    p.skip_space();
+    if p.pos < p.chars.len() {
+        return Err(p.error(format!(
+            "unexpected {:?} after a complete value",
+            p.chars[p.pos]
+        )));
+    }
+    Ok(v)
 }
 
 struct Parser {

@@ -9,6 +9,7 @@
 //! deep), and a number plus a non-number is computed by the translation principle
 //! `x + G = {x + G^L | x + G^R}`, so sums with large numbers stay cheap.
 
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::ops::Neg;
@@ -103,6 +104,50 @@ pub(crate) struct Store {
 }
 
 static STORE: OnceLock<Mutex<Store>> = OnceLock::new();
+
+thread_local! {
+    /// The work limit of the evaluation running on this thread and the steps left to it
+    /// (`None`: no limit), spent by the store while this thread holds it: see
+    /// [`with_work_limit`].
+    static WORK: Cell<Option<(u64, u64)>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with at most `limit` steps of work for the store (each call to sum or compare two
+/// games is one, memoized or not: that is what the time follows); past it, sums and canonical forms fail with
+/// [`CgtError::TooMuchWork`]. A comparison cannot fail, so it only spends: the next sum or
+/// canonical form stops. Nothing wrong is memoized: a failed sum is not recorded, and the
+/// comparisons made are exact. A call inside another keeps the outer limit.
+pub(crate) fn with_work_limit<T>(limit: u64, f: impl FnOnce() -> T) -> T {
+    if WORK.get().is_some() {
+        return f();
+    }
+    WORK.set(Some((limit, limit)));
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            WORK.set(None);
+        }
+    }
+    let _reset = Reset;
+    f()
+}
+
+/// Spends one step of this thread's work limit, if it has one.
+#[inline]
+pub(crate) fn spend() {
+    if let Some((limit, left)) = WORK.get() {
+        WORK.set(Some((limit, left.saturating_sub(1))));
+    }
+}
+
+/// [`CgtError::TooMuchWork`] once this thread's work limit is spent.
+#[inline]
+pub(crate) fn check_work() -> Result<(), CgtError> {
+    match WORK.get() {
+        Some((limit, 0)) => Err(CgtError::TooMuchWork(limit)),
+        _ => Ok(()),
+    }
+}
 
 /// Locks the store (a panic elsewhere while it was held leaves it consistent: every table is
 /// only ever extended with correct entries).
