@@ -16,8 +16,10 @@
 #   `kill -9`), or this script fails: nothing is shown unrun by accident.
 #
 # Each page runs in a fresh temporary folder holding a copy of examples/, with `zermelo` first
-# on PATH: $ZERMELO_BIN, else target/debug/zermelo after `cargo build --profile test` (the
-# binary `cargo test` builds, so ./test.sh builds nothing more). Usage:
+# on PATH: $ZERMELO_BIN, else target/debug/zermelo after `cargo test --workspace --no-run`: the
+# binary `cargo test` builds, so ./test.sh builds nothing more (`cargo build -p zermelo-cli`
+# resolves the dependencies' features without the tests' and compiled them all again: 165 s
+# of a clean clone's run). Usage:
 #   scripts/doc-commands.sh [PAGE.md ...]        default: README.md and docs/guide/*.md
 #   scripts/doc-commands.sh --list [PAGE.md ...] print the commands, run nothing
 set -euo pipefail
@@ -36,7 +38,7 @@ fi
 
 if [ "$list" = 0 ]; then
     if [ -z "${ZERMELO_BIN:-}" ]; then
-        cargo build --profile test -p zermelo-cli --locked --quiet
+        cargo test --workspace --locked --no-run --quiet
         ZERMELO_BIN=$root/target/debug/zermelo
     fi
     bin=$(mktemp -d)

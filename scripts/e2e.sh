@@ -29,8 +29,9 @@ mkdir -p target/e2e
 (cd crates/zermelo-server/e2e && npm ci --no-audit --no-fund --loglevel=error)
 
 # The binary `cargo test` builds (the test profile: optimised, with debug assertions), so
-# ./test.sh compiles nothing more here; a dev build would compile every crate once more.
-cargo build --locked --quiet --profile test -p zermelo-cli --bin zermelo
+# ./test.sh compiles nothing more here (a dev build, or `cargo build -p zermelo-cli` with its
+# own resolution of features, compiles every crate once more).
+cargo test --workspace --locked --no-run --quiet
 bin="${CARGO_TARGET_DIR:-target}"/debug/zermelo
 # The 3-piece chess tables with their DTZ tables (KQvK, KRvK, ...: a few seconds)
 # for the tablebase page's tests.

@@ -21,7 +21,7 @@ if ! "$py" -c 'import maturin, pytest, numpy, chess, mypy' >/dev/null 2>&1 \
 fi
 
 if [ -z "${ZERMELO_BIN:-}" ] && [ ! -x target/debug/zermelo ]; then
-    cargo build -p zermelo-cli --locked --quiet
+    cargo test --workspace --locked --no-run --quiet
 fi
 
 VIRTUAL_ENV="$PWD/$venv" "$venv/bin/maturin" develop --release --locked --quiet \
