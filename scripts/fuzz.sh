@@ -30,6 +30,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs wants a positive number, not '$jobs'" >&2; exit 2; }
 if [ ${#targets[@]} -eq 0 ]; then
     mapfile -t targets < <(ls fuzz/fuzz_targets | sed 's/\.rs$//')
 fi
