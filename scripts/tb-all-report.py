@@ -145,6 +145,8 @@ def main():
         if m.group(2):
             end = stamp(w[0])
             took = t[0] + t[1]
+            # A table made again (deleted and regenerated) counts once, with its last times.
+            done = [r for r in done if r[0] != m.group(1)]
             done.append((m.group(1), t[0], t[1], took - paused(end - took - 2, end)))
     for mat, dtm, dtz, net in done[-a.rows :] if a.rows else []:
         ref = first.get(mat)
