@@ -1087,13 +1087,52 @@ impl IndexedGame for GroupGame<'_> {
                 Err(e) => return self.fail(log.io_error(e)),
             }
         }
-        let (start, twin) = self.starts(local);
+        thread_local! {
+            // Reused: an allocation per position made the threads queue on malloc's lock.
+            static CHILDREN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+        }
+        let (start, twin) = CHILDREN.with_borrow_mut(|children| self.starts(local, children));
         if let (Some((_, log)), Some(t)) = (self.twin, twin) {
             if let Err(e) = log.record(local, t) {
                 return self.fail(log.io_error(e));
             }
         }
         start
+    }
+
+    fn start_range(&self, first: u64, out: &mut [Start]) {
+        self.release_if_due();
+        let mut entries = Vec::new();
+        if let Some(log) = self.replay {
+            if let Err(e) = log.entries(first, out.len(), &mut entries) {
+                out.fill(self.fail(log.io_error(e)));
+                return;
+            }
+        }
+        // Scratch for the children of positions with two moves to one child, and the DTZ
+        // starts to record, for the whole range: no thread-local lookups per index.
+        let mut children = Vec::new();
+        let mut twins = Vec::with_capacity(if self.twin.is_some() { out.len() } else { 0 });
+        for (k, s) in out.iter_mut().enumerate() {
+            let replayed = match (self.replay, entries.get(k)) {
+                (Some(log), Some(&e)) => log.decode_entry(e),
+                _ => None,
+            };
+            if let Some(start) = replayed {
+                *s = start;
+                continue;
+            }
+            let (start, twin) = self.starts(first + k as u64, &mut children);
+            *s = start;
+            if self.twin.is_some() {
+                twins.push(twin);
+            }
+        }
+        if let Some((_, log)) = self.twin {
+            if let Err(e) = log.record_range(first, &twins) {
+                out.fill(self.fail(log.io_error(e)));
+            }
+        }
     }
 
     fn predecessors(&self, local: u64, out: &mut Vec<u64>) {
@@ -1150,6 +1189,12 @@ impl GroupGame<'_> {
         if n % (1 << 16) != 0 {
             return;
         }
+        self.release_if_due();
+    }
+
+    /// Releases the pages (see [`release_now_and_then`](Self::release_now_and_then)) if
+    /// [`RELEASE_EVERY`] has passed since they last were and no other thread is at it.
+    fn release_if_due(&self) {
         if let Ok(mut last) = self.released.try_lock() {
             if last.elapsed() >= RELEASE_EVERY {
                 self.tb.release_pages();
@@ -1168,8 +1213,9 @@ impl GroupGame<'_> {
         Start::Hole
     }
 
-    /// The start of `local` for the metric solved and, when recording, for the twin.
-    fn starts(&self, local: u64) -> (Start, Option<Start>) {
+    /// The start of `local` for the metric solved and, when recording, for the twin
+    /// (`children`: scratch space).
+    fn starts(&self, local: u64, children: &mut Vec<u64>) -> (Start, Option<Start>) {
         let global = self.window.global(local as usize);
         if let Some(dtm) = self.draws_from {
             // A DTM draw is a finished draw, known without decoding the board. (The filler
@@ -1189,11 +1235,7 @@ impl GroupGame<'_> {
         let Some(b) = game.legal_board(global) else {
             return (Start::Hole, Some(Start::Hole));
         };
-        thread_local! {
-            // Reused: an allocation per position made the threads queue on malloc's lock.
-            static CHILDREN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
-        }
-        match CHILDREN.with_borrow_mut(|children| self.exit_of(&b, children)) {
+        match self.exit_of(&b, children) {
             Err(e) => (self.fail(e), None),
             Ok(Exits { any: false, .. }) => {
                 let end = Start::Terminal(if game.in_check(&b) {

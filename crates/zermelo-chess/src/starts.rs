@@ -19,8 +19,9 @@
 //! | `3` | a draw (stalemate, or a DTM draw) |
 //! | `0x8000 \| c << 8 \| m` | open: `m` in-group moves, best exit of class code `c` (0: none) |
 //!
-//! Entries are written through per-thread runs flushed at [`RUN`] boundaries, so a log in a
-//! file costs sequential writes; a run never written whole (a seeding resumed from a
+//! Entries are written a whole run of [`RUN`] indices at a time (the engine's seeding chunk:
+//! [`StartLog::record_range`], [`StartLog::entries`]; one by one, through per-thread runs
+//! flushed at run boundaries), so a log in a file costs sequential writes; a run never written whole (a seeding resumed from a
 //! checkpoint, a chunking that does not line up) reads as unrecorded and is computed again, so
 //! a log is never wrong, only incomplete. Each run written to a file has its CRC-32 kept in
 //! memory and checked when it is read back: a file changed behind the generator's back fails
@@ -204,6 +205,93 @@ impl StartLog {
             }
             Ok(())
         })
+    }
+
+    /// Records the DTZ starts of the local indices `first..first + starts.len()` (`None`:
+    /// not recorded), as [`record`](Self::record) does one by one: in a file, only whole runs
+    /// of [`RUN`] indices are written and vouched for.
+    pub(crate) fn record_range(&self, first: u64, starts: &[Option<Start>]) -> std::io::Result<()> {
+        let encode = |s: &Option<Start>| s.map_or(UNSET, |s| self.encode(s));
+        let (file, crcs) = match &self.backing {
+            Backing::Memory(v) => {
+                for (a, s) in v[first as usize..].iter().zip(starts) {
+                    a.store(encode(s), Relaxed);
+                }
+                return Ok(());
+            }
+            Backing::File { file, crcs, .. } => (file, crcs),
+        };
+        let end = first + starts.len() as u64;
+        let mut at = first.next_multiple_of(RUN);
+        while at < end {
+            let stop = (at + RUN).min(self.len);
+            if stop > end {
+                break; // a run not given whole
+            }
+            let part = &starts[(at - first) as usize..(stop - first) as usize];
+            let bytes: Vec<u8> = part.iter().flat_map(|s| encode(s).to_le_bytes()).collect();
+            file.write_all_at(&bytes, at * 2)?;
+            crcs[(at / RUN) as usize].store(run_crc(&bytes), Relaxed);
+            at = stop;
+        }
+        Ok(())
+    }
+
+    /// The raw entries of the local indices `first..first + n` into `out` (unset where not
+    /// recorded; [`decode_entry`](Self::decode_entry) reads them), a run read at a time.
+    pub(crate) fn entries(&self, first: u64, n: usize, out: &mut Vec<u16>) -> std::io::Result<()> {
+        out.clear();
+        let end = first + n as u64;
+        let (file, crcs, path) = match &self.backing {
+            Backing::Memory(v) => {
+                out.extend(
+                    v[first as usize..end as usize]
+                        .iter()
+                        .map(|a| a.load(Relaxed)),
+                );
+                return Ok(());
+            }
+            Backing::File { file, crcs, path } => (file, crcs, path),
+        };
+        let mut i = first;
+        while i < end {
+            let at = i - i % RUN;
+            let len = RUN.min(self.len - at);
+            let take = (at + len).min(end) - i;
+            match crcs[(at / RUN) as usize].load(Relaxed) {
+                0 => out.resize(out.len() + take as usize, UNSET),
+                crc => {
+                    let mut bytes = vec![0u8; 2 * len as usize];
+                    file.read_exact_at(&mut bytes, at * 2)?;
+                    if run_crc(&bytes) != crc {
+                        return Err(std::io::Error::new(
+                            std::io::ErrorKind::InvalidData,
+                            format!(
+                                "{}: indices {at} to {}: CRC mismatch (changed while the \
+                                 table was generated?)",
+                                path.display(),
+                                at + len - 1
+                            ),
+                        ));
+                    }
+                    let skip = (i - at) as usize;
+                    out.extend(
+                        bytes
+                            .chunks_exact(2)
+                            .skip(skip)
+                            .take(take as usize)
+                            .map(|b| u16::from_le_bytes([b[0], b[1]])),
+                    );
+                }
+            }
+            i += take;
+        }
+        Ok(())
+    }
+
+    /// The start an entry of [`entries`](Self::entries) records, if any.
+    pub(crate) fn decode_entry(&self, e: u16) -> Option<Start> {
+        self.decode(e)
     }
 
     /// A failure to read or write the log as a probe error (the engine's game has no error
@@ -393,6 +481,83 @@ mod tests {
             !dir.path().join("g.starts").exists(),
             "removed when dropped"
         );
+    }
+
+    /// Ranges recorded and read a chunk at a time agree with the entries one by one: whole
+    /// runs are vouched for, a range that does not cover a run whole leaves it unrecorded,
+    /// `None` reads as unrecorded, and a damaged run is an error for ranges too.
+    #[test]
+    fn ranges_read_back_as_recorded() {
+        let rule = 100;
+        let start = |i: u64| match i % 5 {
+            0 => None,
+            1 => Some(Start::Hole),
+            2 => Some(Start::Terminal(Outcome::Lose)),
+            3 => Some(Start::Terminal(Outcome::Draw)),
+            _ => Some(Start::Open {
+                moves: (i % 200) as u32,
+                exit: Some(Value::Win(1)),
+            }),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let len = 3 * RUN + 77;
+        for path in [None, Some(dir.path().join("r.starts"))] {
+            let in_file = path.is_some();
+            let log = StartLog::new(len, rule, path.as_deref()).unwrap();
+            // Chunks as the engine seeds them (the last one short), run 1 left out, and a
+            // range that covers run 2 only in part before it is covered whole.
+            let range = |lo: u64, hi: u64| (lo..hi).map(start).collect::<Vec<_>>();
+            log.record_range(2 * RUN + 10, &range(2 * RUN + 10, 2 * RUN + 20))
+                .unwrap();
+            let mut got = Vec::new();
+            log.entries(2 * RUN, RUN as usize, &mut got).unwrap();
+            if in_file {
+                assert!(
+                    got.iter().all(|&e| e == UNSET),
+                    "a part of a run is not vouched for"
+                );
+            }
+            for c in [3, 0, 2] {
+                let (lo, hi) = (c * RUN, ((c + 1) * RUN).min(len));
+                log.record_range(lo, &range(lo, hi)).unwrap();
+            }
+            // Read back in ranges that straddle runs, and one by one.
+            for (lo, n) in [
+                (0, RUN as usize),
+                (RUN - 3, 10),
+                (2 * RUN - 5, (RUN + 82) as usize),
+            ] {
+                log.entries(lo, n, &mut got).unwrap();
+                assert_eq!(got.len(), n);
+                for (k, &e) in got.iter().enumerate() {
+                    let i = lo + k as u64;
+                    let want = if (RUN..2 * RUN).contains(&i) {
+                        None
+                    } else {
+                        start(i)
+                    };
+                    assert_eq!(log.decode_entry(e), want, "{i}");
+                    assert_eq!(log.get(i).unwrap(), want, "{i}");
+                }
+            }
+            let some = (0..len)
+                .filter(|&i| !(RUN..2 * RUN).contains(&i) && start(i).is_some())
+                .count() as u64;
+            assert_eq!(log.recorded(), some);
+        }
+        // A damaged run is refused by `entries` as by `get`.
+        let path = dir.path().join("d.starts");
+        let log = StartLog::new(2 * RUN, rule, Some(&path)).unwrap();
+        let all: Vec<_> = (0..2 * RUN).map(|_| Some(Start::Hole)).collect();
+        log.record_range(0, &all[..RUN as usize]).unwrap();
+        log.record_range(RUN, &all[RUN as usize..]).unwrap();
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.write_all_at(&DRAW.to_le_bytes(), (RUN + 1) * 2)
+            .unwrap();
+        let mut got = Vec::new();
+        log.entries(0, RUN as usize, &mut got).unwrap();
+        let e = log.entries(RUN - 1, 4, &mut got).unwrap_err();
+        assert!(e.to_string().contains("CRC mismatch"), "{e}");
     }
 
     /// A run changed in the file behind the log's back is an error when read, never a start.

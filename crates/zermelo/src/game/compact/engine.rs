@@ -363,13 +363,16 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         debug_assert_eq!(from % chunk, 0);
         let joined: u64 = (from / chunk..to.div_ceil(chunk))
             .into_par_iter()
-            .map(|c| {
+            .map_init(Vec::new, |starts, c| {
                 let lo = c * chunk;
                 let hi = (lo + chunk).min(to);
                 let mut tally = Tally::default();
                 let mut pend = Vec::new();
-                for i in lo..hi {
-                    if let Err(e) = self.seed_one(i, &mut tally, &mut pend) {
+                starts.clear();
+                starts.resize((hi - lo) as usize, Start::Hole);
+                self.game.start_range(lo, starts);
+                for (i, &start) in (lo..hi).zip(starts.iter()) {
+                    if let Err(e) = self.seed_one(i, start, &mut tally, &mut pend) {
                         self.fail(e);
                         break;
                     }
@@ -387,10 +390,11 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
     fn seed_one(
         &self,
         i: u64,
+        start: Start,
         tally: &mut Tally,
         pend: &mut Vec<(u32, u32)>,
     ) -> Result<(), CompactError> {
-        let code = match self.game.start(i) {
+        let code = match start {
             Start::Hole => HOLE,
             Start::Terminal(Outcome::Draw) => DRAW,
             Start::Terminal(o) => {

@@ -51,6 +51,16 @@ pub trait IndexedGame: Sync {
     /// promotions into tables already solved).
     fn start(&self, index: u64) -> Start;
 
+    /// How each index of `first..first + out.len()` starts, into `out`: the engine seeds
+    /// ranges of 16,384 consecutive indices (the last one shorter), one thread each. The
+    /// default asks [`start`](Self::start) for each; a game overrides it to share work
+    /// between neighbouring indices (chess: scratch space and the DTZ start log, per range).
+    fn start_range(&self, first: u64, out: &mut [Start]) {
+        for (k, s) in out.iter_mut().enumerate() {
+            *s = self.start(first + k as u64);
+        }
+    }
+
     /// Appends every index with a move to `index` inside the space, once per such move (the
     /// caller passes an empty buffer). May list holes and finished positions.
     fn predecessors(&self, index: u64, out: &mut Vec<u64>);
