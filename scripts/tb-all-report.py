@@ -82,6 +82,8 @@ def syzygy_stats(path):
 
 
 def compare(dir, material, syz):
+    if not (dir / "tables" / f"{material}.zdz").exists():
+        return "absent", "(moved or deleted since; made again later in the run)"
     r = subprocess.run(
         [str(dir / "zermelo"), "tb", "stats", material, "--tables", str(dir / "tables"), "--format", "json"],
         capture_output=True, text=True, check=True,
