@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The figures of a run of scripts/tb-all-run.sh.
 
-    scripts/tb-all-report.py DIR [--rows N] [--compare REGULAR_STATS]
+    scripts/tb-all-report.py DIR [--rows N] [--compare REGULAR_STATS] [--markdown FILE]
 
 Prints each segment of DIR/times.log less the pauses of DIR/pauses.log, the run time (the
 figure), the peak memory (mem.log's VmHWM, /usr/bin/time's maximum resident size), the last N
@@ -14,6 +14,10 @@ github.com/niklasf/syzygy-tables.info) and compares `tb stats MATERIAL --format 
 five-piece table finished: the five classes per side to move, and per winning side the longest
 DTZ of a win and of a cursed win (Syzygy's "longest win for white" is over both sides to move:
 ours is the larger of white's longest win and black's longest loss).
+
+--markdown writes every five-piece table finished as one row of a Markdown table: its times,
+sizes and longest mate, its `tb stats` (the five classes per side to move, the longest DTZ of
+a win and of a cursed win per winning side) and, with --compare, Syzygy's verdict.
 """
 import argparse
 import json
@@ -81,21 +85,34 @@ def syzygy_stats(path):
     return out
 
 
-def compare(dir, material, syz):
+def stats(dir, material):
+    """`tb stats MATERIAL --format json` of the run's table, or None if it is gone."""
     if not (dir / "tables" / f"{material}.zdz").exists():
-        return "absent", "(moved or deleted since; made again later in the run)"
+        return None
     r = subprocess.run(
         [str(dir / "zermelo"), "tb", "stats", material, "--tables", str(dir / "tables"), "--format", "json"],
         capture_output=True, text=True, check=True,
     )
-    o, s = json.loads(r.stdout), syz[material]
-    ours = {"w": [o["white"][k] for k in CLASSES], "b": [o["black"][k] for k in CLASSES]}
+    return json.loads(r.stdout)
+
+
+def longest_dtz(o):
+    """Per winning side, the longest DTZ of a win and of a cursed win, as Syzygy counts them."""
     longest = {}
     for kind, winner in [("win", "white"), ("cursed win", "white"), ("win", "black"), ("cursed win", "black")]:
         loser = "black" if winner == "white" else "white"
         win, loss = ("longest_dtz_win", "longest_dtz_loss") if kind == "win" else (
             "longest_dtz_cursed_win", "longest_dtz_blessed_loss")
         longest[(kind, winner)] = max(o[winner][win], o[loser][loss])
+    return longest
+
+
+def compare(o, material, syz):
+    if o is None:
+        return "absent", "(moved or deleted since; made again later in the run)"
+    s = syz[material]
+    ours = {"w": [o["white"][k] for k in CLASSES], "b": [o["black"][k] for k in CLASSES]}
+    longest = longest_dtz(o)
     dtz_equal = all(v == s["longest"].get(k, 0) for k, v in longest.items())
     same_empty = all((ours[x][i] == 0) == (s[x][i] == 0) for x in "wb" for i in range(5))
     if ours["w"] == s["w"] and ours["b"] == s["b"] and dtz_equal:
@@ -110,6 +127,7 @@ def main():
     ap.add_argument("dir", type=Path)
     ap.add_argument("--rows", type=int, default=10)
     ap.add_argument("--compare", metavar="REGULAR_STATS")
+    ap.add_argument("--markdown", metavar="FILE", type=Path)
     a = ap.parse_args()
     dir = a.dir.resolve()
     now = datetime.now(timezone.utc).timestamp()
@@ -136,7 +154,7 @@ def main():
         if rss:
             print(f"peak (/usr/bin/time, per segment) {', '.join(f'{r / 1024:.0f}' for r in rss)} MiB")
 
-    first, done, times = first_run(), [], {}
+    first, done, times, facts = first_run(), [], {}, {}
     for line in (dir / "gen.out").read_text().splitlines() if (dir / "gen.out").exists() else []:
         w = line.split(" ", 1)
         m = re.match(r"^(K\w+v\w+)( DTZ)?: \d+ bytes, ([\d.]+) s", w[1]) if len(w) > 1 else None
@@ -144,6 +162,11 @@ def main():
             continue
         t = times.setdefault(m.group(1), [0.0, 0.0])
         t[1 if m.group(2) else 0] = float(m.group(3))
+        f = facts.setdefault(m.group(1), {})
+        size = re.search(r": (\d+) bytes", w[1])
+        f["dtz_mb" if m.group(2) else "dtm_mb"] = int(size.group(1)) / 1e6
+        if mate := re.search(r"longest mate (\d+) moves with white to move, (\d+) with black", w[1]):
+            f["mate"] = f"{mate.group(1)}/{mate.group(2)}"
         if m.group(2):
             end = stamp(w[0])
             took = t[0] + t[1]
@@ -165,14 +188,47 @@ def main():
                      f" {rest:.0f} s then: projected {(net + rest * f) / 3600:.2f} h of table time,"
                      f" {(total + rest * f) / 3600:.2f} h of run time")
         print(line)
-    if a.compare:
-        syz = syzygy_stats(a.compare)
+    syz = syzygy_stats(a.compare) if a.compare else None
+    rows = []
+    if syz is not None or a.markdown:
         verdicts = {}
-        for mat, *_ in done:
-            verdict, detail = compare(dir, mat, syz)
-            verdicts.setdefault(verdict, []).append(mat)
-            print(f"{mat}\t{verdict}\t{detail}")
-        print("; ".join(f"{v}: {len(ms)}" for v, ms in verdicts.items()))
+        for k, (mat, dtm, dtz, net) in enumerate(done, 1):
+            o = stats(dir, mat)
+            verdict, detail = compare(o, mat, syz) if syz is not None else ("", "")
+            if syz is not None:
+                verdicts.setdefault(verdict, []).append(mat)
+                print(f"{mat}\t{verdict}\t{detail}")
+            rows.append(markdown_row(k, mat, dtm, dtz, net, facts.get(mat, {}), o, verdict, detail))
+        if syz is not None:
+            print("; ".join(f"{v}: {len(ms)}" for v, ms in verdicts.items()))
+    if a.markdown:
+        head = ("| # | table | DTM s | DTZ s | total s | DTM MB | DTZ MB | longest mate (moves, w/b) "
+                "| white to move: win / cursed win / draw / blessed loss / loss "
+                "| black to move: win / cursed win / draw / blessed loss / loss "
+                "| longest DTZ win (plies, white/black wins) | longest DTZ cursed win (white/black) "
+                "| Syzygy's statistics |")
+        rule = "|" + "---|" * head.count(" | ") + "---|"
+        a.markdown.write_text("\n".join([head, rule, *rows]) + "\n")
+        print(f"{len(rows)} rows written to {a.markdown}")
+
+
+def markdown_row(k, mat, dtm, dtz, net, f, o, verdict, detail):
+    cells = [str(k), mat, f"{dtm:.1f}", f"{dtz:.1f}", f"{net:.1f}",
+             f"{f.get('dtm_mb', 0):.1f}", f"{f.get('dtz_mb', 0):.1f}", f.get("mate", "")]
+    if o is None:
+        cells += ["(table gone)"] * 4
+    else:
+        for side in ("white", "black"):
+            cells.append(" / ".join(f"{o[side][c]:,}" for c in CLASSES))
+        longest = longest_dtz(o)
+        cells.append(f"{longest[('win', 'white')]}/{longest[('win', 'black')]}")
+        cells.append(f"{longest[('cursed win', 'white')]}/{longest[('cursed win', 'black')]}")
+    if verdict == "counts differ":
+        # The ratios only: two equal pieces are counted once by Syzygy where we count both orders.
+        cells.append(f"counts differ ({detail.split(';')[0]})")
+    else:
+        cells.append(verdict or "")
+    return "| " + " | ".join(cells) + " |"
 
 
 if __name__ == "__main__":
