@@ -86,13 +86,22 @@ def syzygy_stats(path):
 
 
 def stats(dir, material):
-    """`tb stats MATERIAL --format json` of the run's table, or None if it is gone."""
-    if not (dir / "tables" / f"{material}.zdz").exists():
+    """`tb stats MATERIAL --format json` of the run's table, or None if it is gone. Kept in
+    DIR/stats/MATERIAL.json (a few seconds per table to count) until the table changes."""
+    tables = [dir / "tables" / f"{material}.{ext}" for ext in ("zct", "zdz")]
+    if not all(t.exists() for t in tables):
         return None
+    cache = dir / "stats" / f"{material}.json"
+    if cache.exists() and cache.stat().st_mtime > max(t.stat().st_mtime for t in tables):
+        return json.loads(cache.read_text())
     r = subprocess.run(
         [str(dir / "zermelo"), "tb", "stats", material, "--tables", str(dir / "tables"), "--format", "json"],
         capture_output=True, text=True, check=True,
     )
+    cache.parent.mkdir(exist_ok=True)
+    part = cache.with_suffix(".part")
+    part.write_text(r.stdout)
+    part.replace(cache)
     return json.loads(r.stdout)
 
 
