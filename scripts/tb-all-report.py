@@ -93,7 +93,10 @@ def stats(dir, material):
         return None
     cache = dir / "stats" / f"{material}.json"
     if cache.exists() and cache.stat().st_mtime > max(t.stat().st_mtime for t in tables):
-        return json.loads(cache.read_text())
+        try:
+            return json.loads(cache.read_text())
+        except ValueError:
+            pass  # damaged: counted again below
     r = subprocess.run(
         [str(dir / "zermelo"), "tb", "stats", material, "--tables", str(dir / "tables"), "--format", "json"],
         capture_output=True, text=True, check=True,
