@@ -220,3 +220,103 @@ fn serves_chess_tables() {
     assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
     stop_with(child, "-TERM");
 }
+
+/// The JSON body of an HTTP answer that must be `status`.
+fn json_body(answer: &str, status: u16) -> serde_json::Value {
+    assert!(
+        answer.starts_with(&format!("HTTP/1.1 {status}")),
+        "expected {status}: {answer}"
+    );
+    serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap()).unwrap()
+}
+
+/// `GET /standard/mainline` in lichess's shape: `dtz`, `precise_dtz`, `mainline` steps of
+/// `{uci, san, dtz, precise_dtz}` that follow `/standard`'s best move, `winner`; the line ends
+/// at mate or where the clock lets a draw be claimed, and is empty for a draw.
+#[cfg(unix)]
+#[test]
+fn serves_lichess_mainline() {
+    let dir = tempfile::tempdir().unwrap();
+    let gen = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(["tb", "gen", "KRvK", "-q", "--tables"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(gen.status.success(), "{gen:?}");
+    let (child, addr) = start(&["--tables", dir.path().to_str().unwrap()]);
+    // KRvK has no zeroing move short of mate, so the line is the DTZ in plies long, its DTZ
+    // counting down with alternating signs, and it ends in mate by white.
+    let fen = "8/8/8/8/8/8/1k6/2R4K_w_-_-_0_1";
+    let line = json_body(&get(&addr, &format!("/standard/mainline?fen={fen}")), 200);
+    let dtz = line["dtz"].as_i64().unwrap();
+    assert!(dtz > 10, "{line}");
+    assert_eq!(line["precise_dtz"], dtz);
+    assert_eq!(line["winner"], "w", "{line}");
+    let steps = line["mainline"].as_array().unwrap();
+    assert_eq!(steps.len() as i64, dtz, "{line}");
+    for (i, step) in steps.iter().enumerate() {
+        let left = dtz - 1 - i as i64;
+        let signed = if i % 2 == 0 { -left } else { left };
+        // The last move mates: Syzygy gives the mated side -1.
+        let expect = if left == 0 { -1 } else { signed };
+        assert_eq!(step["dtz"], expect, "step {i}: {step}");
+        assert_eq!(step["precise_dtz"], expect, "step {i}: {step}");
+        for key in ["uci", "san"] {
+            assert!(step[key].is_string(), "{key}: {step}");
+        }
+    }
+    assert!(steps.last().unwrap()["san"]
+        .as_str()
+        .unwrap()
+        .ends_with('#'));
+    // The first step is /standard's best move.
+    let std = json_body(&get(&addr, &format!("/standard?fen={fen}")), 200);
+    assert_eq!(steps[0]["uci"], std["moves"][0]["uci"]);
+    assert_eq!(steps[0]["san"], std["moves"][0]["san"]);
+    assert_eq!(line["dtz"], std["dtz"]);
+    // With 90 plies on the clock, the line stops when the clock reaches 100: no winner.
+    let late = json_body(
+        &get(
+            &addr,
+            "/standard/mainline?fen=8/8/8/8/8/8/1k6/2R4K_w_-_-_90_60",
+        ),
+        200,
+    );
+    assert_eq!(late["dtz"], dtz);
+    assert_eq!(late["mainline"].as_array().unwrap().len(), 10, "{late}");
+    assert_eq!(late["winner"], serde_json::Value::Null);
+    // A draw (black takes the rook): an empty line.
+    let draw = json_body(
+        &get(
+            &addr,
+            "/standard/mainline?fen=8/8/8/8/8/8/1k6/2R4K_b_-_-_0_1",
+        ),
+        200,
+    );
+    assert_eq!(draw["dtz"], 0);
+    assert_eq!(draw["mainline"], serde_json::json!([]));
+    assert_eq!(draw["winner"], serde_json::Value::Null);
+    // Black to move mated at once: nothing to play, white won.
+    let mated = json_body(
+        &get(&addr, "/standard/mainline?fen=k6R/8/K7/8/8/8/8/8_b_-_-_0_1"),
+        200,
+    );
+    assert_eq!(mated["dtz"], -1);
+    assert_eq!(mated["mainline"], serde_json::json!([]));
+    assert_eq!(mated["winner"], "w");
+    // Bad input as on /standard: 400 for a bad FEN, 404 for a missing table.
+    let bad = get(
+        &addr,
+        "/standard/mainline?fen=8/8/8/8/8/8/1k6/2R4K_w_-_-_x_1",
+    );
+    assert!(bad.starts_with("HTTP/1.1 400"), "{bad}");
+    assert!(bad.contains("halfmove clock"), "{bad}");
+    let missing = get(
+        &addr,
+        "/standard/mainline?fen=4k3/8/8/8/8/8/8/RR2K3_w_-_-_0_1",
+    );
+    assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
+    let no_fen = get(&addr, "/standard/mainline");
+    assert!(no_fen.starts_with("HTTP/1.1 400"), "{no_fen}");
+    stop_with(child, "-TERM");
+}

@@ -15,6 +15,8 @@
 //! | `GET /api/tb?fen=...` | outcome, DTM and every move best first |
 //! | `POST /api/tb/batch` | `{"fens": [...]}` -> one probe per FEN |
 //! | `GET /api/tb/mainline?fen=...` | optimal play to the end |
+//! | `GET /standard?fen=...` | lichess's tablebase JSON: classes under the 50-move rule, DTZ, DTM, moves |
+//! | `GET /standard/mainline?fen=...` | lichess's main line: best moves by DTZ until mate or a claimable draw, and the winner |
 //! | `GET /api/health` | `{"status": "ok"}` |
 //!
 //! Errors are JSON `{"error": "..."}` with 400 (malformed input), 404 (unknown route, no table),

@@ -29,7 +29,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tb", get(tb_probe))
         .route("/api/tb/batch", post(tb_batch))
         .route("/api/tb/mainline", get(tb_mainline))
-        .route("/standard", get(tb_standard));
+        .route("/standard", get(tb_standard))
+        .route("/standard/mainline", get(tb_standard_mainline));
     for path in assets::paths() {
         app = app.route(path, get(asset));
     }
@@ -178,6 +179,24 @@ async fn tb_standard(
     let tb = tables(&state)?;
     let fen = query(q)?.fen.replace('_', " ");
     let answer = tb.standard(&fen).map_err(tb_error)?;
+    Ok(Json(answer).into_response())
+}
+
+/// lichess's main line (`GET /standard/mainline?fen=...`, underscores allowed for spaces).
+async fn tb_standard_mainline(
+    State(state): State<AppState>,
+    q: Result<Query<FenQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let tb = state
+        .tables
+        .clone()
+        .ok_or_else(|| ApiError::not_found(NO_TABLES))?;
+    let fen = query(q)?.fen.replace('_', " ");
+    // A line is hundreds of probes: on the blocking pool, not on the async workers.
+    let answer = tokio::task::spawn_blocking(move || tb.standard_mainline(&fen))
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        .map_err(tb_error)?;
     Ok(Json(answer).into_response())
 }
 

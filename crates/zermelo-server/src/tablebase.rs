@@ -29,6 +29,21 @@ pub trait Tablebase: Send + Sync + 'static {
             "{fen}: this tablebase does not answer /standard"
         )))
     }
+
+    /// The line of play under the 50-move rule from `fen` in the JSON shape of lichess's
+    /// tablebase server (`GET /standard/mainline`: `dtz`, `precise_dtz`, `mainline` as
+    /// `{uci, san, dtz, precise_dtz}` steps, `winner` as `"w"`, `"b"` or `null`): best moves
+    /// by DTZ from the FEN's halfmove clock until mate or until the clock reaches the rule
+    /// (where a draw can be claimed); empty for a draw. The default answers that this
+    /// tablebase has no such view.
+    ///
+    /// # Errors
+    /// As [`probe`](Tablebase::probe).
+    fn standard_mainline(&self, fen: &str) -> Result<serde_json::Value, TablebaseError> {
+        Err(TablebaseError::NoTable(format!(
+            "{fen}: this tablebase does not answer /standard/mainline"
+        )))
+    }
 }
 
 /// Why a probe failed.

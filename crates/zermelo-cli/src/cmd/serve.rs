@@ -92,6 +92,12 @@ impl zermelo_server::Tablebase for ChessTables {
             .map_err(|e| TablebaseError::BadFen(e.to_string()))?;
         crate::cmd::tb::lichess_standard(&self.0, &pos, clock).map_err(probe_error)
     }
+
+    fn standard_mainline(&self, fen: &str) -> Result<serde_json::Value, TablebaseError> {
+        let (pos, clock) = Position::from_fen_with_clock(fen)
+            .map_err(|e| TablebaseError::BadFen(e.to_string()))?;
+        crate::cmd::tb::lichess_mainline(&self.0, &pos, clock).map_err(probe_error)
+    }
 }
 
 /// A probe's failure as the server answers it: more pieces than any table is the request's

@@ -939,61 +939,118 @@ fn line(args: LineArgs) -> CliResult {
     })
 }
 
-/// The line under the 50-move rule: best moves by DTZ (the winner zeroes as soon as it keeps
-/// the win, the loser as late as it can) from the FEN's clock, until mate, or until a draw
-/// can be claimed (a class other than win or loss with the clock as it stands).
-fn line_dtz(tb: &Tablebase, fen: &str) -> CliResult {
-    let (mut pos, mut clock) = parse_fen_clock(fen)?;
-    let rule = tb.rule();
-    let start = tb.probe_dtz(&pos).map_err(probe_failure)?;
-    let class = Wdl50::with_clock(start, rule, clock);
-    let mut rows = Vec::new();
-    let mut end = "draw";
-    // Every zeroing move is irreversible and the clock bounds the plies between two.
-    for _ in 0..10_000 {
-        let here = tb.probe_dtz(&pos).map_err(probe_failure)?;
-        let now = Wdl50::with_clock(here, rule, clock);
-        if pos.is_checkmate() {
-            end = "checkmate";
-            break;
-        }
-        if !matches!(now, Wdl50::Win | Wdl50::Loss) {
-            end = if here == Value::Draw {
-                "draw"
-            } else {
-                "draw by the 50-move rule (it can be claimed here)"
-            };
-            break;
-        }
-        let Some(best) = tb
-            .probe_moves_dtz(&pos)
-            .map_err(probe_failure)?
-            .first()
-            .copied()
-        else {
+/// One move of a line under the 50-move rule: the move with its DTZ values, its SAN and the
+/// halfmove clock after it.
+struct DtzStep {
+    md: MoveDtz,
+    san: String,
+    clock: u32,
+}
+
+/// Plays the best move by DTZ (the winner zeroes as soon as it keeps the win, the loser as
+/// late as it can) from `pos` with `clock` while `go_on(position, its DTZ-scale value, clock)`
+/// holds and a move is left; returns the moves and where they end. Every zeroing move is
+/// irreversible and the clock bounds the plies between two, so a line of a correct table is
+/// short; 10,000 moves bound a damaged one.
+fn follow_dtz(
+    tb: &Tablebase,
+    mut pos: Position,
+    mut clock: u32,
+    mut go_on: impl FnMut(&Position, Value, u32) -> bool,
+) -> Result<(Vec<DtzStep>, Position, u32), ProbeError> {
+    let mut steps = Vec::new();
+    while steps.len() < 10_000 && go_on(&pos, tb.probe_dtz(&pos)?, clock) {
+        let Some(best) = tb.probe_moves_dtz(&pos)?.first().copied() else {
             break;
         };
         let san = pos.san(best.mv);
         clock = if best.zeroing { 0 } else { clock + 1 };
         pos = pos.play(best.mv);
-        rows.push((best, san, clock));
+        steps.push(DtzStep {
+            md: best,
+            san,
+            clock,
+        });
     }
+    Ok((steps, pos, clock))
+}
+
+/// The line under the 50-move rule: best moves by DTZ from the FEN's clock, until mate, or
+/// until a draw can be claimed (a class other than win or loss with the clock as it stands).
+fn line_dtz(tb: &Tablebase, fen: &str) -> CliResult {
+    let (pos, clock) = parse_fen_clock(fen)?;
+    let rule = tb.rule();
+    let start = tb.probe_dtz(&pos).map_err(probe_failure)?;
+    let class = Wdl50::with_clock(start, rule, clock);
+    let (rows, last, _) = follow_dtz(tb, pos, clock, |p, here, c| {
+        !p.is_checkmate() && matches!(Wdl50::with_clock(here, rule, c), Wdl50::Win | Wdl50::Loss)
+    })
+    .map_err(probe_failure)?;
+    let end = if last.is_checkmate() {
+        "checkmate"
+    } else if tb.probe_dtz(&last).map_err(probe_failure)? == Value::Draw {
+        "draw"
+    } else {
+        "draw by the 50-move rule (it can be claimed here)"
+    };
     emit(None, |w| {
         writeln!(w, "{fen}: {class}, dtz {}", syzygy_dtz(start))?;
-        for (i, (md, san, clock)) in rows.iter().enumerate() {
+        for (i, step) in rows.iter().enumerate() {
             writeln!(
                 w,
-                "{:>3}. {:<6} {:<8} dtz {:>4}  clock {clock}{}",
+                "{:>3}. {:<6} {:<8} dtz {:>4}  clock {}{}",
                 i + 1,
-                md.mv.to_string(),
-                san,
-                syzygy_dtz(md.after),
-                if md.zeroing { "  (zeroing)" } else { "" }
+                step.md.mv.to_string(),
+                step.san,
+                syzygy_dtz(step.md.after),
+                step.clock,
+                if step.md.zeroing { "  (zeroing)" } else { "" }
             )?;
         }
         writeln!(w, "{end}")?;
         Ok(())
     })
+}
+
+/// The line from `pos` (with `clock`) in the JSON shape of lichess's tablebase server (`GET
+/// /standard/mainline`): `dtz` and `precise_dtz` of the position (Syzygy's signs, never
+/// rounded here), `mainline`, the best moves by DTZ as `{uci, san, dtz, precise_dtz}` (the
+/// DTZ of the position each move leads to) until mate or until the clock reaches the rule
+/// (a draw can be claimed there, and the line ends), empty when the position is drawn, and
+/// `winner`: `"w"` or `"b"` when the line ends in mate, `null` otherwise.
+pub fn lichess_mainline(
+    tb: &Tablebase,
+    pos: &Position,
+    clock: u32,
+) -> Result<serde_json::Value, ProbeError> {
+    let rule = tb.rule();
+    let start = tb.probe_dtz(pos)?;
+    let (steps, last, _) = follow_dtz(tb, *pos, clock, |_, here, c| {
+        start != Value::Draw && here != Value::Draw && c < rule
+    })?;
+    let mainline: Vec<serde_json::Value> = steps
+        .iter()
+        .map(|step| {
+            let dtz = syzygy_dtz(step.md.after);
+            serde_json::json!({
+                "uci": step.md.mv.to_string(),
+                "san": step.san,
+                "dtz": dtz,
+                "precise_dtz": dtz,
+            })
+        })
+        .collect();
+    // The side to move in a checkmate lost.
+    let winner = last.is_checkmate().then(|| match last.turn() {
+        zermelo_chess::Color::White => "b",
+        zermelo_chess::Color::Black => "w",
+    });
+    Ok(serde_json::json!({
+        "dtz": syzygy_dtz(start),
+        "precise_dtz": syzygy_dtz(start),
+        "mainline": mainline,
+        "winner": winner,
+    }))
 }
 
 fn stats(args: StatsArgs) -> CliResult {
