@@ -73,7 +73,7 @@ pub use lock::{lock_path, Acquire, Holder, TableLock};
 pub use material::{Material, ParseMaterialError, MAX_PIECES};
 pub use plan::{Plan, PlannedTable};
 pub use position::{FenError, Move, Position, PositionError, Setup, MAX_CLOCK};
-pub use probe::{MoveDtz, ProbeError, Tablebase};
+pub use probe::{table_file_present, MoveDtz, ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};
 pub use table::{Codec, Longest, Metric, Stats, Table, TableError, Wdl50Stats, WriteOptions};
 pub use unmove::Unmove;

@@ -160,12 +160,14 @@ impl Tablebase {
         );
     }
 
-    /// Whether the DTM table of `material` is loaded or on disk.
+    /// Whether the DTM table of `material` is loaded or on disk (anything at its path counts:
+    /// a FIFO or a dangling link there is reported when the table is opened, not taken for a
+    /// missing table).
     pub fn has(&self, material: &Material) -> bool {
         self.has_kind(material, Kind::Dtm)
     }
 
-    /// Whether the DTZ table of `material` is loaded or on disk.
+    /// Whether the DTZ table of `material` is loaded or on disk (as [`has`](Self::has)).
     pub fn has_dtz(&self, material: &Material) -> bool {
         self.has_kind(material, Kind::Dtz)
     }
@@ -176,7 +178,10 @@ impl Tablebase {
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .contains_key(&(material.clone(), kind));
-        loaded || self.path_of(material, kind).is_some_and(|p| p.is_file())
+        loaded
+            || self
+                .path_of(material, kind)
+                .is_some_and(|p| std::fs::symlink_metadata(p).is_ok())
     }
 
     fn metric_of(&self, kind: Kind) -> Metric {
@@ -232,7 +237,7 @@ impl Tablebase {
             });
         }
         let path = self.path_of(material, kind).ok_or_else(missing)?;
-        if !path.is_file() {
+        if !table_file_present(&path)? {
             return Err(missing());
         }
         let table = if self.mapped {
@@ -391,5 +396,38 @@ impl Tablebase {
             cur = cur.play(m);
         }
         Ok(line)
+    }
+}
+
+/// Whether a table file is at `path`: `false` when nothing is there, an error naming what is
+/// there when it is not a regular file (opening a FIFO would wait for a writer forever; a
+/// directory or a device is no table) or a symbolic link to nothing.
+///
+/// # Errors
+/// [`ProbeError::Table`] ([`TableError::Io`]) naming what is at `path`.
+pub fn table_file_present(path: &Path) -> Result<bool, ProbeError> {
+    let refuse = |what: &str| {
+        ProbeError::Table(TableError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidInput, what.to_string()),
+        })
+    };
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => Ok(true),
+        Ok(m) if m.is_dir() => Err(refuse("a directory, not a table file")),
+        Ok(_) => Err(refuse(
+            "not a regular file (a FIFO, socket or device): tables are read from regular files",
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => match std::fs::read_link(path) {
+            Ok(target) => Err(refuse(&format!(
+                "a symbolic link to {}, which does not exist",
+                target.display()
+            ))),
+            Err(_) => Ok(false),
+        },
+        Err(e) => Err(ProbeError::Table(TableError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })),
     }
 }

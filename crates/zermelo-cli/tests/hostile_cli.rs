@@ -504,3 +504,71 @@ fn exit_codes_tell_input_errors_apart() {
     d.write("short.txt", "3 2\n0 1\n");
     d.run(&["solve", "short.txt"]).code(2).says("input ends");
 }
+
+/// A table's name taken by a FIFO (opening it would wait for a writer forever), a directory or
+/// a symbolic link to nothing: `tb probe` and `tb stats` say what is there (exit 2) and `tb
+/// verify` counts it as a failed table (exit 1), within seconds; none of them mistakes it for a
+/// missing table.
+#[cfg(unix)]
+#[test]
+fn table_names_taken_by_fifos_directories_and_dangling_links_are_named() {
+    let d = Dir::new();
+    let gen = d.run(&["-q", "tb", "gen", "KRvK", "--tables", "t"]);
+    assert_eq!(gen.code, Some(0), "{}", gen.stderr);
+    let fen = "8/8/8/8/8/2k5/8/K6R w - - 0 1";
+    for ext in ["zct", "zdz"] {
+        let table = d.path(&format!("t/KRvK.{ext}"));
+        let kept = d.path(&format!("KRvK.{ext}.kept"));
+        std::fs::rename(&table, &kept).unwrap();
+        for (what, expect) in [
+            ("fifo", "not a regular file"),
+            ("dir", "a directory"),
+            ("dangling", "which does not exist"),
+        ] {
+            match what {
+                "fifo" => {
+                    let made = Command::new("mkfifo").arg(&table).status().unwrap();
+                    assert!(made.success());
+                }
+                "dir" => std::fs::create_dir(&table).unwrap(),
+                _ => std::os::unix::fs::symlink(d.path("nothing"), &table).unwrap(),
+            }
+            let t0 = Instant::now();
+            let probe = d.run(&["tb", "probe", fen, "--tables", "t"]);
+            assert_eq!(probe.code, Some(2), "{ext} {what}: {}", probe.stderr);
+            assert!(
+                probe.stderr.contains(expect),
+                "{ext} {what}: {}",
+                probe.stderr
+            );
+            assert!(
+                probe.stderr.contains(&format!("KRvK.{ext}")),
+                "{}",
+                probe.stderr
+            );
+            let stats = d.run(&["tb", "stats", "KRvK", "--tables", "t"]);
+            assert_eq!(stats.code, Some(2), "{ext} {what}: {}", stats.stderr);
+            assert!(
+                stats.stderr.contains(expect),
+                "{ext} {what}: {}",
+                stats.stderr
+            );
+            let verify = d.run(&["tb", "verify", "t"]);
+            assert_eq!(verify.code, Some(1), "{ext} {what}: {}", verify.stdout);
+            assert!(
+                verify.stdout.contains(expect),
+                "{ext} {what}: {}",
+                verify.stdout
+            );
+            assert!(t0.elapsed() < Duration::from_secs(30), "{ext} {what}");
+            if what == "dir" {
+                std::fs::remove_dir(&table).unwrap();
+            } else {
+                std::fs::remove_file(&table).unwrap();
+            }
+        }
+        std::fs::rename(&kept, &table).unwrap();
+    }
+    let ok = d.run(&["tb", "verify", "t"]);
+    assert_eq!(ok.code, Some(0), "{}", ok.stdout);
+}

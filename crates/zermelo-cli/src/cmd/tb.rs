@@ -1062,7 +1062,7 @@ fn stats(args: StatsArgs) -> CliResult {
         .tables
         .tables
         .join(Metric::Dtz { rule: DEFAULT_RULE }.file_name(&m));
-    let dtz = if dtz_path.is_file() {
+    let dtz = if zermelo_chess::table_file_present(&dtz_path).map_err(probe_failure)? {
         let t = Table::open(&dtz_path).map_err(Failure::input)?;
         if !matches!(t.metric(), Metric::Dtz { .. }) || t.material() != &m {
             return Err(Failure::input(format!(
@@ -1194,6 +1194,8 @@ fn verify_dir(args: VerifyArgs) -> CliResult {
             ("", tb.has(&m), verify),
             (" DTZ", tb.has_dtz(&m), verify_dtz),
         ];
+        // A material counts once however many of its tables fail.
+        let mut failed = false;
         for (label, present, check) in checks {
             if !present {
                 continue;
@@ -1208,13 +1210,16 @@ fn verify_dir(args: VerifyArgs) -> CliResult {
                         x.stored,
                         x.expected
                     );
-                    bad.push(m.clone());
+                    failed = true;
                 }
                 Err(e) => {
                     println!("{m}{label}: cannot verify: {e}");
-                    bad.push(m.clone());
+                    failed = true;
                 }
             }
+        }
+        if failed {
+            bad.push(m.clone());
         }
     }
     if bad.is_empty() {
