@@ -42,7 +42,7 @@ pub enum ProbeError {
     #[error(transparent)]
     Table(#[from] TableError),
     /// A DTZ table generated for another rule length than the tablebase's.
-    #[error("{path}: a DTZ table for a rule of {found} plies, expected {expected}; regenerate it with `zermelo tb gen {material} --rule {expected}`")]
+    #[error("{path}: a DTZ table for a rule of {found} plies, expected {expected}; probe it with that rule (`--rule {found}`) or regenerate it with `zermelo tb gen {material} --rule {expected}`")]
     Rule {
         /// The file.
         path: String,

@@ -64,7 +64,7 @@ fn capped_threads(asked: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cap = cores * THREADS_PER_CORE;
     if asked > cap {
-        eprintln!(
+        crate::note!(
             "zermelo: note: --threads {asked} capped at {cap} ({THREADS_PER_CORE} per core, \
              {cores} cores)"
         );
@@ -116,7 +116,7 @@ fn main() -> ExitCode {
     }
     if let Some(threads) = cli.threads {
         if threads == 0 {
-            eprintln!("zermelo: error: --threads must be at least 1");
+            crate::note!("zermelo: error: --threads must be at least 1");
             return ExitCode::from(2);
         }
         let threads = capped_threads(threads);
@@ -142,13 +142,13 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             match &e {
-                error::Failure::Internal(inner) => eprintln!("zermelo: error: {inner:#}"),
-                error::Failure::Rejected(m) => println!("{m}"),
+                error::Failure::Internal(inner) => crate::note!("zermelo: error: {inner:#}"),
+                error::Failure::Rejected(m) => crate::say!("{m}"),
                 error::Failure::BadInput(m)
                 | error::Failure::TooBig(m)
                 | error::Failure::Cluster(m)
                 | error::Failure::Unreadable(m) => {
-                    eprintln!("zermelo: error: {m}")
+                    crate::note!("zermelo: error: {m}")
                 }
             }
             e.exit_code()

@@ -11,6 +11,32 @@ use zermelo::io::stream::LineCheck;
 
 use crate::error::{CliResult, Failure};
 
+/// Prints a line on standard output, as `println!` does, except that a closed standard output
+/// (`zermelo tb gen ... | head -1`) is no panic: the line is dropped and the command goes on (its
+/// product is its files and its exit code, the lines only report).
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::output::line_to(&mut ::std::io::stdout(), format_args!($($arg)*))
+    };
+}
+
+/// Prints a line on standard error, as `eprintln!` does, without panicking when standard error
+/// is a closed pipe (`zermelo ... 2>&1 | head -1`).
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)*) => {
+        $crate::output::line_to(&mut ::std::io::stderr(), format_args!($($arg)*))
+    };
+}
+
+/// Writes `args` and a newline to `out` in one call; a reader that went away (broken pipe) is
+/// ignored, as is any other failure to print a report line (there is nowhere left to say it).
+pub fn line_to(out: &mut impl Write, args: std::fmt::Arguments<'_>) {
+    let line = format!("{args}\n");
+    let _ = out.write_all(line.as_bytes()).and_then(|()| out.flush());
+}
+
 /// Runs `write` against the destination: `path`, or standard output when `None`.
 ///
 /// A regular file (or a new one) is first written to a temporary file in the same directory and
@@ -237,7 +263,7 @@ pub fn clean_up_on_interrupt() {
                 let _ = fs::remove_file(p);
             }
         }
-        eprintln!("zermelo: interrupted");
+        crate::note!("zermelo: interrupted");
         std::process::exit(130);
     });
 }

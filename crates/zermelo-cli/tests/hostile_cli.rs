@@ -572,3 +572,33 @@ fn table_names_taken_by_fifos_directories_and_dangling_links_are_named() {
     let ok = d.run(&["tb", "verify", "t"]);
     assert_eq!(ok.code, Some(0), "{}", ok.stdout);
 }
+
+/// `zermelo tb gen ... | head -1`: the reader goes away, and the command neither panics on the
+/// closed pipe nor stops short: it makes every table and exits 0; `tb verify` likewise.
+#[cfg(unix)]
+#[test]
+fn report_lines_into_a_closed_pipe_are_no_panic() {
+    let d = Dir::new();
+    let closed_stdout = |args: &[&str]| {
+        let mut child = Command::new(zermelo())
+            .current_dir(d.0.path())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        (out.status.code(), stderr)
+    };
+    let (code, stderr) = closed_stdout(&["-q", "tb", "gen", "KRvK", "--tables", "t"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for name in ["t/KRvK.zct", "t/KRvK.zdz"] {
+        assert!(d.path(name).is_file(), "{name}");
+    }
+    let (code, stderr) = closed_stdout(&["tb", "verify", "t"]);
+    assert_eq!(code, Some(0), "{stderr}");
+}

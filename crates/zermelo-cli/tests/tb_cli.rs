@@ -203,7 +203,52 @@ fn a_short_rule_curses_small_tables_and_bad_clocks_are_clear_errors() {
         ])
         .assert()
         .code(2)
-        .stderr(contains("rule of 20 plies, expected 100"));
+        .stderr(contains("rule of 20 plies, expected 100"))
+        .stderr(contains("--rule 20"));
+    // With `--rule 20` the same tables are probed, followed and verified. KRvK's DTZ of 27
+    // plies here is past the rule: a cursed win, whose line goes on until the clock reaches
+    // 20 plies and a draw can be claimed.
+    let fen = "8/8/8/8/8/2k5/8/K6R w - - 0 1";
+    zermelo()
+        .args(["tb", "probe", fen, "--rule", "20", "--tables", t])
+        .assert()
+        .success()
+        .stdout(contains("cursed-win"));
+    let line = zermelo()
+        .args([
+            "tb", "line", fen, "--metric", "dtz", "--rule", "20", "--tables", t,
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let line = String::from_utf8(line).unwrap();
+    assert!(
+        line.starts_with(&format!("{fen}: cursed-win, dtz 27")),
+        "{line}"
+    );
+    assert!(line.contains(" 20. ") && !line.contains(" 21. "), "{line}");
+    assert!(line.contains("clock 20"), "{line}");
+    assert!(
+        line.trim_end()
+            .ends_with("draw by the 50-move rule (it can be claimed here)"),
+        "{line}"
+    );
+    zermelo()
+        .args(["tb", "verify", t, "--rule", "20"])
+        .assert()
+        .success()
+        .stdout(contains("KRvK DTZ: ok"));
+    zermelo()
+        .args(["tb", "verify", t])
+        .assert()
+        .code(1)
+        .stdout(contains("rule of 20 plies"));
+    zermelo()
+        .args(["tb", "probe", fen, "--rule", "0", "--tables", t])
+        .assert()
+        .code(2);
     for (fen, expect) in [
         ("8/8/8/8/8/2k5/8/K6R w - - x 1", "halfmove clock"),
         ("8/8/8/8/8/2k5/8/K6R w - - 151 90", "halfmove clock 151"),

@@ -28,7 +28,7 @@ pub struct ConvertArgs {
 pub fn run(args: ConvertArgs) -> CliResult {
     let game = load(&args.game)?;
     if game.two_player().is_some() {
-        eprintln!(
+        crate::note!(
             "zermelo: note: the (position, player) state graph is written; state 2p+i is \
              position p with player i to move"
         );
@@ -36,7 +36,7 @@ pub fn run(args: ConvertArgs) -> CliResult {
     if game.rules.convention() != zermelo::graph::Convention::Normal
         || !game.rules.verdicts().is_empty()
     {
-        eprintln!(
+        crate::note!(
             "zermelo: note: the output stores the graph only; pass --misere / --verdicts when \
              solving it"
         );

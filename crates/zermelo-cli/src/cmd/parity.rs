@@ -259,7 +259,7 @@ fn solve(args: ParityArgs) -> CliResult {
     let start = arena.start().map_or(String::new(), |s| {
         format!("; start vertex {s} is won by player {}", solution.winner(s))
     });
-    eprintln!(
+    crate::note!(
         "{name}: {} vertices, {} edges, priorities 0..={}; {method}: player 0 wins {even}, \
          player 1 wins {odd}{start}; parse {:.3}s, solve {:.3}s, write {:.3}s",
         arena.vertex_count(),
@@ -296,7 +296,7 @@ fn verify(
     };
     parity::verify(&checked, &claim).map_err(|v| Failure::Rejected(format!("invalid: {v}")))?;
     let [even, odd] = claim.counts();
-    println!(
+    crate::say!(
         "valid: {} vertices, {} edges; player 0 wins {even}, player 1 wins {odd}",
         checked.vertex_count(),
         checked.edge_count()

@@ -20,6 +20,8 @@ pub struct ServeArgs {
     /// Serve the chess tablebases in DIR on /api/tb.
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
+    #[command(flatten)]
+    rule: crate::cmd::tb::RuleArg,
     /// Refuse graphs with more nodes (413).
     #[arg(long, default_value_t = Limits::default().max_nodes, value_name = "N")]
     max_nodes: u64,
@@ -54,7 +56,9 @@ pub fn run(args: ServeArgs) -> CliResult {
                 dir.display()
             )))
         }
-        Some(dir) => Some(Arc::new(ChessTables(zermelo_chess::Tablebase::open(dir))) as _),
+        Some(dir) => Some(Arc::new(ChessTables(
+            zermelo_chess::Tablebase::open(dir).with_rule(args.rule.rule),
+        )) as _),
         None => None,
     };
     let state = AppState::new(limits, tables);
@@ -69,11 +73,11 @@ pub fn run(args: ServeArgs) -> CliResult {
             state,
             connections,
             |addr| {
-                eprintln!("zermelo: serving on http://{addr}/ (Ctrl-C to stop)");
+                crate::note!("zermelo: serving on http://{addr}/ (Ctrl-C to stop)");
             },
         ))
         .with_context(|| format!("serving on {}", args.bind))?;
-    eprintln!("zermelo: server stopped");
+    crate::note!("zermelo: server stopped");
     Ok(())
 }
 

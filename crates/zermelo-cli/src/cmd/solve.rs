@@ -138,7 +138,7 @@ fn solve_any<G: Predecessors + ?Sized>(graph: &G, rules: &Rules) -> Solution {
 /// `--stats`: phase timings, thread count and peak memory on standard error.
 fn print_stats(t: [Instant; 4], nodes: usize, edges: u64) {
     let secs = |a: Instant, b: Instant| (b - a).as_secs_f64();
-    eprintln!(
+    crate::note!(
         "stats: load {:.3}s, solve {:.3}s, write {:.3}s, total {:.3}s; {nodes} nodes, {edges} \
          edges; {} threads; peak memory {}",
         secs(t[0], t[1]),

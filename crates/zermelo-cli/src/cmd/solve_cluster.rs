@@ -137,7 +137,7 @@ pub fn run(args: &ClusterArgs, game: &GameArgs, output: Output<'_>) -> CliResult
         // Not process 0: nothing to write, but the job is done only once process 0 has written.
         solved.finish(Ok(())).map_err(failure)?;
         if output.stats {
-            eprintln!("stats: process {process}: peak memory {}", memory());
+            crate::note!("stats: process {process}: peak memory {}", memory());
         }
         return Ok(());
     };
@@ -289,7 +289,7 @@ fn write_gathered(out: &mut dyn Write, g: &Gathered, format: Format) -> io::Resu
 /// processes.
 fn print_stats(g: &Gathered, processes: usize, workers: usize, t: [Instant; 3]) {
     let [load, solve, gather] = g.seconds;
-    eprintln!(
+    crate::note!(
         "stats: cluster of {processes} processes x {workers} workers; load {load:.3}s, solve \
          {solve:.3}s, gather {gather:.3}s, write {:.3}s, total {:.3}s; {} nodes, {} edges; \
          resumed from round {}; peak memory of process 0 {}",
@@ -302,7 +302,7 @@ fn print_stats(g: &Gathered, processes: usize, workers: usize, t: [Instant; 3]) 
     );
     let total: u64 = g.rounds.iter().map(|r| r.bytes).sum();
     for (i, r) in g.rounds.iter().enumerate() {
-        eprintln!(
+        crate::note!(
             "stats: round {:>4}: frontier {:>10}, {:>12} bytes between processes, {:.3}s",
             g.resumed_from + i as u64,
             r.frontier,
@@ -310,7 +310,7 @@ fn print_stats(g: &Gathered, processes: usize, workers: usize, t: [Instant; 3]) 
             r.seconds
         );
     }
-    eprintln!(
+    crate::note!(
         "stats: {total} bytes between processes in {} rounds",
         g.rounds.len()
     );

@@ -92,7 +92,7 @@ pub fn run(mut args: VerifyArgs) -> CliResult {
         Failure::Rejected(format!("invalid: {message}"))
     })?;
     let c = claimed.solution.counts();
-    println!(
+    crate::say!(
         "valid: {} nodes, {} edges; {} win, {} lose, {} draw; max depth {}{}",
         graph.node_count(),
         graph.edge_count(),

@@ -361,7 +361,7 @@ fn solve(
     if stats {
         print_stats(states, t);
         if let Some(layer) = solution.resumed_from() {
-            eprintln!("stats: resumed from the checkpoint at layer {layer}");
+            crate::note!("stats: resumed from the checkpoint at layer {layer}");
         }
     }
     if let Some(path) = &engine.values {
@@ -396,7 +396,7 @@ fn write_values(solution: &CompactSolution, out: &mut dyn Write) -> std::io::Res
 
 /// `--stats`: how many states were solved, how long it took, threads and peak memory.
 fn print_stats(states: impl std::fmt::Display, started: Instant) {
-    eprintln!(
+    crate::note!(
         "stats: solved {states} states in {:.3}s; {} threads; peak memory {}",
         started.elapsed().as_secs_f64(),
         rayon::current_num_threads(),
