@@ -602,3 +602,31 @@ fn report_lines_into_a_closed_pipe_are_no_panic() {
     let (code, stderr) = closed_stdout(&["tb", "verify", "t"]);
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// `tb gen --tables` or `--work-dir` naming a file or a symbolic link to nothing: exit 2 with
+/// what is there and which folder it was meant to be.
+#[cfg(unix)]
+#[test]
+fn table_and_work_folders_that_are_not_folders_are_named() {
+    let d = Dir::new();
+    d.write("a-file", "x");
+    std::os::unix::fs::symlink(d.path("nothing"), d.path("dangling")).unwrap();
+    for (args, expect) in [
+        (
+            vec!["tb", "gen", "KRvK", "--tables", "a-file"],
+            "a-file: not a directory (the tables' folder, --tables)",
+        ),
+        (
+            vec!["tb", "gen", "KRvK", "--tables", "dangling"],
+            "which does not exist (the tables' folder, --tables)",
+        ),
+        (
+            vec!["tb", "gen", "KRvK", "--tables", "t", "--work-dir", "a-file"],
+            "a-file: not a directory (the work folder, --work-dir)",
+        ),
+    ] {
+        let run = d.run(&args);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(expect), "{args:?}: {}", run.stderr);
+    }
+}

@@ -237,6 +237,25 @@ fn open_mapped(dir: &Path) -> Tablebase {
     }
 }
 
+/// Makes sure `dir` is a folder, creating it (and its parents) if nothing is there; something
+/// else at its path (a file, a FIFO, a link to nothing) is an error naming `what` it is for.
+fn folder(dir: &Path, what: &str) -> CliResult {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(Failure::input(format!(
+            "{}: not a directory ({what})",
+            dir.display()
+        ))),
+        Err(_) if std::fs::symlink_metadata(dir).is_ok() => Err(Failure::input(format!(
+            "{}: a symbolic link to {}, which does not exist ({what})",
+            dir.display(),
+            std::fs::read_link(dir).unwrap_or_default().display()
+        ))),
+        Err(_) => std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::input(format!("{}: cannot create {what}: {e}", dir.display()))),
+    }
+}
+
 fn gen(args: GenArgs) -> CliResult {
     let targets = match (args.all, &args.material) {
         (Some(n), _) if (3..=MAX_PIECES).contains(&n) => Material::all_up_to(n),
@@ -249,12 +268,12 @@ fn gen(args: GenArgs) -> CliResult {
         (None, None) => return Err(Failure::input("name a material or give --all N")),
     };
     let dir = &args.tables.tables;
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Failure::input(format!("{}: cannot create: {e}", dir.display())))?;
+    folder(dir, "the tables' folder, --tables")?;
     // Tables are written to a temporary file and renamed into place, so a mapped table never
     // changes under the generator; mapping keeps the smaller tables out of the heap.
     let tb = open_mapped(dir).with_rule(args.rule);
     let work = args.work_dir.clone().unwrap_or_else(|| dir.join(".work"));
+    folder(&work, "the work folder, --work-dir")?;
     let options = GenOptions {
         work_dir: Some(work.clone()),
         checkpoint_interval: std::time::Duration::from_secs(args.checkpoint_every),
