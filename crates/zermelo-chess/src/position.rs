@@ -57,7 +57,7 @@ impl fmt::Display for Move {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     /// The text does not follow the FEN grammar.
-    #[error("invalid FEN {fen:?}: {reason}")]
+    #[error("invalid FEN {}: {reason}", quoted(fen))]
     Syntax {
         /// The FEN given.
         fen: String,
@@ -65,13 +65,23 @@ pub enum FenError {
         reason: String,
     },
     /// Well-formed, but not a legal position.
-    #[error("illegal position {fen:?}: {reason}")]
+    #[error("illegal position {}: {reason}", quoted(fen))]
     Illegal {
         /// The FEN given.
         fen: String,
         /// What is illegal.
         reason: String,
     },
+}
+
+/// A FEN quoted for an error message; past 120 characters only its start and its length (a
+/// megabyte of text sent as a FEN is not echoed back whole).
+fn quoted(fen: &str) -> String {
+    const SHOWN: usize = 120;
+    match fen.char_indices().nth(SHOWN) {
+        None => format!("{fen:?}"),
+        Some((cut, _)) => format!("{:?}... ({} bytes)", &fen[..cut], fen.len()),
+    }
 }
 
 /// Why a [`Setup`] is not a legal position.

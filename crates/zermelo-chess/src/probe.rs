@@ -331,7 +331,9 @@ impl Tablebase {
     }
 
     /// Every legal move with its zeroing-scale values, best first for the rule (the fastest
-    /// zeroing that keeps a win, the longest resistance in a loss; ties by UCI).
+    /// zeroing that keeps a win, the longest resistance in a loss); moves of equal value by
+    /// depth to mate when the DTM table is there (a mate in one before a capture that zeroes
+    /// as soon), then by UCI.
     pub fn probe_moves_dtz(&self, pos: &Position) -> Result<Vec<MoveDtz>, ProbeError> {
         let mut out = Vec::new();
         for m in pos.legal_moves() {
@@ -355,7 +357,50 @@ impl Tablebase {
                 .cmp(&a.value)
                 .then_with(|| a.mv.to_string().cmp(&b.mv.to_string()))
         });
+        self.mates_first_among_equals(pos, &mut out)?;
         Ok(out)
+    }
+
+    /// Orders each run of moves of equal (decisive) zeroing-scale value by depth to mate, best
+    /// for the mover first; a run stays in UCI order when a DTM table is missing. Drawn runs
+    /// are left alone: a DTZ draw is a DTM draw.
+    fn mates_first_among_equals(
+        &self,
+        pos: &Position,
+        moves: &mut [MoveDtz],
+    ) -> Result<(), ProbeError> {
+        let mut start = 0;
+        while start < moves.len() {
+            let value = moves[start].value;
+            let end = start
+                + moves[start..]
+                    .iter()
+                    .take_while(|m| m.value == value)
+                    .count();
+            if end - start > 1 && value != Value::Draw {
+                let mut keyed = Vec::with_capacity(end - start);
+                let mut complete = true;
+                for m in &moves[start..end] {
+                    match self.probe(&pos.play(m.mv)) {
+                        Ok(v) => keyed.push((v.for_parent(), *m)),
+                        Err(ProbeError::MissingTable { metric: "DTM", .. }) => {
+                            complete = false;
+                            break;
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                if complete {
+                    // Stable: equal depths keep their UCI order.
+                    keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+                    for (slot, (_, m)) in moves[start..end].iter_mut().zip(keyed) {
+                        *slot = m;
+                    }
+                }
+            }
+            start = end;
+        }
+        Ok(())
     }
 
     fn best_of_moves(&self, pos: &Position) -> Result<Value, ProbeError> {

@@ -442,11 +442,12 @@ const SYZYGY_5: &[(&str, usize, [u64; 5], u32, u32)] = &[
 ];
 
 /// Generates `targets` and their dependencies (DTM and DTZ, 50-move rule) in memory and
-/// compares every table named in `reference` with its rows; returns how many rows matched.
+/// compares every table named in `reference` with its rows; returns how many rows matched,
+/// and the tables.
 fn compare_with_syzygy(
     targets: &[Material],
     reference: &[(&str, usize, [u64; 5], u32, u32)],
-) -> usize {
+) -> (usize, Tablebase) {
     let tb = Tablebase::in_memory();
     let mut compared = 0;
     for m in Material::generation_order(targets) {
@@ -506,7 +507,7 @@ fn compare_with_syzygy(
             compared += 1;
         }
     }
-    compared
+    (compared, tb)
 }
 
 #[test]
@@ -515,7 +516,44 @@ fn every_3_and_4_piece_table_matches_syzygys_statistics() {
     assert_eq!(targets.len(), 35);
     // No 3- or 4-piece table has a cursed win or a blessed loss under the 50-move rule: the
     // rows say so, and the comparison checks it.
-    assert_eq!(compare_with_syzygy(&targets, SYZYGY_3_4), 70);
+    let (compared, tb) = compare_with_syzygy(&targets, SYZYGY_3_4);
+    assert_eq!(compared, 70);
+    moves_of_equal_dtz_value_go_by_depth_to_mate(&tb);
+}
+
+/// A mate in one and a pawn push that zeroes at once both have the best DTZ value (the next
+/// zeroing comes after one ply); the mate is listed first (it was second, in UCI order, and
+/// `tb line --metric dtz` and `/standard/mainline` pushed the pawn instead of mating), and so
+/// for the losing side: among equal DTZ values the longest resistance to mate first.
+fn moves_of_equal_dtz_value_go_by_depth_to_mate(tb: &Tablebase) {
+    let mate_or_push = Position::from_fen("7k/8/6K1/P7/8/8/8/1R6 w - - 0 1").unwrap();
+    let moves = tb.probe_moves_dtz(&mate_or_push).unwrap();
+    assert_eq!(moves[0].mv.to_string(), "b1b8", "{moves:?}");
+    assert_eq!(moves[0].value, moves[1].value, "{moves:?}");
+    assert_eq!(moves[1].mv.to_string(), "a5a6", "{moves:?}");
+    // Every run of equal values is ordered by depth to mate, best for the mover first, in
+    // every position of a sample of KRPvK and KPvKP.
+    for name in ["KRPvK", "KPvKP"] {
+        let m: Material = name.parse().unwrap();
+        let table = tb.table(&m).unwrap();
+        let size = table.indexer().size();
+        let mut checked = 0;
+        for idx in (0..size).step_by(9973) {
+            let Some(pos) = table.indexer().legal(idx) else {
+                continue;
+            };
+            let moves = tb.probe_moves_dtz(&pos).unwrap();
+            for pair in moves.windows(2) {
+                assert!(pair[0].value >= pair[1].value, "{}", pos.fen());
+                if pair[0].value == pair[1].value {
+                    let mate = |mv| tb.probe(&pos.play(mv)).unwrap().for_parent();
+                    assert!(mate(pair[0].mv) >= mate(pair[1].mv), "{}", pos.fen());
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 100, "{name}: {checked}");
+    }
 }
 
 #[test]
@@ -532,5 +570,5 @@ fn five_piece_tables_match_syzygys_statistics() {
         })
         .map(|n| n.parse().unwrap())
         .collect();
-    assert_eq!(compare_with_syzygy(&targets, SYZYGY_5), 2 * targets.len());
+    assert_eq!(compare_with_syzygy(&targets, SYZYGY_5).0, 2 * targets.len());
 }

@@ -173,7 +173,8 @@ fn serves_chess_tables() {
     assert_eq!(first["category"], "loss", "{first}");
     assert_eq!(first["checkmate"], true);
     assert_eq!(first["dtz"], -1);
-    assert_eq!(first["dtm"], 0);
+    // lichess keeps a `dtm` of 0 for draws: a mated position's is null.
+    assert_eq!(first["dtm"], serde_json::Value::Null);
     assert_eq!(first["zeroing"], false);
     assert!(first["san"].as_str().unwrap().ends_with('#'), "{first}");
     for key in [
@@ -196,6 +197,33 @@ fn serves_chess_tables() {
     let cursed: serde_json::Value =
         serde_json::from_str(cursed.split("\r\n\r\n").nth(1).unwrap()).unwrap();
     assert_eq!(cursed["category"], "cursed-win", "{cursed}");
+    // ... and the mate, delivered when a draw could have been claimed, a blessed loss for
+    // the mated side (lichess's convention: the move's class agrees with the position's).
+    assert_eq!(cursed["moves"][0]["checkmate"], true, "{cursed}");
+    assert_eq!(cursed["moves"][0]["category"], "blessed-loss", "{cursed}");
+    let late_mate = json_body(
+        &get(&addr, "/standard?fen=4k3/4Q3/4K3/8/8/8/8/8_b_-_-_101_80"),
+        200,
+    );
+    assert_eq!(late_mate["checkmate"], true, "{late_mate}");
+    assert_eq!(late_mate["category"], "blessed-loss", "{late_mate}");
+    let in_time = json_body(
+        &get(&addr, "/standard?fen=4k3/4Q3/4K3/8/8/8/8/8_b_-_-_100_80"),
+        200,
+    );
+    assert_eq!(in_time["category"], "loss", "{in_time}");
+    // What a lichess client sends along is ignored, and any origin may read the answer.
+    let extra = get(
+        &addr,
+        "/standard?fen=4k3/8/4K3/4Q3/8/8/8/8_w_-_-_0_1&dtc=auxiliary&_=17",
+    );
+    assert!(extra.starts_with("HTTP/1.1 200"), "{extra}");
+    assert!(
+        extra
+            .to_ascii_lowercase()
+            .contains("access-control-allow-origin: *"),
+        "{extra}"
+    );
     // Bad input is a 400 naming what is wrong: a clock that is not a number, above 150 or
     // after a double push; castling rights; more pieces than any table has.
     for (fen, expect) in [

@@ -64,7 +64,7 @@ impl From<axum::extract::rejection::BytesRejection> for ApiError {
         let status = r.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
             return ApiError::too_large(
-                "request body too large (over --max-body; send a smaller graph)",
+                "request body too large (over --max-body; send a smaller body)",
             );
         }
         ApiError::new(status, r.body_text())

@@ -60,7 +60,7 @@ async fn refuse_long_bodies(
     match declared {
         Some(len) if len > state.limits.max_body as u64 => ApiError::too_large(format!(
             "request body of {len} bytes is over the limit of {} (--max-body; send a smaller \
-             graph)",
+             body)",
             state.limits.max_body
         ))
         .into_response(),
@@ -139,6 +139,24 @@ struct FenQuery {
     fen: String,
 }
 
+/// The query of lichess's routes: `fen`, and whatever else a lichess client sends along
+/// (lichess's `dtc`, a cache-buster), ignored as lichess ignores it.
+#[derive(Deserialize)]
+struct LichessQuery {
+    fen: String,
+}
+
+/// A lichess answer: JSON, readable from any origin (a browser client of lichess's public
+/// tablebase calls it from its own site; the answers are public, read-only data).
+fn lichess_json(answer: serde_json::Value) -> Response {
+    let mut response = Json(answer).into_response();
+    response.headers_mut().insert(
+        axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        axum::http::HeaderValue::from_static("*"),
+    );
+    response
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Batch {
@@ -174,18 +192,18 @@ async fn tb_probe(
 /// lichess's tablebase API (`GET /standard?fen=...`, underscores allowed for spaces).
 async fn tb_standard(
     State(state): State<AppState>,
-    q: Result<Query<FenQuery>, QueryRejection>,
+    q: Result<Query<LichessQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let tb = tables(&state)?;
     let fen = query(q)?.fen.replace('_', " ");
     let answer = tb.standard(&fen).map_err(tb_error)?;
-    Ok(Json(answer).into_response())
+    Ok(lichess_json(answer))
 }
 
 /// lichess's main line (`GET /standard/mainline?fen=...`, underscores allowed for spaces).
 async fn tb_standard_mainline(
     State(state): State<AppState>,
-    q: Result<Query<FenQuery>, QueryRejection>,
+    q: Result<Query<LichessQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let tb = state
         .tables
@@ -197,7 +215,7 @@ async fn tb_standard_mainline(
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
         .map_err(tb_error)?;
-    Ok(Json(answer).into_response())
+    Ok(lichess_json(answer))
 }
 
 async fn tb_mainline(

@@ -237,9 +237,10 @@ fn open_mapped(dir: &Path) -> Tablebase {
     }
 }
 
-/// Makes sure `dir` is a folder, creating it (and its parents) if nothing is there; something
-/// else at its path (a file, a FIFO, a link to nothing) is an error naming `what` it is for.
-fn folder(dir: &Path, what: &str) -> CliResult {
+/// Makes sure `dir` is a folder or nothing, creating it (and its parents) if nothing is there
+/// and `create` says so; something else at its path (a file, a FIFO, a link to nothing) is an
+/// error naming `what` it is for.
+fn folder(dir: &Path, what: &str, create: bool) -> CliResult {
     match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => Ok(()),
         Ok(_) => Err(Failure::input(format!(
@@ -251,6 +252,7 @@ fn folder(dir: &Path, what: &str) -> CliResult {
             dir.display(),
             std::fs::read_link(dir).unwrap_or_default().display()
         ))),
+        Err(_) if !create => Ok(()),
         Err(_) => std::fs::create_dir_all(dir)
             .map_err(|e| Failure::input(format!("{}: cannot create {what}: {e}", dir.display()))),
     }
@@ -268,12 +270,13 @@ fn gen(args: GenArgs) -> CliResult {
         (None, None) => return Err(Failure::input("name a material or give --all N")),
     };
     let dir = &args.tables.tables;
-    folder(dir, "the tables' folder, --tables")?;
+    folder(dir, "the tables' folder, --tables", true)?;
     // Tables are written to a temporary file and renamed into place, so a mapped table never
     // changes under the generator; mapping keeps the smaller tables out of the heap.
     let tb = open_mapped(dir).with_rule(args.rule);
     let work = args.work_dir.clone().unwrap_or_else(|| dir.join(".work"));
-    folder(&work, "the work folder, --work-dir")?;
+    // Made when the first checkpoint is (a refused job leaves nothing behind).
+    folder(&work, "the work folder, --work-dir", false)?;
     let options = GenOptions {
         work_dir: Some(work.clone()),
         checkpoint_interval: std::time::Duration::from_secs(args.checkpoint_every),
@@ -570,6 +573,33 @@ fn write_generated(
     Ok(())
 }
 
+/// The class reported for a position of zeroing-scale `value` with `clock` plies on the clock,
+/// reached by a move made when the clock stood at `before` (`None` when unknown: a clock of 0
+/// says only that the last move zeroed): as [`Wdl50::with_clock`], except that once the clock
+/// had reached the rule before that move, a draw could have been claimed instead of it, so a
+/// decisive result after it is drawn by the rule. A mate delivered at a clock of 100 is thus a
+/// blessed loss for the mated side and the mating move's position a cursed win, as lichess
+/// reports them (the class of a move's row and of the position before it agree).
+fn class_after(value: Value, rule: u32, before: Option<u32>, clock: u32) -> Wdl50 {
+    match (before, value) {
+        (Some(b), Value::Win(_)) if b >= rule => Wdl50::CursedWin,
+        (Some(b), Value::Lose(_)) if b >= rule => Wdl50::BlessedLoss,
+        _ => Wdl50::with_clock(value, rule, clock),
+    }
+}
+
+/// The class of the position a FEN names, its clock applied (the move before it, if it did
+/// not zero, was made at one ply less).
+fn class_here(value: Value, rule: u32, clock: u32) -> Wdl50 {
+    class_after(value, rule, clock.checked_sub(1), clock)
+}
+
+/// The class of the position after a move made at `clock`, for its side to move.
+fn class_of_move(md: &MoveDtz, rule: u32, clock: u32) -> Wdl50 {
+    let clock_after = if md.zeroing { 0 } else { clock + 1 };
+    class_after(md.after, rule, Some(clock), clock_after)
+}
+
 /// The DTZ-scale value of `pos`, or `None` when its DTZ table is not there (tables made
 /// before DTZ existed): the probe then speaks of depth to mate only.
 fn optional_dtz(tb: &Tablebase, pos: &Position) -> Result<Option<Value>, ProbeError> {
@@ -599,7 +629,7 @@ pub fn position_probe(
             }
             sort_by_rule_then_mate(&mut moves);
             let mut p = PositionProbe::new(pos.fen(), value, moves);
-            p.category = Some(Wdl50::with_clock(dtz, rule, clock).as_str().into());
+            p.category = Some(class_here(dtz, rule, clock).as_str().into());
             p.dtz = Some(syzygy_dtz(dtz));
             p
         }
@@ -617,76 +647,77 @@ pub fn position_probe(
 /// `pos` (with `clock`) in the JSON shape of lichess's tablebase server (`GET /standard`,
 /// lichess-org/lila-tablebase): the position's `category` (the clock applied), `dtz` and
 /// `precise_dtz` (Syzygy's signs; ours are never rounded), `dtm` (plies, negative when the side
-/// to move loses), the end-of-game flags, and every legal move, best first, with the same keys
-/// for the position it leads to plus `uci`, `san`, `zeroing` and `conversion`. `dtz` and
-/// `category` need the DTZ tables (`null` and `unknown` without them).
+/// to move loses, 0 for a draw and `null` for a position already mated, as lichess keeps 0 for
+/// draws), the end-of-game flags, and every legal move, best first, with the same keys for the
+/// position it leads to plus `uci`, `san`, `zeroing` and `conversion`. A move's `category`
+/// counts the clock before it too ([`class_after`]). `dtz` and `category` need the DTZ tables
+/// (`null` and `unknown` without them).
 pub fn lichess_standard(
     tb: &Tablebase,
     pos: &Position,
     clock: u32,
 ) -> Result<serde_json::Value, ProbeError> {
     let rule = tb.rule();
-    let info =
-        |p: &Position, c: u32| -> Result<serde_json::Map<String, serde_json::Value>, ProbeError> {
-            let mate = tb.probe(p)?;
-            let dtz = optional_dtz(tb, p)?;
-            let no_moves = p.legal_moves().is_empty();
-            let dtm = match mate {
-                Value::Win(d) => d as i64,
-                Value::Lose(d) => -(d as i64),
-                Value::Draw => 0,
-            };
-            let mut m = serde_json::Map::new();
-            m.insert("checkmate".into(), (no_moves && p.is_check()).into());
-            m.insert("stalemate".into(), (no_moves && !p.is_check()).into());
-            m.insert("variant_win".into(), false.into());
-            m.insert("variant_loss".into(), false.into());
-            m.insert(
-                "insufficient_material".into(),
-                insufficient_material(p).into(),
-            );
-            m.insert("dtz".into(), dtz.map(syzygy_dtz).into());
-            m.insert("precise_dtz".into(), dtz.map(syzygy_dtz).into());
-            m.insert("dtc".into(), serde_json::Value::Null);
-            m.insert("dtm".into(), dtm.into());
-            m.insert("dtw".into(), serde_json::Value::Null);
-            let category = match dtz {
-                Some(v) => Wdl50::with_clock(v, rule, c).as_str(),
-                None => "unknown",
-            };
-            m.insert("category".into(), category.into());
-            Ok(m)
+    let info = |p: &Position,
+                before: Option<u32>,
+                c: u32|
+     -> Result<serde_json::Map<String, serde_json::Value>, ProbeError> {
+        let mate = tb.probe(p)?;
+        let dtz = optional_dtz(tb, p)?;
+        let no_moves = p.legal_moves().is_empty();
+        let dtm = match mate {
+            Value::Win(d) => serde_json::Value::from(d),
+            Value::Lose(0) => serde_json::Value::Null,
+            Value::Lose(d) => serde_json::Value::from(-i64::from(d)),
+            Value::Draw => serde_json::Value::from(0),
         };
-    let mut out = info(pos, clock)?;
-    let dtz_here = optional_dtz(tb, pos)?;
-    let mut moves: Vec<(zermelo_chess::Move, bool)> = match dtz_here {
-        Some(_) => tb
-            .probe_moves_dtz(pos)?
-            .into_iter()
-            .map(|md| (md.mv, md.zeroing))
-            .collect(),
+        let mut m = serde_json::Map::new();
+        m.insert("checkmate".into(), (no_moves && p.is_check()).into());
+        m.insert("stalemate".into(), (no_moves && !p.is_check()).into());
+        m.insert("variant_win".into(), false.into());
+        m.insert("variant_loss".into(), false.into());
+        m.insert(
+            "insufficient_material".into(),
+            insufficient_material(p).into(),
+        );
+        m.insert("dtz".into(), dtz.map(syzygy_dtz).into());
+        m.insert("precise_dtz".into(), dtz.map(syzygy_dtz).into());
+        m.insert("dtc".into(), serde_json::Value::Null);
+        m.insert("dtm".into(), dtm);
+        m.insert("dtw".into(), serde_json::Value::Null);
+        let category = match dtz {
+            Some(v) => class_after(v, rule, before, c).as_str(),
+            None => "unknown",
+        };
+        m.insert("category".into(), category.into());
+        Ok(m)
+    };
+    let mut out = info(pos, clock.checked_sub(1), clock)?;
+    // With DTZ tables: best first under the rule, equal values by depth to mate
+    // (`probe_moves_dtz`), and among draws the ones that end the game at once (stalemate,
+    // insufficient material) first, as lichess lists them. Without: by depth to mate.
+    let moves: Vec<(zermelo_chess::Move, bool)> = match optional_dtz(tb, pos)? {
+        Some(_) => {
+            let mut moves = tb.probe_moves_dtz(pos)?;
+            let ends_drawn = |m: &MoveDtz| {
+                let after = pos.play(m.mv);
+                m.value == Value::Draw
+                    && ((after.legal_moves().is_empty() && !after.is_check())
+                        || insufficient_material(&after))
+            };
+            moves.sort_by(|a, b| {
+                b.value
+                    .cmp(&a.value)
+                    .then_with(|| ends_drawn(b).cmp(&ends_drawn(a)))
+            });
+            moves.into_iter().map(|md| (md.mv, md.zeroing)).collect()
+        }
         None => tb
             .probe_moves(pos)?
             .into_iter()
             .map(|(m, _)| (m, pos.is_zeroing(m)))
             .collect(),
     };
-    if dtz_here.is_some() {
-        // Among moves of equal DTZ value, the faster mate first (as the DTZ order is by
-        // value, a stable sort on depth to mate within each run keeps it).
-        let mut keyed = Vec::new();
-        for (m, z) in moves.drain(..) {
-            let md = tb.probe_dtz(&pos.play(m))?;
-            let v = if z {
-                Wdl50::of(md, rule).zeroing_exit(rule)
-            } else {
-                md.for_parent()
-            };
-            keyed.push((v, tb.probe(&pos.play(m))?.for_parent(), m, z));
-        }
-        keyed.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
-        moves = keyed.into_iter().map(|(_, _, m, z)| (m, z)).collect();
-    }
     let mut rows = Vec::new();
     for (m, zeroing) in moves {
         let after = pos.play(m);
@@ -698,7 +729,11 @@ pub fn lichess_standard(
             "conversion".into(),
             (m.capture || m.promotion.is_some()).into(),
         );
-        row.extend(info(&after, if zeroing { 0 } else { clock + 1 })?);
+        row.extend(info(
+            &after,
+            Some(clock),
+            if zeroing { 0 } else { clock + 1 },
+        )?);
         rows.push(serde_json::Value::Object(row));
     }
     out.insert("moves".into(), rows.into());
@@ -745,13 +780,8 @@ fn move_probe(
     let mut row = MoveProbe::new(m.to_string(), after.fen(), tb.probe(&after)?);
     row.san = Some(pos.san(m));
     if let Some((md, clock)) = dtz {
-        let clock_after = if md.zeroing { 0 } else { clock + 1 };
         row.zeroing = Some(md.zeroing);
-        row.category = Some(
-            Wdl50::with_clock(md.after, tb.rule(), clock_after)
-                .as_str()
-                .into(),
-        );
+        row.category = Some(class_of_move(&md, tb.rule(), clock).as_str().into());
         row.dtz = Some(syzygy_dtz(md.after));
     }
     Ok(row)
@@ -780,12 +810,17 @@ fn probe_json(tb: &Tablebase, fen: &str) -> Result<serde_json::Value, Failure> {
     serde_json::to_value(probe).map_err(|e| Failure::Internal(e.into()))
 }
 
+/// `1 ply`, `3 plies`.
+fn plies(p: u32) -> String {
+    format!("{p} {}", if p == 1 { "ply" } else { "plies" })
+}
+
 fn describe(v: Value) -> String {
     match v {
         Value::Draw => "draw".to_string(),
-        Value::Win(p) => format!("win, mate in {} ({p} plies)", v.moves().unwrap_or(0)),
+        Value::Win(p) => format!("win, mate in {} ({})", v.moves().unwrap_or(0), plies(p)),
         Value::Lose(0) => "lose, checkmated".to_string(),
-        Value::Lose(p) => format!("lose, mated in {} ({p} plies)", v.moves().unwrap_or(0)),
+        Value::Lose(p) => format!("lose, mated in {} ({})", v.moves().unwrap_or(0), plies(p)),
     }
 }
 
@@ -804,7 +839,7 @@ fn probe(args: ProbeArgs) -> CliResult {
         writeln!(w, "outcome   {}", value.outcome())?;
         match dtz {
             Some(d) => {
-                let class = Wdl50::with_clock(d, rule, clock);
+                let class = class_here(d, rule, clock);
                 writeln!(w, "category  {class} (halfmove clock {clock})")?;
                 writeln!(w, "dtz       {}", dtz_text(d))?;
             }
@@ -826,8 +861,7 @@ fn probe(args: ProbeArgs) -> CliResult {
                     .probe(&pos.play(md.mv))
                     .map_err(probe_failure)?
                     .for_parent();
-                let clock_after = if md.zeroing { 0 } else { clock + 1 };
-                let class = Wdl50::with_clock(md.after, rule, clock_after).flip();
+                let class = class_of_move(&md, rule, clock).flip();
                 rows.push((md, mate, class));
             }
             emit(None, |w| {
@@ -1017,7 +1051,7 @@ fn line_dtz(tb: &Tablebase, fen: &str) -> CliResult {
     let (pos, clock) = parse_fen_clock(fen)?;
     let rule = tb.rule();
     let start = tb.probe_dtz(&pos).map_err(probe_failure)?;
-    let class = Wdl50::with_clock(start, rule, clock);
+    let class = class_here(start, rule, clock);
     let (rows, last, _) = follow_dtz(tb, pos, clock, |_, here, c| here != Value::Draw && c < rule)
         .map_err(probe_failure)?;
     let end = if last.is_checkmate() {
