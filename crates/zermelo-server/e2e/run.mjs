@@ -229,9 +229,10 @@ try {
 
   await needTables("tablebase: moves in SAN with their class, DTZ and DTM, coloured as on lichess", async () => {
     const seen = new Set();
-    // White with the clock at 100 (wins, cursed wins, draws), black lost (losses), black saved
-    // by the clock (blessed losses).
-    const fens = ["4k3/8/4K3/4Q3/8/8/8/8 b - - 0 80", "3k4/8/3K4/8/8/8/8/7R b - - 98 1", "4k3/8/4K3/4Q3/8/8/8/8 w - - 100 80"];
+    // White with the clock at 99 (the mates in one win, slower wins are cursed, draws), black
+    // lost (losses), black saved by the clock (blessed losses). (At 100 every decisive move is
+    // cursed: a draw could be claimed before it, as lichess counts it.)
+    const fens = ["4k3/8/4K3/4Q3/8/8/8/8 b - - 0 80", "3k4/8/3K4/8/8/8/8/7R b - - 98 1", "4k3/8/4K3/4Q3/8/8/8/8 w - - 99 80"];
     const shots = ["tb-san-loss.png", "tb-san-blessed-loss.png", "tb-san-colours.png"];
     for (const [k, fen] of fens.entries()) {
       await enterFen(fen);
