@@ -389,3 +389,30 @@ fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
         .stdout(contains("KRvK:"))
         .stderr(contains("stats: KRvK: 81920 indices in"));
 }
+
+/// `tb probe --stdin`: a NUL byte on line 2 ends the run at line 2, with line 1 answered (it
+/// arrived in the same read, and the whole read was refused as binary data before); a move's
+/// `fen` carries the clock after the move.
+#[test]
+fn probe_stdin_answers_the_lines_before_binary_data() {
+    let dir = tables();
+    let t = dir.path().to_str().unwrap();
+    let out = zermelo()
+        .args(["tb", "probe", "--stdin", "--tables", t])
+        .write_stdin(b"8/8/8/8/8/2k5/8/K6R w - - 7 30\nabc\0def\n".to_vec())
+        .assert()
+        .code(2)
+        .stderr(contains("<stdin>:2: binary data"))
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    let probe: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(probe["fen"], "8/8/8/8/8/2k5/8/K6R w - - 7 1");
+    // KRvK has no zeroing move for white short of mate: every child's clock is 8.
+    for m in probe["moves"].as_array().unwrap() {
+        assert!(m["fen"].as_str().unwrap().ends_with(" 8 1"), "{m}");
+    }
+}

@@ -783,6 +783,9 @@ fn move_probe(
         row.zeroing = Some(md.zeroing);
         row.category = Some(class_of_move(&md, tb.rule(), clock).as_str().into());
         row.dtz = Some(syzygy_dtz(md.after));
+        // The position after the move with its clock (at most 150, where a FEN's clock ends).
+        let clock_after = if md.zeroing { 0 } else { clock + 1 };
+        row.fen = with_clock_fen(&after, clock_after.min(zermelo_chess::MAX_CLOCK));
     }
     Ok(row)
 }

@@ -73,12 +73,14 @@ impl<R: Read> LineReader<R> {
                 break false;
             }
             if !std::mem::replace(&mut self.head_checked, true) {
-                // Noise (`/dev/urandom`) is called binary data, not a bad first line.
-                if let Some(at) = memchr::memchr(0, chunk) {
-                    let line = 1 + memchr::memchr_iter(b'\n', &chunk[..at]).count() as u64;
+                // Noise (`/dev/urandom`) is called binary data, not a bad first line. Only the
+                // first line is looked at: a NUL further on fails its own line when that line
+                // is read, after the lines before it were answered (`tb probe --stdin`).
+                let first = memchr::memchr(b'\n', chunk).unwrap_or(chunk.len());
+                if let Some(at) = memchr::memchr(0, &chunk[..first]) {
                     return Err(ParseError::at(
                         &self.source,
-                        line,
+                        1,
                         format!("binary data (a NUL byte at offset {at}): expected text"),
                     ));
                 }
