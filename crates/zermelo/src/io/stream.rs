@@ -73,16 +73,25 @@ impl<R: Read> LineReader<R> {
                 break false;
             }
             if !std::mem::replace(&mut self.head_checked, true) {
-                // Noise (`/dev/urandom`) is called binary data, not a bad first line. Only the
-                // first line is looked at: a NUL further on fails its own line when that line
-                // is read, after the lines before it were answered (`tb probe --stdin`).
-                let first = memchr::memchr(b'\n', chunk).unwrap_or(chunk.len());
-                if let Some(at) = memchr::memchr(0, &chunk[..first]) {
-                    return Err(ParseError::at(
-                        &self.source,
-                        1,
-                        format!("binary data (a NUL byte at offset {at}): expected text"),
-                    ));
+                // Noise (`/dev/urandom`) is called binary data, not a bad first line. Lines of
+                // plain text before the first NUL are left to be read (and answered, by `tb
+                // probe --stdin`): the NUL then fails its own line.
+                if let Some(at) = memchr::memchr(0, chunk) {
+                    let before = &chunk[..at];
+                    let text = std::str::from_utf8(before).is_ok_and(|t| {
+                        t.contains('\n')
+                            && !t
+                                .chars()
+                                .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+                    });
+                    if !text {
+                        let line = 1 + memchr::memchr_iter(b'\n', before).count() as u64;
+                        return Err(ParseError::at(
+                            &self.source,
+                            line,
+                            format!("binary data (a NUL byte at offset {at}): expected text"),
+                        ));
+                    }
                 }
             }
             let (take, ended) = match memchr::memchr(b'\n', chunk) {
