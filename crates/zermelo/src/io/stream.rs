@@ -398,6 +398,31 @@ mod tests {
     }
 
     #[test]
+    fn text_lines_before_a_nul_are_read_and_noise_is_binary_at_once() {
+        // Plain text, then a NUL in the same read: the text lines come first, then the NUL's
+        // line fails (so `tb probe --stdin` answers them).
+        let mut r = LineReader::new(&b"a b\nc\n\0x\n"[..], "t");
+        assert_eq!(r.next_line().unwrap(), Some((&b"a b"[..], true)));
+        assert_eq!(r.next_line().unwrap(), Some((&b"c"[..], true)));
+        let e = r.next_line().unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.contains("binary data"), "{e}");
+        // Bytes that are not text before the NUL (noise), or the NUL on the first line: the
+        // whole input is binary data, refused before any line is read.
+        for noise in [
+            &b"\xff\xfe\n\x01\0"[..],
+            &b"ab\0\ncd\n"[..],
+            &b"a\x07\nb\0"[..],
+        ] {
+            let e = LineReader::new(noise, "t").next_line().unwrap_err();
+            assert!(
+                e.message.contains("binary data (a NUL byte at offset"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
     fn endless_bad_input_fails_on_its_first_line() {
         let e = read_checked(
             Forever(b"y\n", 0),
