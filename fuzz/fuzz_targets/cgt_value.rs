@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zermelo::cgt::{Value, NOTATION_WORK};
+use zermelo_cgt::{Value, NOTATION_WORK};
 
 fuzz_target!(|data: &[u8]| {
     if data.len() > 256 {

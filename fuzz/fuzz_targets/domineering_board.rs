@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zermelo::games::domineering::{Board, Domineering};
+use zermelo_games::domineering::{Board, Domineering};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {

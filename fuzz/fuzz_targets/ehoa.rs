@@ -3,10 +3,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zermelo::parity::{self, Solver};
+use zermelo_parity::{self, Solver};
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(arena) = zermelo::io::parse_ehoa(data, "fuzz") {
+    if let Ok(arena) = zermelo_parity::io::parse_ehoa(data, "fuzz") {
         if arena.vertex_count() > 100_000 {
             return;
         }

@@ -5,6 +5,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = zermelo::games::hackenbush::Forest::parse(text);
+        let _ = zermelo_games::hackenbush::Forest::parse(text);
     }
 });

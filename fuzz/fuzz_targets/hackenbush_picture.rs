@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zermelo::games::blue_red_hackenbush::Picture;
+use zermelo_games::blue_red_hackenbush::Picture;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {

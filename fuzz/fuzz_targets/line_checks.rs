@@ -4,12 +4,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zermelo::games::police_thief::{Board, BoardLines};
+use zermelo_games::police_thief::{Board, BoardLines};
 use zermelo::io::stream::{read_checked, GraphLines, LineCheck, NumberLines};
-use zermelo::io::{
-    parse_edge_list, parse_paritysol, parse_pgsolver, parse_solution_csv, parse_two_player,
-    ParitysolLines, PgsolverLines, SolutionCsvLines,
-};
+use zermelo::io::{parse_edge_list, parse_solution_csv, parse_two_player, SolutionCsvLines};
+use zermelo_parity::io::{parse_paritysol, parse_pgsolver, ParitysolLines, PgsolverLines};
 use zermelo::io::{parse_two_player_verdicts, parse_verdicts, VerdictLines};
 
 fn passes(data: &[u8], check: &mut dyn LineCheck) -> bool {

@@ -3,10 +3,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zermelo::parity::{self, Solver};
+use zermelo_parity::{self, Solver};
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(arena) = zermelo::io::parse_pgsolver(data, "fuzz") {
+    if let Ok(arena) = zermelo_parity::io::parse_pgsolver(data, "fuzz") {
         // Zielonka is exponential on some families: only on games too small to matter.
         let solvers: &[Solver] = match arena.vertex_count() {
             0..=64 => &Solver::ALL,
@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
             let s = parity::solve(&arena, solver);
             assert!(parity::verify(&arena, &s).is_ok());
         }
-        let _ = zermelo::io::parse_paritysol(data, "fuzz", arena.vertex_count());
+        let _ = zermelo_parity::io::parse_paritysol(data, "fuzz", arena.vertex_count());
     }
-    let _ = zermelo::io::parse_paritysol(data, "fuzz", 8);
+    let _ = zermelo_parity::io::parse_paritysol(data, "fuzz", 8);
 });

@@ -4,5 +4,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = zermelo::games::police_thief::Board::parse(data, "fuzz");
+    let _ = zermelo_games::police_thief::Board::parse(data, "fuzz");
 });

@@ -11,8 +11,10 @@ use zermelo::io::{self, InputFormat, LoadOptions, Loaded, Rows, Source, Verdicts
 use zermelo::{NodeId, Player};
 
 use crate::error::{CliResult, Failure};
-use crate::output::read_text_input;
+use crate::limits::memory_limit;
+pub use crate::limits::{check_memory, set_memory_limit};
 use crate::progress::{Bar, Progress};
+use crate::read::read_text_input;
 
 /// `--input`: how to read the game file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -138,7 +140,7 @@ fn open(args: &GameArgs, rows: Rows) -> CliResult<Loaded> {
         verdicts: verdicts
             .as_ref()
             .map(|(text, name)| Verdicts { name, text }),
-        memory: MEMORY_LIMIT.get().copied().unwrap_or_default(),
+        memory: memory_limit(),
         // The CLI reads files it was just given; nobody rewrites them during a run.
         mmap: true,
         progress: Some(&progress),
@@ -149,32 +151,6 @@ fn open(args: &GameArgs, rows: Rows) -> CliResult<Loaded> {
         Source::Path(&args.file)
     };
     Ok(io::open(source, &options)?)
-}
-
-static MEMORY_LIMIT: std::sync::OnceLock<zermelo::memory::Limit> = std::sync::OnceLock::new();
-
-/// Sets `--max-memory` (once, from `main`).
-pub fn set_memory_limit(limit: Option<u64>) {
-    let limit = limit.map_or(zermelo::memory::Limit::Available, |b| {
-        zermelo::memory::Limit::Option(b, "--max-memory")
-    });
-    let _ = MEMORY_LIMIT.set(limit);
-}
-
-/// `--max-memory` as a limit (the memory available when it was not given).
-pub fn memory_limit() -> zermelo::memory::Limit {
-    MEMORY_LIMIT.get().copied().unwrap_or_default()
-}
-
-/// Refuses a job whose estimate exceeds `--max-memory`, or the memory available (for jobs that
-/// do not go through [`io::open`], such as the compact engine).
-pub fn check_memory(name: &str, estimate: zermelo::memory::Estimate) -> CliResult {
-    MEMORY_LIMIT
-        .get()
-        .copied()
-        .unwrap_or_default()
-        .check(estimate)
-        .map_err(|m| Failure::TooBig(format!("{name}: {m}")))
 }
 
 /// Loading phases as progress bars.

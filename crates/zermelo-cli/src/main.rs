@@ -10,9 +10,12 @@
 mod cmd;
 mod error;
 mod input;
+mod limits;
 mod output;
 mod progress;
+mod read;
 mod render;
+mod shown;
 
 use std::process::ExitCode;
 

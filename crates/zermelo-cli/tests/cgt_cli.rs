@@ -204,7 +204,7 @@ fn errors_exit_2_saying_what_and_where() {
 #[test]
 fn partizan_games_print_values_and_outcome_classes() {
     let dir = TempDir::new().unwrap();
-    // 2 rows x 3 columns: {2|-1/2} (worked in zermelo::games::domineering's tests).
+    // 2 rows x 3 columns: {2|-1/2} (worked in zermelo_games::domineering's tests).
     let v = ok_json(
         &dir,
         &["game", "domineering", ".../...", "--format", "json"],
@@ -261,7 +261,7 @@ fn partizan_games_print_values_and_outcome_classes() {
     );
     assert_eq!(v["value"], "*2");
     assert_eq!(v["outcome"], "N");
-    // Toads and frogs: T.F = * (worked in zermelo::games::toads_frogs).
+    // Toads and frogs: T.F = * (worked in zermelo_games::toads_frogs).
     let v = ok_json(&dir, &["game", "toads-frogs", "T.F", "--format", "json"]);
     assert_eq!(v["value"], "*");
     assert_eq!(v["outcome"], "N");

@@ -21,9 +21,9 @@ use pyo3::types::PyType;
 use zermelo::game::GameError;
 use zermelo::graph::{GraphError, RulesError};
 use zermelo::io::{ErrorKind, ParseError};
-use zermelo::parity::{ArenaError, ParityViolation};
 use zermelo::solve::{Cycle, Violation};
 use zermelo_chess::{FenError, PositionError, ProbeError, TableError};
+use zermelo_parity::{ArenaError, ParityViolation};
 
 /// The exception classes, defined in Python (`zermelo/_errors.py`) because several have two
 /// bases (`ReadError` is also an `OSError`, whose instance layout a Rust-made class cannot share).

@@ -8,10 +8,10 @@ use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use zermelo::parity::{
-    self, Arena as LibArena, ParitySolution as LibSolution, SolveOptions, Solver,
-};
 use zermelo::{NodeId, Player};
+use zermelo_parity::{
+    self as parity, Arena as LibArena, ParitySolution as LibSolution, SolveOptions, Solver,
+};
 
 use crate::arrays;
 use crate::errors;
@@ -237,7 +237,7 @@ pub fn load(py: Python<'_>, path: PathBuf) -> PyResult<Arena> {
     let arena = py
         .detach(|| {
             let bytes = std::fs::read(&path).map_err(|e| zermelo::io::ParseError::io(&name, &e))?;
-            zermelo::io::parse_pgsolver(&bytes, &name)
+            zermelo_parity::io::parse_pgsolver(&bytes, &name)
         })
         .map_err(errors::parse)?;
     Ok(Arena {

@@ -19,10 +19,18 @@
 //!   and optional capabilities (dense ranking, un-moves, symmetry), solved by exploring into a
 //!   [`graph::Csr`] or by retrograde analysis over a dense index without stored edges; the
 //!   compact engine ([`game::compact`]) solves huge index spaces at two bytes and a bit per
-//!   index, with exits, checkpoints and resume, optionally on disk;
-//! * [`games`] — classic games with closed forms (Nim, subtraction games, staircase Nim,
-//!   Wythoff, Green Hackenbush, tic-tac-toe) and pursuit games (cop and robber, policeman and
-//!   thief), each checked against the generic solvers.
+//!   index, with exits, checkpoints and resume, optionally on disk.
+//!
+//! ## The workspace around it
+//!
+//! The domains stand on this crate, each in a crate of its own:
+//!
+//! * `zermelo-parity`: parity, reachability, safety and Büchi games on arenas (a portfolio of
+//!   solvers, certificates, PGSolver and eHOA formats); it was `zermelo::parity` before the split;
+//! * `zermelo-cgt`: Conway values of partizan games in CGSuite's notation (was `zermelo::cgt`);
+//! * `zermelo-games`: classic and pursuit games with closed forms, checked against this crate's
+//!   solvers (was `zermelo::games`);
+//! * `zermelo-chess`: chess endgame tablebases on the compact engine.
 //!
 //! ## Example
 //!
@@ -57,14 +65,11 @@
 
 #![deny(missing_docs)]
 
-pub mod cgt;
 pub mod game;
-pub mod games;
 pub mod graph;
 pub mod io;
 pub mod memory;
 mod outcome;
-pub mod parity;
 pub mod prefetch;
 pub mod report;
 pub mod solve;

@@ -4,18 +4,19 @@
 //! (`n m0 m1`; player 0 is Left, player 1 Right); `cgt show VALUE` evaluates a value written in
 //! the notation. Each prints lines for people or, with `--format json`, one object with at least
 //! `value` (CGSuite notation) and `outcome` (`L`, `R`, `N` or `P`). The logic lives in
-//! `zermelo::cgt`.
+//! `zermelo_cgt`.
 
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use serde_json::{json, Value as Json};
-use zermelo::cgt::{self, CgtError, Value};
 use zermelo::NodeId;
+use zermelo_cgt::{self as cgt, CgtError, Value};
 
-use super::game::{Report, Shown};
 use crate::error::{CliResult, Failure};
-use crate::output::{emit, read_text_input};
+use crate::output::emit;
+use crate::read::read_text_input;
+use crate::shown::{Report, Shown};
 use zermelo::io::stream::NumberLines;
 
 /// Arguments of `zermelo cgt`.
@@ -66,38 +67,13 @@ pub struct ShowArgs {
     value: String,
     /// The most sums and comparisons of games the evaluation may take (a dozen characters can
     /// ask for minutes of work: `2*52+-52*52` takes 141 million steps, 5 s).
-    #[arg(long, value_name = "STEPS", default_value_t = zermelo::cgt::NOTATION_WORK)]
+    #[arg(long, value_name = "STEPS", default_value_t = zermelo_cgt::NOTATION_WORK)]
     max_work: u64,
-}
-
-/// The memory limit of canonical forms when `--max-memory` is not given (or the memory
-/// available, if less): 6x6 Domineering grows past 2.8 GB without one.
-const DEFAULT_MEMORY: u64 = 2 << 30;
-
-/// Sets the memory limit of canonical-form computations: `--max-memory`, else
-/// [`DEFAULT_MEMORY`] or the memory available if less.
-pub fn limit_memory() {
-    let limit = crate::input::memory_limit();
-    let bytes = match limit {
-        zermelo::memory::Limit::Available => limit.input_cap().min(DEFAULT_MEMORY),
-        _ => limit.input_cap(),
-    };
-    cgt::set_memory_limit(Some(bytes));
-}
-
-/// A value computation that stopped: exit 3 when it was too big (with how to raise the limit).
-pub fn too_big(what: &str, e: CgtError) -> Failure {
-    match e {
-        CgtError::TooBig(_) => Failure::TooBig(format!(
-            "{what}: {e}; raise the limit with --max-memory (e.g. --max-memory 8G)"
-        )),
-        e => Failure::TooBig(format!("{what}: {e}")),
-    }
 }
 
 /// Runs `zermelo cgt`.
 pub fn run(args: CgtArgs) -> CliResult {
-    limit_memory();
+    crate::limits::limit_cgt_memory();
     let report = cgt::on_deep_stack(|| match args.which {
         Which::Value(a) => value(a),
         Which::Sum(a) => sum(a),
@@ -137,7 +113,7 @@ fn failure(name: &str, e: CgtError) -> Failure {
             "{name}: the positions have a cycle ({cycle}); canonical values exist only for \
              finite (acyclic) games: for who wins, use `zermelo solve --input two-player {name}`"
         )),
-        CgtError::TooBig(_) | CgtError::NumberTooLarge => too_big(name, e),
+        CgtError::TooBig(_) | CgtError::NumberTooLarge => crate::limits::cgt_too_big(name, e),
         e => Failure::input(format!("{name}: {e}")),
     }
 }

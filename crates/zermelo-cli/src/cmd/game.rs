@@ -3,19 +3,17 @@
 //! Every game prints a short table for people or, with `--format json`, one JSON object with at
 //! least `outcome` (win | lose | draw for the player to move), `depth` (plies under fast win /
 //! slow loss, `null` where the closed form does not give it) and `move` (`null` when there is
-//! none). The logic lives in `zermelo::games`; this module parses arguments and renders.
+//! none). The logic lives in `zermelo_games`; this module parses arguments and renders.
 
 mod classic;
 mod partizan;
 mod pursuit;
 
-use std::io::{self, Write};
-
-use clap::{Args, Subcommand, ValueEnum};
-use serde_json::Value as Json;
+use clap::{Args, Subcommand};
 
 use crate::error::CliResult;
 use crate::output::emit;
+use crate::shown::Shown;
 
 /// Arguments of `zermelo game`.
 #[derive(Debug, Args)]
@@ -25,16 +23,6 @@ pub struct GameArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Shown::Table, global = true)]
     format: Shown,
-}
-
-/// `--format` of the games: a table for people, or one JSON object.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Shown {
-    /// Lines of text.
-    #[default]
-    Table,
-    /// One JSON object.
-    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -78,41 +66,4 @@ pub fn run(args: GameArgs) -> CliResult {
         Which::PoliceThief(a) => pursuit::police_thief(a)?,
     };
     emit(None, |out| report.write(out, args.format))
-}
-
-/// `1 ply`, `3 plies`; `1 coin`, `2 coins`: a count with its noun.
-pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
-    let n = n.into();
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// What a game prints: lines for the table, one object for JSON.
-pub struct Report {
-    lines: Vec<String>,
-    json: Json,
-}
-
-impl Report {
-    /// A report from its JSON object; lines are added with [`Report::line`].
-    pub fn new(json: Json) -> Report {
-        Report {
-            lines: Vec::new(),
-            json,
-        }
-    }
-
-    /// Adds a line of the table.
-    pub fn line(&mut self, text: impl Into<String>) {
-        self.lines.push(text.into());
-    }
-
-    pub fn write(&self, out: &mut dyn Write, format: Shown) -> io::Result<()> {
-        match format {
-            Shown::Table => self.lines.iter().try_for_each(|l| writeln!(out, "{l}")),
-            Shown::Json => {
-                serde_json::to_writer(&mut *out, &self.json)?;
-                writeln!(out)
-            }
-        }
-    }
 }

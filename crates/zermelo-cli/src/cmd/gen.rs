@@ -69,7 +69,7 @@ pub fn run(args: GenArgs) -> CliResult {
         Kind::Parity(kind) => {
             let arena = super::gen_parity::build(&kind)?;
             emit(args.output.as_deref(), |out| {
-                zermelo::io::write_pgsolver(out, &arena)
+                zermelo_parity::io::write_pgsolver(out, &arena)
             })
         }
         Kind::Random {

@@ -1,9 +1,9 @@
 //! `zermelo gen parity`: parity games in PGSolver format, random or from the families of the
 //! literature that are hard for some algorithms, or synthesis-style products of a plant and a
-//! parity automaton (see `zermelo::parity::generate`).
+//! parity automaton (see `zermelo_parity::generate`).
 
 use clap::Subcommand;
-use zermelo::parity::{generate, Arena};
+use zermelo_parity::{generate, Arena};
 
 use crate::error::{CliResult, Failure};
 

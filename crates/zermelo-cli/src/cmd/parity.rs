@@ -6,16 +6,18 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
 use zermelo::io::stream::LineCheck;
-use zermelo::io::{
-    looks_like_hoa, parse_ehoa, parse_paritysol, parse_pgsolver, write_parity_json,
-    write_paritysol, ParitysolLines, ParseError, PgsolverLines,
-};
-use zermelo::parity::{self, Arena, Objective, ParitySolution, SolveOptions, Solver};
+use zermelo::io::ParseError;
 use zermelo::{NodeId, Player};
+use zermelo_parity::io::{
+    looks_like_hoa, parse_ehoa, parse_paritysol, parse_pgsolver, write_parity_json,
+    write_paritysol, ParitysolLines, PgsolverLines,
+};
+use zermelo_parity::{self as parity, Arena, Objective, ParitySolution, SolveOptions, Solver};
 
 use crate::error::{CliResult, Failure};
-use crate::output::{emit, read_text_input};
+use crate::output::emit;
 use crate::progress::Progress;
+use crate::read::read_text_input;
 
 /// Arguments of `zermelo parity`.
 #[derive(Debug, Args)]

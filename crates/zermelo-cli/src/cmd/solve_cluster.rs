@@ -173,7 +173,7 @@ fn rules(game: &GameArgs, nodes: usize) -> CliResult<Rules> {
     let mut verdicts = Vec::new();
     let mut source = game.file.display().to_string();
     if let Some(path) = &game.verdicts {
-        let (bytes, vname) = crate::output::read_input(path)?;
+        let (bytes, vname) = crate::read::read_input(path)?;
         verdicts = zermelo::io::parse_verdicts(&bytes, &vname, nodes)?;
         source = format!("{source} and {vname}");
     }

@@ -10,7 +10,7 @@ use zermelo::NodeId;
 
 use crate::error::{CliResult, Failure};
 use crate::input::{load, GameArgs, InputKind};
-use crate::output::read_text_input;
+use crate::read::read_text_input;
 
 /// Arguments of `zermelo verify`.
 #[derive(Debug, Args)]

@@ -63,7 +63,7 @@ impl GraphBuilder {
 
     /// A builder over edge arrays whose endpoints the caller has checked to be `< n` (parsers
     /// that validate while they read, and must not copy 10^7 edges once more).
-    pub(crate) fn from_checked(n: u64, sources: Vec<NodeId>, targets: Vec<NodeId>) -> Self {
+    pub fn from_checked(n: u64, sources: Vec<NodeId>, targets: Vec<NodeId>) -> Self {
         debug_assert!(n <= MAX_NODES && sources.len() == targets.len());
         debug_assert!(sources.iter().chain(&targets).all(|&v| u64::from(v) < n));
         GraphBuilder {

@@ -127,7 +127,7 @@ fn is_space(b: u8) -> bool {
 }
 
 /// A token for an error message, shortened if long.
-pub(crate) fn lossy(token: &[u8]) -> String {
+pub fn lossy(token: &[u8]) -> String {
     let s = String::from_utf8_lossy(&token[..token.len().min(40)]).into_owned();
     if token.len() > 40 {
         s + "..."

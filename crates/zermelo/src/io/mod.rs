@@ -6,13 +6,12 @@
 
 pub mod binary;
 mod edgelist;
-mod ehoa;
 mod json;
 mod lexer;
+pub use lexer::lossy;
 pub(crate) mod mapped;
 mod open;
 mod parallel;
-mod pgsolver;
 mod radix;
 mod solution_csv;
 pub mod stream;
@@ -22,7 +21,6 @@ mod verdicts;
 use std::fmt;
 
 pub use edgelist::{parse_edge_list, write_edge_list, write_graph_edge_list};
-pub use ehoa::{looks_like_hoa, parse_ehoa};
 pub use json::{parse_json_graph, JsonGame};
 pub use mapped::Mapping;
 pub use open::{
@@ -30,10 +28,6 @@ pub use open::{
 };
 pub use parallel::{
     edge_list_header, read_edge_list, read_edge_list_reverse, EdgeListRanges, Progress, ReadAt,
-};
-pub use pgsolver::{
-    parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol, write_pgsolver,
-    ParitysolLines, PgsolverLines,
 };
 pub use radix::{Away, TooManyMoves, WindowPart, WindowRows};
 pub use solution_csv::{
@@ -136,7 +130,7 @@ impl ParseError {
 
 /// Gives a [`GraphError`](crate::graph::GraphError) its kind: too many nodes is
 /// [`ErrorKind::TooBig`], everything else [`ErrorKind::OutOfRange`].
-pub(crate) fn graph_error(e: ParseError, cause: &crate::graph::GraphError) -> ParseError {
+pub fn graph_error(e: ParseError, cause: &crate::graph::GraphError) -> ParseError {
     match cause {
         crate::graph::GraphError::TooManyNodes(_) => e.with_kind(ErrorKind::TooBig),
         _ => e.with_kind(ErrorKind::OutOfRange),
@@ -184,7 +178,7 @@ impl InputFormat {
 }
 
 /// Appends the decimal digits of `v` (the writers' fast path: no formatting machinery).
-pub(crate) fn push_u64(buf: &mut Vec<u8>, mut v: u64) {
+pub fn push_u64(buf: &mut Vec<u8>, mut v: u64) {
     let mut digits = [0u8; 20];
     let mut i = digits.len();
     loop {

@@ -286,6 +286,41 @@ pub fn read_lines(
     Ok(bytes)
 }
 
+/// Random texts for checking that a format's [`LineCheck`] is never stricter than its parser:
+/// `count` texts of up to 40 bytes over `alphabet`, each after one of `starts` (chosen at random,
+/// so that the parser accepts some), the same texts on every machine. The crates that add
+/// formats (parity games, boards) run their checks over them as this module's tests do.
+pub fn random_texts(alphabet: &[u8], starts: &[&[u8]], count: usize) -> Vec<Vec<u8>> {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..count)
+        .map(|_| {
+            let len = (next() % 40) as usize;
+            let mut text: Vec<u8> = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            let start = starts[(next() % starts.len() as u64) as usize];
+            text.splice(0..0, start.iter().copied());
+            text
+        })
+        .collect()
+}
+
+/// Whether `check` passes `bytes` whole, keeping them byte for byte (panics when it passes
+/// them but keeps other bytes: a test helper).
+pub fn passes_whole(bytes: &[u8], check: &mut dyn LineCheck) -> bool {
+    let got = read_checked(bytes, "t", u64::MAX, check);
+    if let Ok(kept) = &got {
+        assert_eq!(kept, bytes, "the kept bytes differ");
+    }
+    got.is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,47 +338,27 @@ mod tests {
         }
     }
 
-    /// Whether the line-by-line check passes `bytes` whole.
     fn passes(bytes: &[u8], check: &mut dyn LineCheck) -> bool {
-        let got = read_checked(bytes, "t", u64::MAX, check);
-        if let Ok(kept) = &got {
-            assert_eq!(kept, bytes, "the kept bytes differ");
-        }
-        got.is_ok()
+        passes_whole(bytes, check)
     }
 
     /// The checks are never stricter than the parsers: whatever a parser accepts passes its
     /// check (on random texts over each format's alphabet, NUL-free as every text format is).
+    /// Parity games' and boards' checks are tested the same way in their crates.
     #[test]
     fn checks_never_refuse_what_the_parsers_accept() {
-        use crate::games::police_thief::{Board, BoardLines};
-        let alphabet = b"0123 ;,\n\n\n#\"\rparity start.*EPT{}sol,windrawlose";
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let (mut accepted, tries) = ([0usize; 8], 200_000);
-        for _ in 0..tries {
-            let len = (next() % 40) as usize;
-            let mut text: Vec<u8> = (0..len)
-                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
-                .collect();
-            // Well-formed starts now and then, so that the parsers accept some.
-            let start: &[u8] = match next() % 9 {
-                6 => b"1 draw\n0 win\n",
-                7 => b"1 0 draw\n0 1 lose\n",
-                5 => b"node,outcome,depth\n1,draw,\n0,win,1\n",
-                4 => b"paritysol 1;\n0 0;\n1 1 0",
-                0 => b"2 1\n0 1\n",
-                1 => b"2 1 0\n0 1\n",
-                2 => b"parity 1;\n0 1 0 1;\n1 2 1 0",
-                3 => b"1 2\nPT\n",
-                _ => b"",
-            };
-            text.splice(0..0, start.iter().copied());
+        let alphabet = b"0123 ;,\n\n\n#\"\rstart.*EPT{}sol,windrawlose";
+        let starts: [&[u8]; 7] = [
+            b"1 draw\n0 win\n",
+            b"1 0 draw\n0 1 lose\n",
+            b"node,outcome,depth\n1,draw,\n0,win,1\n",
+            b"2 1\n0 1\n",
+            b"2 1 0\n0 1\n",
+            b"",
+            b"",
+        ];
+        let mut accepted = [0usize; 5];
+        for text in random_texts(alphabet, &starts, 200_000) {
             if super::super::parse_edge_list(&text, "t").is_ok() {
                 accepted[0] += 1;
                 assert!(passes(&text, &mut NumberLines::edge_list()), "{text:?}");
@@ -353,32 +368,18 @@ mod tests {
                 accepted[1] += 1;
                 assert!(passes(&text, &mut NumberLines::two_player()), "{text:?}");
             }
-            if super::super::parse_pgsolver(&text, "t").is_ok() {
-                accepted[2] += 1;
-                let mut check = super::super::PgsolverLines::default();
-                assert!(passes(&text, &mut check), "{text:?}");
-            }
-            if super::super::parse_paritysol(&text, "t", 2).is_ok() {
-                accepted[4] += 1;
-                let mut check = super::super::ParitysolLines::new(2);
-                assert!(passes(&text, &mut check), "{text:?}");
-            }
             if super::super::parse_solution_csv(&text, "t", 2).is_ok() {
-                accepted[5] += 1;
+                accepted[2] += 1;
                 let mut check = super::super::SolutionCsvLines::default();
                 assert!(passes(&text, &mut check), "{text:?}");
             }
             if super::super::parse_verdicts(&text, "t", 2).is_ok() {
-                accepted[6] += 1;
+                accepted[3] += 1;
                 assert!(passes(&text, &mut super::super::VerdictLines), "{text:?}");
             }
             if super::super::parse_two_player_verdicts(&text, "t", 2).is_ok() {
-                accepted[7] += 1;
+                accepted[4] += 1;
                 assert!(passes(&text, &mut super::super::VerdictLines), "{text:?}");
-            }
-            if Board::parse(&text, "t").is_ok() {
-                accepted[3] += 1;
-                assert!(passes(&text, &mut BoardLines::default()), "{text:?}");
             }
         }
         // Each parser accepted a fair share, or the property above says little.

@@ -23,7 +23,7 @@ mod retrograde;
 mod solution;
 mod strategy;
 mod verify;
-pub(crate) mod wave;
+pub mod wave;
 
 pub use acyclic::acyclic;
 

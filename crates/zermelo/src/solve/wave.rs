@@ -1,5 +1,5 @@
 //! The backward counter wave shared by retrograde analysis and the attractors of
-//! [`parity`](crate::parity) games.
+//! parity games (the `zermelo-parity` crate).
 //!
 //! Cost: O(V + E) — every node enters the queue at most once and each reverse edge of a queued
 //! node is looked at once.
@@ -19,7 +19,7 @@ use crate::outcome::NodeId;
 
 /// How a predecessor can join the set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Quantifier {
+pub enum Quantifier {
     /// One move into the set suffices.
     Exists,
     /// Every move must lead into the set: counted down, joins at zero.
@@ -27,7 +27,7 @@ pub(crate) enum Quantifier {
 }
 
 /// The rule of one backward wave: which predecessors may join, how, and what joining records.
-pub(crate) trait Wave {
+pub trait Wave {
     /// `v` leaves the queue; its predecessors are visited next. Returns the quantifier of all of
     /// them when it depends on `v` alone (retrograde analysis: `v`'s label), `None` when it
     /// depends on each predecessor (an attractor: its owner) — the kernel then asks
@@ -50,7 +50,7 @@ pub(crate) trait Wave {
 /// Runs the wave from the nodes already in `queue` (popped from index `head` on) until it
 /// drains; joined nodes are appended to `queue`, which ends up listing the whole set in order.
 #[inline(always)]
-pub(crate) fn propagate<G: Predecessors + ?Sized, W: Wave>(
+pub fn propagate<G: Predecessors + ?Sized, W: Wave>(
     graph: &G,
     queue: &mut Vec<NodeId>,
     mut head: usize,

@@ -4,16 +4,16 @@
 use clap::Args;
 use serde_json::{json, Value as Json};
 use zermelo::game::{dense_best_move, explore, solve_dense};
-use zermelo::games::blue_red_hackenbush::Picture;
-use zermelo::games::hackenbush::Forest;
-use zermelo::games::subtraction::{self, Subtraction, SubtractionSet};
-use zermelo::games::tictactoe::{Board, TicTacToe};
-use zermelo::games::{nim, staircase, wythoff};
 use zermelo::graph::Convention;
 use zermelo::{Depth, Outcome};
+use zermelo_games::blue_red_hackenbush::Picture;
+use zermelo_games::hackenbush::Forest;
+use zermelo_games::subtraction::{self, Subtraction, SubtractionSet};
+use zermelo_games::tictactoe::{Board, TicTacToe};
+use zermelo_games::{nim, staircase, wythoff};
 
-use super::{count, Report};
 use crate::error::{CliResult, Failure};
+use crate::shown::{count, Report};
 
 /// Arguments of `zermelo game nim`.
 #[derive(Debug, Args)]

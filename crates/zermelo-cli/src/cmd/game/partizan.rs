@@ -1,17 +1,17 @@
 //! The partizan games: Domineering and Blue-Red(-Green) Hackenbush, valued in canonical form
-//! (`zermelo::cgt`). JSON: `game`, `value` (CGSuite notation), `outcome` (the outcome class
+//! (`zermelo_cgt`). JSON: `game`, `value` (CGSuite notation), `outcome` (the outcome class
 //! `L`, `R`, `N` or `P`: who wins with Left / Right first), `depth` and `move` (`null`).
 
 use std::time::Instant;
 
 use clap::Args;
 use serde_json::{json, Value as Json};
-use zermelo::cgt::{self, Value};
-use zermelo::games::blue_red_hackenbush::{Picture, PictureError};
-use zermelo::games::domineering::{Board, Domineering};
+use zermelo_cgt::{self as cgt, Value};
+use zermelo_games::blue_red_hackenbush::{Picture, PictureError};
+use zermelo_games::domineering::{Board, Domineering};
 
-use super::Report;
 use crate::error::{CliResult, Failure};
+use crate::shown::Report;
 
 /// Arguments of `zermelo game domineering`.
 #[derive(Debug, Args)]
@@ -56,14 +56,14 @@ fn report(json: Json, lines: Vec<String>) -> Report {
 
 /// `zermelo game domineering`.
 pub fn domineering(args: DomineeringArgs) -> CliResult<Report> {
-    crate::cmd::cgt::limit_memory();
+    crate::limits::limit_cgt_memory();
     cgt::on_deep_stack(|| match (args.board, args.rectangles) {
         (Some(text), _) => {
             let board = Board::parse(&text).map_err(|e| Failure::input(format!("board: {e}")))?;
             let mut solver = Domineering::new();
             let v = solver
                 .value(&board)
-                .map_err(|e| crate::cmd::cgt::too_big("game", e))?;
+                .map_err(|e| crate::limits::cgt_too_big("game", e))?;
             let mut lines = vec![format!(
                 "domineering: {} empty cells, {} regions valued",
                 board.empty_cells(),
@@ -78,7 +78,7 @@ pub fn domineering(args: DomineeringArgs) -> CliResult<Report> {
 }
 
 fn rectangles(n: usize) -> CliResult<Report> {
-    if n == 0 || n * n > zermelo::games::domineering::MAX_CELLS {
+    if n == 0 || n * n > zermelo_games::domineering::MAX_CELLS {
         return Err(Failure::input(format!(
             "--rectangles {n}: expected 1 to 8 (boards of at most 64 cells)"
         )));
@@ -91,7 +91,7 @@ fn rectangles(n: usize) -> CliResult<Report> {
             let start = Instant::now();
             let v = Domineering::new()
                 .value(&board)
-                .map_err(|e| crate::cmd::cgt::too_big("game", e))?;
+                .map_err(|e| crate::limits::cgt_too_big("game", e))?;
             let secs = start.elapsed().as_secs_f64();
             lines.push(format!("{:>5}  {secs:>10.4}  {v}", format!("{w}x{h}")));
             rows.push(json!({"width": w, "height": h, "value": v.to_string(),
@@ -106,7 +106,7 @@ fn rectangles(n: usize) -> CliResult<Report> {
 
 fn picture_error(flag: &str, e: PictureError) -> Failure {
     match e {
-        PictureError::Value(e) => crate::cmd::cgt::too_big(flag, e),
+        PictureError::Value(e) => crate::limits::cgt_too_big(flag, e),
         PictureError::TooLarge { .. } => Failure::TooBig(format!("{flag}: {e}")),
         e => Failure::input(format!("{flag}: {e}")),
     }
@@ -114,7 +114,7 @@ fn picture_error(flag: &str, e: PictureError) -> Failure {
 
 /// `zermelo game hackenbush` with colours: Blue-Red(-Green) Hackenbush.
 pub fn hackenbush(picture: Result<Picture, PictureError>, flag: &str) -> CliResult<Report> {
-    crate::cmd::cgt::limit_memory();
+    crate::limits::limit_cgt_memory();
     let picture = picture.map_err(|e| picture_error(flag, e))?;
     let start = Instant::now();
     if let Some(x) = picture.tree_number() {
@@ -166,13 +166,13 @@ pub struct ToadsFrogsArgs {
 
 /// `zermelo game toads-frogs`.
 pub fn toads_frogs(args: ToadsFrogsArgs) -> CliResult<Report> {
-    crate::cmd::cgt::limit_memory();
-    use zermelo::games::toads_frogs::{Strip, ToadsFrogs};
+    crate::limits::limit_cgt_memory();
+    use zermelo_games::toads_frogs::{Strip, ToadsFrogs};
     let strip = Strip::parse(&args.strip).map_err(|e| Failure::input(format!("strip: {e}")))?;
     cgt::on_deep_stack(|| {
         let v = ToadsFrogs::new()
             .value(&strip)
-            .map_err(|e| crate::cmd::cgt::too_big("game", e))?;
+            .map_err(|e| crate::limits::cgt_too_big("game", e))?;
         let mut lines = vec![format!("toads and frogs: {strip}")];
         let json = describe(
             "toads-frogs",

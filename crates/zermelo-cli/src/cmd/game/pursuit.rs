@@ -10,18 +10,19 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value as Json};
 use zermelo::game::compact::{self, CompactError, CompactOptions, CounterMode, IndexedGame};
 use zermelo::game::{CompactSolution, LineStop};
-use zermelo::games::cop_robber::CopRobber;
-use zermelo::games::police_thief::{Board, BoardLines, PoliceThief, Step};
-use zermelo::games::pursuit::{Chase, Pursuit, Side};
 use zermelo::graph::Csr;
 use zermelo::io::stream::GraphLines;
 use zermelo::io::{self, InputFormat};
 use zermelo::{Depth, Outcome};
+use zermelo_games::cop_robber::CopRobber;
+use zermelo_games::police_thief::{Board, BoardLines, PoliceThief, Step};
+use zermelo_games::pursuit::{Chase, Pursuit, Side};
 
-use super::{count, Report};
 use crate::error::{CliResult, Failure};
-use crate::output::{emit, read_text_input};
+use crate::output::emit;
 use crate::progress::Progress;
+use crate::read::read_text_input;
+use crate::shown::{count, Report};
 
 /// How the pursuit games run the compact engine (shared by both games).
 #[derive(Debug, Args)]

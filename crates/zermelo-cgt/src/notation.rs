@@ -1,0 +1,487 @@
+//! CGSuite-style notation for [`Value`]s: [`Display`](std::fmt::Display) and
+//! [`FromStr`](std::str::FromStr).
+//!
+//! Printed forms, simplest first (docs/formats.md has the grammar):
+//!
+//! | value | printed |
+//! |---|---|
+//! | numbers | `0`, `-2`, `3/8` |
+//! | nimbers, number + nimber | `*`, `*3`, `1*`, `-1/2*2` |
+//! | `k` ups (`↑ = {0|*}`), plus number and nimber | `^`, `v`, `^^`, `vv`, `^3`, `v4`, `^*`, `1v*3` |
+//! | `{x | -x}` for a number `x > 0` | `+-1`, `+-1/2` |
+//! | anything else | `{1|*}`, `{3|{2|0}}`, `{0,*|0}` (options in the same notation) |
+//!
+//! Up multiples are recognised for `|k| <= 8` and infinitesimals whose stops agree; beyond that
+//! the braces form is printed, which is always valid input.
+//!
+//! The parser reads everything printed, plus sums and differences (`1 + *`, `^ - *`), switches
+//! `x+-y` (= `{x+y | x-y}`), negation `-{1|0}`, `^^^`, and CGSuite's slashes (`{3||2|0}` is
+//! `{3|{2|0}}`).
+
+use std::fmt;
+use std::ops::Neg;
+use std::str::FromStr;
+
+use super::value::{store, Form, Store, Value};
+use super::{CgtError, Dyadic};
+
+/// Largest `|k|` recognised as `k` ups when printing, and accepted in `^k` when parsing.
+const MAX_UPS: i64 = 8;
+/// Largest nimber accepted by the parser (`*n` has `n` options, and `x + *n` costs about `n^3`
+/// comparisons); `2^6 - 1`, so that nim-sums of accepted nimbers parse again when printed.
+const MAX_NIMBER: u32 = 63;
+/// Deepest nesting of braces accepted by the parser.
+const MAX_DEPTH: usize = 200;
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = store().show(*self);
+        f.write_str(&text)
+    }
+}
+
+impl Store {
+    fn show(&mut self, v: Value) -> String {
+        if let Some(x) = self.as_number(v) {
+            return x.to_string();
+        }
+        if let Some(text) = self.show_infinitesimal(v) {
+            return text;
+        }
+        let (left, right) = (self.left(v), self.right(v));
+        if let ([a], [b]) = (left.as_slice(), right.as_slice()) {
+            if let Some(x) = self.as_number(*a) {
+                if x > Dyadic::ZERO && self.as_number(*b) == Some(x.neg()) {
+                    return format!("+-{x}");
+                }
+            }
+        }
+        let list = |s: &mut Store, opts: Vec<Value>| -> String {
+            opts.into_iter()
+                .map(|o| s.show(o))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let (l, r) = (list(self, left), list(self, right));
+        format!("{{{l}|{r}}}")
+    }
+
+    /// `x + k.^ + *m` when `v` is one, for `|k| <= MAX_UPS`.
+    fn show_infinitesimal(&mut self, v: Value) -> Option<String> {
+        let (l, r) = (self.stop(v, true), self.stop(v, false));
+        if l != r {
+            return None;
+        }
+        let minus_x = self.number(l.neg());
+        let h = self.add_v(v, minus_x).ok()?;
+        let up = self.up().ok()?;
+        let down = self.neg_v(up);
+        let (mut pos, mut neg) = (h, h);
+        for k in 0..=MAX_UPS {
+            if let Some(m) = self.as_nimber(pos) {
+                return Some(format_nus(l, k, m));
+            }
+            if let Some(m) = self.as_nimber(neg) {
+                return Some(format_nus(l, -k, m));
+            }
+            pos = self.add_v(pos, down).ok()?;
+            neg = self.add_v(neg, up).ok()?;
+        }
+        None
+    }
+
+    /// `↑ = {0 | *}`.
+    pub(crate) fn up(&mut self) -> Result<Value, CgtError> {
+        let star = self.canonical(vec![Value::ZERO], vec![Value::ZERO])?;
+        self.canonical(vec![Value::ZERO], vec![star])
+    }
+
+    /// `n` when `v = *n`: its Left and Right options are the same nimbers `*0 .. *(n-1)`.
+    fn as_nimber(&mut self, v: Value) -> Option<u32> {
+        if let Some(&n) = self.nimber_of.get(&v) {
+            return Some(n);
+        }
+        let n = self.recognise_nimber(v)?;
+        self.nimber_of.insert(v, n);
+        Some(n)
+    }
+
+    fn recognise_nimber(&mut self, v: Value) -> Option<u32> {
+        match self.form(v).clone() {
+            Form::Number(d) => (d == Dyadic::ZERO).then_some(0),
+            Form::Options { left, right } => {
+                if left != right {
+                    return None;
+                }
+                let mut seen = vec![false; left.len()];
+                for &o in left.iter() {
+                    let m = self.as_nimber(o)? as usize;
+                    *seen.get_mut(m)? = true;
+                }
+                seen.iter().all(|&s| s).then_some(left.len() as u32)
+            }
+        }
+    }
+}
+
+fn format_nus(x: Dyadic, k: i64, m: u32) -> String {
+    let mut s = String::new();
+    if x != Dyadic::ZERO || (k == 0 && m == 0) {
+        s.push_str(&x.to_string());
+    }
+    let arrow = if k > 0 { '^' } else { 'v' };
+    match k.unsigned_abs() {
+        0 => {}
+        1 => s.push(arrow),
+        2 => {
+            s.push(arrow);
+            s.push(arrow);
+        }
+        n => {
+            s.push(arrow);
+            s.push_str(&n.to_string());
+        }
+    }
+    match m {
+        0 => {}
+        1 => s.push('*'),
+        m => {
+            s.push('*');
+            s.push_str(&m.to_string());
+        }
+    }
+    s
+}
+
+/// A value that could not be parsed: where (1-based character column) and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("column {column}: {message}")]
+pub struct ParseValueError {
+    /// 1-based column of the problem.
+    pub column: usize,
+    /// What was expected.
+    pub message: String,
+}
+
+impl FromStr for Value {
+    type Err = ParseValueError;
+
+    /// Parses CGSuite notation (module docs). The evaluation may take at most
+    /// [`NOTATION_WORK`](super::NOTATION_WORK) steps ([`CgtError::TooMuchWork`] as the error's
+    /// message past it).
+    fn from_str(text: &str) -> Result<Value, ParseValueError> {
+        super::value::with_work_limit(super::NOTATION_WORK, || parse(text))
+    }
+}
+
+impl Value {
+    /// Parses CGSuite notation as [`str::parse`] does, with at most `limit` steps of evaluation
+    /// instead of [`NOTATION_WORK`](super::NOTATION_WORK) (`None`: no limit).
+    ///
+    /// ```
+    /// use zermelo_cgt::Value;
+    /// // 7.4 million sums and comparisons: refused with a limit of one million.
+    /// let err = Value::parse_with_work_limit("2*30+-30*30", Some(1_000_000)).unwrap_err();
+    /// assert!(err.message.contains("more than 1000000 sums and comparisons"));
+    /// let v = Value::parse_with_work_limit("2*30+-30*30", None).unwrap();
+    /// assert_eq!(v.to_string(), "{32|-28}");
+    /// ```
+    pub fn parse_with_work_limit(text: &str, limit: Option<u64>) -> Result<Value, ParseValueError> {
+        match limit {
+            Some(limit) => super::value::with_work_limit(limit, || parse(text)),
+            None => parse(text),
+        }
+    }
+}
+
+fn parse(text: &str) -> Result<Value, ParseValueError> {
+    let mut p = Parser {
+        chars: text.chars().collect(),
+        pos: 0,
+        depth: 0,
+    };
+    let v = p.expr()?;
+    p.skip_space();
+    if p.pos < p.chars.len() {
+        return Err(p.error(format!(
+            "unexpected {:?} after a complete value",
+            p.chars[p.pos]
+        )));
+    }
+    Ok(v)
+}
+
+struct Parser {
+    chars: Vec<char>,
+    pos: usize,
+    depth: usize,
+}
+
+/// An element of a braces list: a game, or a run of `k` bars.
+enum Item {
+    Game(Value),
+    Bars(usize, usize),
+}
+
+impl Parser {
+    fn error(&self, message: String) -> ParseValueError {
+        ParseValueError {
+            column: self.pos + 1,
+            message,
+        }
+    }
+
+    fn big(&self, e: CgtError) -> ParseValueError {
+        self.error(e.to_string())
+    }
+
+    fn skip_space(&mut self) {
+        while self.chars.get(self.pos).is_some_and(|c| c.is_whitespace()) {
+            self.pos += 1;
+        }
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.skip_space();
+        self.chars.get(self.pos).copied()
+    }
+
+    fn peek2(&mut self, a: char, b: char) -> bool {
+        self.peek() == Some(a) && self.chars.get(self.pos + 1) == Some(&b)
+    }
+
+    /// `term (('+' | '-') term)*`, where `+-` is not a sum.
+    fn expr(&mut self) -> Result<Value, ParseValueError> {
+        let mut v = self.switch()?;
+        loop {
+            if self.peek2('+', '-') {
+                return Err(self.error("`+-` here: write `x+-y` with a number x".into()));
+            }
+            match self.peek() {
+                Some('+') => {
+                    self.pos += 1;
+                    let t = self.switch()?;
+                    v = v.checked_add(t).map_err(|e| self.big(e))?;
+                }
+                Some('-') => {
+                    self.pos += 1;
+                    let t = self.switch()?;
+                    v = v.checked_sub(t).map_err(|e| self.big(e))?;
+                }
+                _ => return Ok(v),
+            }
+        }
+    }
+
+    /// `+-G` (= `{G | -G}`), or `x+-G` (= `{x + G | x - G}`), or a unary term.
+    fn switch(&mut self) -> Result<Value, ParseValueError> {
+        if self.peek2('+', '-') {
+            self.pos += 2;
+            let g = self.unary()?;
+            return Value::from_options(&[g], &[g.neg()]).map_err(|e| self.big(e));
+        }
+        let x = self.unary()?;
+        if self.peek2('+', '-') {
+            self.pos += 2;
+            let g = self.unary()?;
+            let l = x.checked_add(g).map_err(|e| self.big(e))?;
+            let r = x.checked_sub(g).map_err(|e| self.big(e))?;
+            return Value::from_options(&[l], &[r]).map_err(|e| self.big(e));
+        }
+        Ok(x)
+    }
+
+    /// Minus signs (not before digits, where they belong to the number), then an atom.
+    fn unary(&mut self) -> Result<Value, ParseValueError> {
+        let mut negate = false;
+        while self.peek() == Some('-')
+            && !self
+                .chars
+                .get(self.pos + 1)
+                .is_some_and(|c| c.is_ascii_digit())
+        {
+            self.pos += 1;
+            negate = !negate;
+        }
+        let v = self.atom()?;
+        Ok(if negate { v.neg() } else { v })
+    }
+
+    /// `{...}`, or `[number][ups][star]`.
+    fn atom(&mut self) -> Result<Value, ParseValueError> {
+        match self.peek() {
+            Some('{') => self.braces(),
+            Some(c) if c.is_ascii_digit() || "-^v*".contains(c) => self.nus(),
+            Some(c) => Err(self.error(format!(
+                "expected a value (a number, *, ^, v or {{...}}), found {c:?}"
+            ))),
+            None => Err(self.error("expected a value, found the end".into())),
+        }
+    }
+
+    /// Up to 38 digits (every number [`Dyadic`] holds has fewer).
+    fn digits(&mut self) -> Option<u128> {
+        let start = self.pos;
+        while self.chars.get(self.pos).is_some_and(|c| c.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        if self.pos == start || self.pos - start > 38 {
+            if self.pos > start {
+                self.pos = start;
+            }
+            return None;
+        }
+        self.chars[start..self.pos]
+            .iter()
+            .collect::<String>()
+            .parse()
+            .ok()
+    }
+
+    fn nus(&mut self) -> Result<Value, ParseValueError> {
+        let mut parts = Vec::new();
+        // Number: -?digits(/digits)?
+        let negative = self.chars.get(self.pos) == Some(&'-');
+        if negative || self.chars.get(self.pos).is_some_and(|c| c.is_ascii_digit()) {
+            if negative {
+                self.pos += 1;
+            }
+            let n = self
+                .digits()
+                .ok_or_else(|| self.error("expected digits (at most 38)".into()))?;
+            let n = i128::try_from(n).map_err(|_| self.big(CgtError::NumberTooLarge))?;
+            let mut d = Dyadic::new(n, 0).map_err(|e| self.big(e))?;
+            if self.chars.get(self.pos) == Some(&'/') {
+                self.pos += 1;
+                let q = self
+                    .digits()
+                    .ok_or_else(|| self.error("expected a denominator".into()))?;
+                if !q.is_power_of_two() {
+                    return Err(self.error(format!(
+                        "denominator {q} is not a power of 2: short games' numbers are dyadic"
+                    )));
+                }
+                d = Dyadic::new(n, q.trailing_zeros()).map_err(|e| self.big(e))?;
+            }
+            if negative {
+                d = d.neg();
+            }
+            parts.push(Value::number(d));
+        }
+        // Ups: ^^^, ^3, vv, v2.
+        if let Some(&arrow) = self
+            .chars
+            .get(self.pos)
+            .filter(|c| **c == '^' || **c == 'v')
+        {
+            let mut k = 0i64;
+            while self.chars.get(self.pos) == Some(&arrow) {
+                self.pos += 1;
+                k += 1;
+            }
+            if k == 1 {
+                if let Some(n) = self.digits() {
+                    k = i64::try_from(n).unwrap_or(i64::MAX);
+                }
+            }
+            if !(1..=MAX_UPS * 2).contains(&k) {
+                return Err(self.error(format!("at most {} ups", MAX_UPS * 2)));
+            }
+            let up = store().up().map_err(|e| self.big(e))?;
+            let up = if arrow == 'v' { up.neg() } else { up };
+            for _ in 0..k {
+                parts.push(up);
+            }
+        }
+        if self.chars.get(self.pos) == Some(&'*') {
+            self.pos += 1;
+            let m = self.digits().unwrap_or(1);
+            if m > u128::from(MAX_NIMBER) {
+                return Err(self.error(format!("nimbers up to *{MAX_NIMBER}")));
+            }
+            parts.push(Value::nimber(m as u32).map_err(|e| self.big(e))?);
+        }
+        if parts.is_empty() {
+            return Err(self.error("expected a value".into()));
+        }
+        Value::sum(&parts).map_err(|e| self.big(e))
+    }
+
+    fn braces(&mut self) -> Result<Value, ParseValueError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error(format!("braces nested deeper than {MAX_DEPTH}")));
+        }
+        self.pos += 1; // '{'
+        let mut items = Vec::new();
+        loop {
+            match self.peek() {
+                Some('}') => {
+                    self.pos += 1;
+                    break;
+                }
+                Some('|') => {
+                    let at = self.pos;
+                    let mut k = 0;
+                    while self.chars.get(self.pos) == Some(&'|') {
+                        self.pos += 1;
+                        k += 1;
+                    }
+                    items.push(Item::Bars(k, at));
+                }
+                Some(',') => self.pos += 1,
+                None => return Err(self.error("expected `}` to close `{`".into())),
+                _ => items.push(Item::Game(self.expr()?)),
+            }
+        }
+        self.depth -= 1;
+        if !items.iter().any(|i| matches!(i, Item::Bars(..))) {
+            return Err(self.error("expected `|` between Left's and Right's options".into()));
+        }
+        self.build(&items)
+    }
+
+    /// The game of a braces list: split at the longest run of bars (there must be one).
+    fn build(&self, items: &[Item]) -> Result<Value, ParseValueError> {
+        let longest = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Bars(k, _) => Some(*k),
+                Item::Game(_) => None,
+            })
+            .max();
+        let Some(k) = longest else {
+            return match items {
+                [Item::Game(g)] => Ok(*g),
+                _ => Err(self.error("expected one game between bars".into())),
+            };
+        };
+        let splits: Vec<usize> = (0..items.len())
+            .filter(|&i| matches!(items[i], Item::Bars(j, _) if j == k))
+            .collect();
+        if splits.len() > 1 {
+            let Item::Bars(_, at) = items[splits[1]] else {
+                unreachable!("filtered to bars")
+            };
+            return Err(ParseValueError {
+                column: at + 1,
+                message: format!("two runs of {k} bars at the same level: ambiguous"),
+            });
+        }
+        let (l, r) = (&items[..splits[0]], &items[splits[0] + 1..]);
+        let side = |part: &[Item]| -> Result<Vec<Value>, ParseValueError> {
+            if part.iter().any(|i| matches!(i, Item::Bars(..))) {
+                Ok(vec![self.build(part)?])
+            } else {
+                Ok(part
+                    .iter()
+                    .map(|i| match i {
+                        Item::Game(g) => *g,
+                        Item::Bars(..) => unreachable!("no bars here"),
+                    })
+                    .collect())
+            }
+        };
+        Value::from_options(&side(l)?, &side(r)?).map_err(|e| self.big(e))
+    }
+}

@@ -1,0 +1,318 @@
+//! Values of the built-in partizan games against independent oracles:
+//!
+//! * Blue-Red Hackenbush stalks: Berlekamp's sign expansion (*Winning Ways* ch. 2) = the tree
+//!   rule = the search over standing edges;
+//! * random Blue-Red trees: the tree rule = the search;
+//! * sums of random Blue-Red-Green pictures and of random Domineering boards: the outcome class
+//!   the values give = retrograde analysis of the sum's explicit game graph, each player first;
+//! * Domineering: a board's transpose is its negative, so `G + transpose(G) = 0`.
+
+use std::collections::HashMap;
+use std::ops::Neg;
+
+use zermelo::graph::{Rules, TwoPlayerGraph};
+use zermelo::solve;
+use zermelo::{Outcome, Player};
+use zermelo_cgt::{Dyadic, OutcomeClass, Value};
+use zermelo_games::blue_red_hackenbush::Picture;
+use zermelo_games::domineering::{Board, Domineering};
+use zermelo_games::hackenbush::Forest;
+
+mod common;
+use common::Rng;
+
+/// Berlekamp's sign expansion of a stalk, colours listed from the ground up: the first run of
+/// one colour counts ±1 an edge, every later edge ±1/2, ±1/4, ... in turn.
+fn sign_expansion(colours: &[char]) -> Dyadic {
+    let sign = |c: char| if c == 'b' { 1 } else { -1 };
+    let run = colours.iter().take_while(|&&c| c == colours[0]).count();
+    let mut total = Dyadic::integer(sign(colours[0]) * run as i64);
+    for (k, &c) in colours[run..].iter().enumerate() {
+        let term = Dyadic::new(i128::from(sign(c)), k as u32 + 1).unwrap();
+        total = total.checked_add(term).unwrap();
+    }
+    total
+}
+
+#[test]
+fn stalks_follow_the_sign_expansion() {
+    let mut rng = Rng(1);
+    for case in 0..400 {
+        let len = 1 + rng.below(14) as usize;
+        let colours: Vec<char> = (0..len)
+            .map(|_| if rng.below(2) == 0 { 'b' } else { 'r' })
+            .collect();
+        let parents: Vec<String> = (0..=len)
+            .map(|v| {
+                if v == 0 {
+                    "-".into()
+                } else {
+                    (v - 1).to_string()
+                }
+            })
+            .collect();
+        let forest = Forest::parse(&parents.join(",")).unwrap();
+        let text: String = std::iter::once('-')
+            .chain(colours.iter().copied())
+            .collect();
+        let picture = Picture::from_forest(&forest, &text).unwrap();
+        let want = Value::number(sign_expansion(&colours));
+        assert_eq!(picture.value().unwrap(), want, "case {case}: {text}");
+        assert_eq!(picture.search_value().unwrap(), want, "case {case}: {text}");
+    }
+}
+
+#[test]
+fn the_tree_rule_equals_the_search() {
+    let mut rng = Rng(2);
+    for case in 0..500 {
+        let n = 2 + rng.below(12) as usize;
+        let mut parents = vec!["-".to_string()];
+        let mut colours = String::from("-");
+        for v in 1..n {
+            if rng.below(6) == 0 {
+                parents.push("-".into());
+                colours.push('-');
+            } else {
+                parents.push(rng.below(v as u64).to_string());
+                colours.push(if rng.below(2) == 0 { 'b' } else { 'r' });
+            }
+        }
+        let forest = Forest::parse(&parents.join(",")).unwrap();
+        let Ok(picture) = Picture::from_forest(&forest, &colours) else {
+            continue; // only roots: no edges
+        };
+        let rule = picture.value().unwrap();
+        assert_eq!(
+            rule,
+            picture.search_value().unwrap(),
+            "case {case}: {parents:?} {colours}"
+        );
+        assert_eq!(
+            rule.checked_add(picture.swapped().value().unwrap())
+                .unwrap(),
+            Value::ZERO
+        );
+    }
+}
+
+/// Explores the sum of components from their starts (moves: `moves(i, position, left)`), and
+/// returns the outcome class of the start by retrograde analysis.
+fn explored_class(starts: &[u64], moves: &dyn Fn(usize, u64, bool) -> Vec<u64>) -> OutcomeClass {
+    let mut id: HashMap<Vec<u64>, u64> = HashMap::new();
+    let mut queue = vec![starts.to_vec()];
+    id.insert(starts.to_vec(), 0);
+    let mut edges = [Vec::new(), Vec::new()];
+    let mut head = 0;
+    while head < queue.len() {
+        let pos = queue[head].clone();
+        let from = id[&pos];
+        head += 1;
+        for (side, left) in [(0, true), (1, false)] {
+            for i in 0..pos.len() {
+                for m in moves(i, pos[i], left) {
+                    let mut next = pos.clone();
+                    next[i] = m;
+                    let to = match id.get(&next) {
+                        Some(&t) => t,
+                        None => {
+                            let t = id.len() as u64;
+                            id.insert(next.clone(), t);
+                            queue.push(next);
+                            t
+                        }
+                    };
+                    edges[side].push((from, to));
+                }
+            }
+        }
+    }
+    let g = TwoPlayerGraph::from_moves(id.len() as u64, [&edges[0], &edges[1]]).unwrap();
+    let sol = solve::retrograde(g.states(), &Rules::normal());
+    let lf = sol.outcome(TwoPlayerGraph::state(0, Player::Zero)) == Outcome::Win;
+    let rf = sol.outcome(TwoPlayerGraph::state(0, Player::One)) == Outcome::Win;
+    match (lf, rf) {
+        (true, true) => OutcomeClass::N,
+        (true, false) => OutcomeClass::L,
+        (false, true) => OutcomeClass::R,
+        (false, false) => OutcomeClass::P,
+    }
+}
+
+fn random_picture(rng: &mut Rng, max_edges: u64) -> Picture {
+    let m = 1 + rng.below(max_edges);
+    let vertices = 1 + rng.below(m + 1);
+    let edges: Vec<String> = (0..m)
+        .map(|_| {
+            let c = ["b", "r", "g"][rng.below(3) as usize];
+            format!("{}-{}:{c}", rng.below(vertices), rng.below(vertices))
+        })
+        .collect();
+    Picture::parse_edges(&edges.join(",")).unwrap()
+}
+
+#[test]
+fn hackenbush_sums_match_retrograde_analysis() {
+    let mut rng = Rng(3);
+    let mut seen = HashMap::new();
+    for case in 0..300 {
+        let k = 1 + rng.below(2) as usize;
+        let parts: Vec<Picture> = (0..k).map(|_| random_picture(&mut rng, 6)).collect();
+        let values: Vec<Value> = parts.iter().map(|p| p.value().unwrap()).collect();
+        let sum = Value::sum(&values).unwrap();
+        let starts: Vec<u64> = parts.iter().map(|p| p.start()).collect();
+        let want = explored_class(&starts, &|i, pos, left| parts[i].moves(pos, left));
+        assert_eq!(sum.outcome(), want, "case {case}: {sum}");
+        *seen.entry(want.as_str()).or_insert(0) += 1;
+    }
+    assert!(seen.len() == 4, "{seen:?}");
+}
+
+fn random_board(rng: &mut Rng) -> Board {
+    let (w, h) = (1 + rng.below(4) as usize, 1 + rng.below(3) as usize);
+    let rows: Vec<String> = (0..h)
+        .map(|_| {
+            (0..w)
+                .map(|_| if rng.below(5) == 0 { '#' } else { '.' })
+                .collect()
+        })
+        .collect();
+    Board::parse(&rows.join("/")).unwrap()
+}
+
+#[test]
+fn domineering_sums_match_retrograde_analysis() {
+    let mut rng = Rng(4);
+    let mut solver = Domineering::new();
+    let mut seen = HashMap::new();
+    for case in 0..300 {
+        let k = 1 + rng.below(2) as usize;
+        let boards: Vec<Board> = (0..k).map(|_| random_board(&mut rng)).collect();
+        let values: Vec<Value> = boards.iter().map(|b| solver.value(b).unwrap()).collect();
+        let sum = Value::sum(&values).unwrap();
+        // Positions are indices into a table of boards met so far.
+        let table = std::cell::RefCell::new(boards.clone());
+        let index = |b: Board| -> u64 {
+            let mut t = table.borrow_mut();
+            match t.iter().position(|&x| x == b) {
+                Some(i) => i as u64,
+                None => {
+                    t.push(b);
+                    t.len() as u64 - 1
+                }
+            }
+        };
+        let starts: Vec<u64> = (0..k as u64).collect();
+        let want = explored_class(&starts, &|_, pos, left| {
+            let b = table.borrow()[pos as usize];
+            b.moves(left).into_iter().map(&index).collect()
+        });
+        assert_eq!(sum.outcome(), want, "case {case}: {boards:?} {sum}");
+        *seen.entry(want.as_str()).or_insert(0) += 1;
+    }
+    assert!(seen.len() >= 3, "{seen:?}");
+}
+
+#[test]
+fn a_transposed_board_is_the_negative() {
+    let mut rng = Rng(5);
+    let mut solver = Domineering::new();
+    for case in 0..200 {
+        let (w, h) = (1 + rng.below(4) as usize, 1 + rng.below(4) as usize);
+        let cells: Vec<Vec<char>> = (0..h)
+            .map(|_| {
+                (0..w)
+                    .map(|_| if rng.below(5) == 0 { '#' } else { '.' })
+                    .collect()
+            })
+            .collect();
+        let text: Vec<String> = cells.iter().map(|r| r.iter().collect()).collect();
+        let t: Vec<String> = (0..w)
+            .map(|c| (0..h).map(|r| cells[r][c]).collect())
+            .collect();
+        let a = solver
+            .value(&Board::parse(&text.join("/")).unwrap())
+            .unwrap();
+        let b = Domineering::new()
+            .value(&Board::parse(&t.join("/")).unwrap())
+            .unwrap();
+        assert_eq!(b, a.neg(), "case {case}: {text:?}");
+        assert_eq!(a.checked_add(b).unwrap(), Value::ZERO);
+    }
+}
+
+/// Long stalks (hundreds of edges, denominators far beyond 128 bits): Berlekamp's rule in
+/// exact arithmetic = the sign expansion computed here term by term.
+#[test]
+fn long_stalks_follow_the_sign_expansion_exactly() {
+    use zermelo_cgt::BigDyadic;
+    let mut rng = Rng(9);
+    for case in 0..40 {
+        let len = 100 + rng.below(400) as usize;
+        let colours: Vec<char> = (0..len)
+            .map(|_| if rng.below(2) == 0 { 'b' } else { 'r' })
+            .collect();
+        let sign = |c: char| if c == 'b' { 1 } else { -1 };
+        let run = colours.iter().take_while(|&&c| c == colours[0]).count();
+        let mut want = BigDyadic::integer(sign(colours[0]) * run as i64);
+        for (k, &c) in colours[run..].iter().enumerate() {
+            want = want.add(&BigDyadic::integer(sign(c)).halved(k as u64 + 1));
+        }
+        let parents: Vec<String> = (0..=len)
+            .map(|v| {
+                if v == 0 {
+                    "-".into()
+                } else {
+                    (v - 1).to_string()
+                }
+            })
+            .collect();
+        let forest = Forest::parse(&parents.join(",")).unwrap();
+        let text: String = std::iter::once('-')
+            .chain(colours.iter().copied())
+            .collect();
+        let picture = Picture::from_forest(&forest, &text).unwrap();
+        assert_eq!(picture.tree_number(), Some(want), "case {case}");
+    }
+}
+
+#[test]
+fn toads_and_frogs_sums_match_retrograde_analysis() {
+    use zermelo_games::toads_frogs::{Strip, ToadsFrogs};
+    let mut rng = Rng(10);
+    let mut solver = ToadsFrogs::new();
+    let mut seen = HashMap::new();
+    for case in 0..300 {
+        let k = 1 + rng.below(2) as usize;
+        let strips: Vec<Strip> = (0..k)
+            .map(|_| {
+                let len = 1 + rng.below(6);
+                let text: String = (0..len)
+                    .map(|_| ['T', 'F', '.'][rng.below(3) as usize])
+                    .collect();
+                Strip::parse(&text).unwrap()
+            })
+            .collect();
+        let values: Vec<Value> = strips.iter().map(|s| solver.value(s).unwrap()).collect();
+        let sum = Value::sum(&values).unwrap();
+        let table = std::cell::RefCell::new(strips.clone());
+        let index = |s: Strip| -> u64 {
+            let mut t = table.borrow_mut();
+            match t.iter().position(|x| *x == s) {
+                Some(i) => i as u64,
+                None => {
+                    t.push(s);
+                    t.len() as u64 - 1
+                }
+            }
+        };
+        let starts: Vec<u64> = (0..k as u64).collect();
+        let want = explored_class(&starts, &|_, pos, left| {
+            let s = table.borrow()[pos as usize].clone();
+            s.moves(left).into_iter().map(&index).collect()
+        });
+        assert_eq!(sum.outcome(), want, "case {case}: {strips:?} {sum}");
+        *seen.entry(want.as_str()).or_insert(0) += 1;
+    }
+    assert!(seen.len() == 4, "{seen:?}");
+}
