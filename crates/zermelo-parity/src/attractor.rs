@@ -13,19 +13,10 @@
 //! counter never underflows, and multi-edges are counted once per copy.
 
 use crate::layered::Layered;
+use crate::region::Region;
 use crate::Arena;
 use zermelo::solve::wave::{propagate, Quantifier, Wave};
 use zermelo::{NodeId, Player};
-
-/// The subgame an attractor works in and the set it grows.
-pub(crate) trait Region {
-    /// Whether `v` belongs to the subgame (inside or outside the set).
-    fn in_game(&self, v: NodeId) -> bool;
-    /// Whether `v` is in the set already.
-    fn contains(&self, v: NodeId) -> bool;
-    /// Adds `v` to the set; `via` is the move into the set when the attracting player owns `v`.
-    fn add(&mut self, v: NodeId, via: Option<NodeId>);
-}
 
 /// Reusable scratch space for attractors over one arena: 12 bytes per vertex, in one array so
 /// that visiting a vertex touches one cache line (8 more for the layered attractor, on its
@@ -183,31 +174,5 @@ impl<R: Region> Wave for Pull<'_, R> {
         self.scratch.slots[u as usize].stage = 2 * self.scratch.epoch;
         let via = (by == Quantifier::Exists).then_some(v);
         self.region.add(u, via);
-    }
-}
-
-/// A subgame given by a membership mask, and a set given by a second mask; the attracting
-/// player's moves are written to `strategy`.
-pub(crate) struct Masked<'a> {
-    pub(crate) alive: &'a [bool],
-    pub(crate) inside: &'a mut [bool],
-    pub(crate) strategy: &'a mut [NodeId],
-}
-
-impl Region for Masked<'_> {
-    #[inline(always)]
-    fn in_game(&self, v: NodeId) -> bool {
-        self.alive[v as usize]
-    }
-    #[inline(always)]
-    fn contains(&self, v: NodeId) -> bool {
-        self.inside[v as usize]
-    }
-    #[inline(always)]
-    fn add(&mut self, v: NodeId, via: Option<NodeId>) {
-        self.inside[v as usize] = true;
-        if let Some(to) = via {
-            self.strategy[v as usize] = to;
-        }
     }
 }

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::attractor::Region;
+use crate::region::Region;
 use crate::Arena;
 use zermelo::graph::Predecessors;
 use zermelo::{NodeId, Player};
@@ -235,8 +235,9 @@ impl<R: Region + Sync> Run<'_, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::attractor::{Attractor, Masked, Mode};
+    use crate::attractor::{Attractor, Mode};
     use crate::objectives::reachability_by;
+    use crate::region::Masked;
     use crate::solution::NO_MOVE;
     use crate::{objective_arena, verify, Objective, ParitySolution};
     use zermelo::graph::generate::SplitMix64;

@@ -93,6 +93,7 @@ mod objectives;
 mod preprocess;
 mod promotion;
 mod qpz;
+mod region;
 mod rtl;
 mod scc;
 mod si;
@@ -200,7 +201,17 @@ const REGISTRY: &[Entry] = &[
     Entry { solver: Solver::StrategyImprovement,     names: &["si", "strategy-improvement"], run: si::si_sub,              dense: false, stack: Stack::Flat },
 ];
 
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::DEFAULT
+    }
+}
+
 impl Solver {
+    /// The solver used when none is named: the command line's `--solver` default and the
+    /// Python package's, both read from here.
+    pub const DEFAULT: Solver = Solver::Auto;
+
     /// Every solver of the registry, then [`Solver::Auto`].
     pub const ALL: [Solver; REGISTRY.len() + 1] = {
         let mut all = [Solver::Auto; REGISTRY.len() + 1];

@@ -13,7 +13,8 @@
 //! equivalent parity game (same vertex ids), which is how tests and `zermelo parity verify`
 //! check these answers with the parity verifier and compare them with Zielonka.
 
-use crate::attractor::{Attractor, Masked, Mode};
+use crate::attractor::{Attractor, Mode};
+use crate::region::Masked;
 use crate::solution::NO_MOVE;
 use crate::{Arena, ParitySolution, Priority};
 use zermelo::graph::Csr;

@@ -12,7 +12,8 @@
 //!   whole game, are dominions; the solver only sees what is left (a subgame: every remaining
 //!   vertex keeps a successor in it).
 
-use crate::attractor::{Attractor, Masked};
+use crate::attractor::Attractor;
+use crate::region::Masked;
 use crate::solution::NO_MOVE;
 use crate::{favours, Arena, ParitySolution, Priority};
 use zermelo::{NodeId, Player};

@@ -16,7 +16,8 @@
 //! downwards) and the opponent cannot leave it at all, it is an α-dominion: it is attracted in
 //! the whole remaining game, marked solved, and the search restarts from the top.
 
-use crate::attractor::{Attractor, Region};
+use crate::attractor::Attractor;
+use crate::region::Region;
 use crate::solution::NO_MOVE;
 use crate::{favours, Arena, Budget, ParitySolution, Priority};
 use zermelo::graph::Predecessors;

@@ -35,7 +35,8 @@
 //! moves it leaves are checked and completed by [`finish`], and every answer goes through the
 //! verifier in the tests.
 
-use crate::attractor::{Attractor, Masked, Region};
+use crate::attractor::Attractor;
+use crate::region::{Masked, Region};
 use crate::solution::NO_MOVE;
 use crate::{favours, Arena, Budget, ParitySolution, Priority};
 use zermelo::{NodeId, Player};

@@ -16,7 +16,8 @@
 //! regions of that part, solved alone, are winning in the whole game, and so are their
 //! attractors, with attractor moves as strategies.
 
-use crate::attractor::{Attractor, Masked};
+use crate::attractor::Attractor;
+use crate::region::Masked;
 use crate::solution::NO_MOVE;
 use crate::{favours, solve_subgame, Arena, ParitySolution, Solver};
 use zermelo::graph::Predecessors;

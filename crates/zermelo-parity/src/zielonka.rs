@@ -14,7 +14,8 @@
 //! opponent wins nothing in `G \ A`, α wins all of `G`; otherwise the opponent's region there,
 //! attracted, is won by the opponent in `G` and is removed, and the loop goes on.
 
-use crate::attractor::{Attractor, Masked};
+use crate::attractor::Attractor;
+use crate::region::Masked;
 use crate::{favours, Arena, Budget, ParitySolution};
 use zermelo::{NodeId, Player};
 

@@ -15,7 +15,7 @@ use zermelo::Outcome;
 
 use crate::arrays;
 use crate::errors;
-use crate::graph::GraphData;
+use crate::graph_data::GraphData;
 use crate::solution::{Counts, Solution};
 
 /// A Python state with its hash computed once. Equality asks Python (`==`) only when hashes

@@ -5,7 +5,9 @@
 //! here (like the CLI). The Python package `zermelo` (`python/zermelo/`) re-exports it, adds
 //! python-chess support, and carries the type stubs.
 //!
-//! * [`graph`] — `Graph`, `solve`, `load`, `grundy`;
+//! * [`graph`] — `Graph`'s methods, `solve`, `load` ([`graph_data`]: the type and how one is
+//!   made);
+//! * [`grundy`] — `grundy`, `loopy_grundy` and `LoopyGrundy`;
 //! * [`solution`] — `Solution` (numpy views), `Counts`, `Line`, `verify`;
 //! * [`game`] — `solve_game`: games written in Python, explored by the library;
 //! * [`parity`] — `zermelo.parity`: `Arena`, `solve`, `verify`, `load`;
@@ -26,6 +28,8 @@ pub mod chess;
 pub mod errors;
 pub mod game;
 pub mod graph;
+pub mod graph_data;
+pub mod grundy;
 pub mod parity;
 pub mod solution;
 pub mod wait;
@@ -40,7 +44,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LOSE", zermelo::Outcome::Lose as i8)?;
     m.add("DRAW", zermelo::Outcome::Draw as i8)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add_class::<graph::Graph>()?;
+    m.add_class::<graph_data::Graph>()?;
     m.add_class::<solution::Solution>()?;
     m.add_class::<solution::Counts>()?;
     m.add_class::<solution::Line>()?;
@@ -51,11 +55,14 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<chess::Probe>()?;
     m.add_function(wrap_pyfunction!(graph::solve_edges, m)?)?;
     m.add_function(wrap_pyfunction!(graph::load, m)?)?;
-    m.add_function(wrap_pyfunction!(graph::grundy, m)?)?;
+    m.add_class::<grundy::LoopyGrundy>()?;
+    m.add_function(wrap_pyfunction!(grundy::grundy, m)?)?;
+    m.add_function(wrap_pyfunction!(grundy::loopy_grundy, m)?)?;
     m.add_function(wrap_pyfunction!(solution::verify, m)?)?;
     m.add_function(wrap_pyfunction!(game::solve_game, m)?)?;
     m.add_function(wrap_pyfunction!(parity::solve, m)?)?;
     m.add_function(wrap_pyfunction!(parity::load, m)?)?;
     m.add_function(wrap_pyfunction!(parity::verify, m)?)?;
+    parity::add_registry(m)?;
     Ok(())
 }

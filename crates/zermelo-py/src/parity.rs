@@ -15,7 +15,7 @@ use zermelo_parity::{
 
 use crate::arrays;
 use crate::errors;
-use crate::graph::node_index;
+use crate::graph_data::node_index;
 use crate::wait::interruptible;
 
 /// A parity game: a graph, an owner (0 = Even, 1 = Odd) and a priority per vertex; every
@@ -65,8 +65,13 @@ impl Arena {
                 })
             })
             .collect::<PyResult<Vec<_>>>()?;
-        let graph =
-            crate::graph::Graph::from_args(py, edges, Some(owners.len() as i128), false, None)?;
+        let graph = crate::graph_data::Graph::from_args(
+            py,
+            edges,
+            Some(owners.len() as i128),
+            false,
+            None,
+        )?;
         let csr = Arc::try_unwrap(graph.data).map_or_else(|d| d.csr.clone(), |d| d.csr);
         let arena = LibArena::new(csr, owners, priorities)
             .and_then(|a| a.with_start(start))
@@ -113,8 +118,8 @@ impl Arena {
     }
 
     /// Solves the game (see :func:`zermelo.parity.solve`).
-    #[pyo3(signature = (*, solver = "pp", scc = false))]
-    fn solve(&self, py: Python<'_>, solver: &str, scc: bool) -> PyResult<ParitySolution> {
+    #[pyo3(signature = (*, solver = None, scc = false))]
+    fn solve(&self, py: Python<'_>, solver: Option<&str>, scc: bool) -> PyResult<ParitySolution> {
         solve_arena(py, self.arena.clone(), solver, scc)
     }
 
@@ -204,14 +209,19 @@ impl ParitySolution {
 fn solve_arena(
     py: Python<'_>,
     arena: Arc<LibArena>,
-    solver: &str,
+    solver: Option<&str>,
     scc: bool,
 ) -> PyResult<ParitySolution> {
-    let chosen = Solver::from_name(solver).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown parity solver {solver:?}: expected 'pp' or 'zielonka'"
-        ))
-    })?;
+    let chosen = match solver {
+        None => Solver::DEFAULT,
+        Some(name) => Solver::from_name(name).ok_or_else(|| {
+            let known: Vec<&str> = Solver::names().collect();
+            PyValueError::new_err(format!(
+                "unknown parity solver {name:?}: expected one of {}",
+                known.join(", ")
+            ))
+        })?,
+    };
     let options = SolveOptions {
         scc,
         ..SolveOptions::default()
@@ -258,13 +268,14 @@ fn arena_of(py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<Arc<LibArena>> 
     }
 }
 
-/// ``parity.solve(game, *, solver="pp", scc=False)``.
+/// ``parity.solve(game, *, solver=None, scc=False)``: ``None`` is the library's default
+/// (:data:`zermelo.parity.DEFAULT_SOLVER`).
 #[pyfunction]
-#[pyo3(name = "parity_solve", signature = (game, *, solver = "pp", scc = false))]
+#[pyo3(name = "parity_solve", signature = (game, *, solver = None, scc = false))]
 pub fn solve(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
-    solver: &str,
+    solver: Option<&str>,
     scc: bool,
 ) -> PyResult<ParitySolution> {
     solve_arena(py, arena_of(py, game)?, solver, scc)
@@ -306,4 +317,13 @@ pub fn verify(
     }
     py.detach(|| parity::verify(&arena, &claim))
         .map_err(errors::parity_violation)
+}
+
+/// The parity solvers' names as the library's registry lists them (the command line's
+/// ``--solver`` choices, ``auto`` last), and the default.
+pub fn add_registry(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let names: Vec<&'static str> = Solver::names().collect();
+    m.add("parity_solvers", pyo3::types::PyTuple::new(m.py(), names)?)?;
+    m.add("parity_default_solver", Solver::DEFAULT.name())?;
+    Ok(())
 }

@@ -13,7 +13,7 @@ use zermelo::{NodeId, Outcome};
 
 use crate::arrays;
 use crate::errors;
-use crate::graph::{node_index, Graph, GraphData};
+use crate::graph_data::{node_index, Graph, GraphData};
 use crate::wait::interruptible;
 
 /// How many positions have each outcome, and the largest depth.

@@ -56,13 +56,32 @@ def test_arena_errors() -> None:
 def test_random_games_match_cli(cli: Path, tmp_path: Path, seed: int) -> None:
     game = tmp_path / "g.pg"
     run(cli, "gen", "parity", "random", "--vertices", str(200 + 300 * seed), "--seed", str(seed), "-o", str(game), "-q")
-    for solver in ("pp", "zielonka"):
+    for solver in parity.SOLVERS:
         want = json.loads(run(cli, "parity", str(game), "--solver", solver, "--format", "json", "-q").stdout)
         s = parity.solve(game, solver=solver)
         assert s.winner.tolist() == want["winner"]
         assert s.strategy.tolist() == [-1 if m is None else m for m in want["strategy"]]
         parity.verify(game, s.winner, s.strategy)
         assert parity.solve(parity.load(game), solver=solver, scc=True).winner.tolist() == want["winner"]
+
+
+def test_every_cli_solver_has_a_python_name(cli: Path, tmp_path: Path) -> None:
+    """The command line's --solver choices (its error message lists them) and its default are
+    the Python package's, both read from the library's registry: a solver added to one and not
+    the other fails here."""
+    game = tmp_path / "g.pg"
+    game.write_text("parity 0;\n0 0 0 0;\n")
+    refused = run(cli, "parity", str(game), "--solver", "no-such-solver", check=False)
+    assert refused.returncode == 2
+    listed = refused.stderr.split("expected one of ", 1)[1].splitlines()[0]
+    assert tuple(name.strip() for name in listed.split(",")) == parity.SOLVERS
+    help_text = run(cli, "parity", "--help").stdout
+    assert f"[default: {parity.DEFAULT_SOLVER}]" in help_text
+    # The default is what the Python package runs when no solver is named.
+    a = parity.Arena([[0, 0]], owner=[0], priority=[0])
+    assert repr(parity.solve(a)) == repr(parity.solve(a, solver=parity.DEFAULT_SOLVER))
+    with pytest.raises(ValueError, match="expected one of " + ", ".join(parity.SOLVERS)):
+        parity.solve(a, solver="no-such-solver")
 
 
 def test_bad_pgsolver_file(tmp_path: Path) -> None:

@@ -219,6 +219,25 @@ def test_grundy() -> None:
     assert sorted(e.value.cycle) == [1, 2]
 
 
+def test_loopy_grundy() -> None:
+    # 0 <-> 1 with no way out: both inf{} (a draw); 2 moves into that cycle or to the terminal
+    # 3 (value 0): inf{0}, a win.
+    edges = [(0, 1), (1, 0), (2, 0), (2, 3)]
+    v = zermelo.loopy_grundy(edges)
+    assert len(v) == 4 and v.has_infinite
+    assert [v.text(u) for u in range(4)] == ["inf{}", "inf{}", "inf{0}", "0"]
+    assert v.finite.tolist() == [-1, -1, -1, 0] and v.finite.dtype == np.int64
+    assert v.infinite_options(2) == [0] and v.infinite_options(3) is None
+    assert v.outcome.tolist() == [zermelo.DRAW, zermelo.DRAW, zermelo.WIN, zermelo.LOSE]
+    assert zermelo.Graph(edges).loopy_grundy().text(2) == "inf{0}"
+    assert repr(v) == "LoopyGrundy(nodes=4, infinite=3)"
+    # On an acyclic graph the values are the ordinary ones.
+    acyclic = [(n, n - k) for n in range(6) for k in (1, 2) if k <= n]
+    assert zermelo.loopy_grundy(acyclic).finite.tolist() == zermelo.grundy(acyclic).tolist()
+    with pytest.raises(IndexError):
+        v.text(4)
+
+
 def test_error_classes() -> None:
     for cls in (
         zermelo.ReadError,

@@ -34,7 +34,7 @@ pub struct ParityArgs {
     /// (tangle learning), `rtl` (recursive tangle learning), `ortl` (one-sided rtl), `qpz`
     /// (quasi-polynomial Zielonka), `fpj` (fixpoint iteration with justifications), `si`
     /// (strategy improvement).
-    #[arg(long, default_value = "auto", value_parser = parse_solver)]
+    #[arg(long, default_value = Solver::DEFAULT.name(), value_parser = parse_solver)]
     solver: Solver,
     #[command(flatten)]
     objective: ObjectiveArgs,

@@ -8,9 +8,14 @@ vertex) whose infinite plays Even wins when the largest priority seen infinitely
 ([0, 0, 0], [1, -1, -1])
 >>> zermelo.parity.verify(a, s.winner, s.strategy)
 
-:func:`solve` runs the library's pipeline (priority compression, winning self-loops, then
-priority promotion ``"pp"`` or Zielonka's ``"zielonka"``; ``scc=True`` solves strongly
-connected components bottom first); :func:`verify` checks any claimed solution.
+:func:`solve` runs the library's pipeline (priority compression, winning self-loops, then the
+chosen solver; ``scc=True`` solves strongly connected components bottom first); :func:`verify`
+checks any claimed solution. The solvers are the library's registry, the same as the command
+line's ``--solver`` choices: :data:`SOLVERS` (``auto``, the default :data:`DEFAULT_SOLVER`, is
+a portfolio of the others).
+
+>>> "zielonka" in zermelo.parity.SOLVERS and zermelo.parity.DEFAULT_SOLVER == "auto"
+True
 """
 
 from __future__ import annotations
@@ -22,11 +27,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ._native import Arena, ParitySolution
+from ._native import parity_default_solver as DEFAULT_SOLVER
 from ._native import parity_load as load
 from ._native import parity_solve as _solve
+from ._native import parity_solvers as SOLVERS
 from ._native import parity_verify as verify
 
-__all__ = ["Arena", "ParitySolution", "load", "solve", "verify"]
+__all__ = ["Arena", "ParitySolution", "SOLVERS", "DEFAULT_SOLVER", "load", "solve", "verify"]
 
 _Ints = Union[npt.NDArray[np.integer[Any]], Sequence[int]]
 _Edges = Union[npt.NDArray[np.integer[Any]], Sequence[Sequence[int]]]
@@ -37,14 +44,15 @@ def solve(
     owner: Optional[_Ints] = None,
     priority: Optional[_Ints] = None,
     *,
-    solver: str = "pp",
+    solver: Optional[str] = None,
     scc: bool = False,
 ) -> ParitySolution:
     """Solves a parity game: an :class:`Arena`, the path of a PGSolver file, or edges with
     ``owner`` and ``priority`` arrays (one per vertex).
 
-    ``solver`` is ``"pp"`` (priority promotion) or ``"zielonka"``; ``scc=True`` solves the
-    strongly connected components bottom first. The result's ``winner`` is 0 (Even) or 1 (Odd)
+    ``solver`` is one of :data:`SOLVERS` (``"auto"``, ``"pp"``, ``"zielonka"``, ``"tl"``, ...,
+    as ``zermelo parity --solver``), ``None`` for :data:`DEFAULT_SOLVER`; ``scc=True`` solves
+    the strongly connected components bottom first. The result's ``winner`` is 0 (Even) or 1 (Odd)
     per vertex and ``strategy`` the winner's move where it owns the vertex (-1 elsewhere).
     """
     if owner is not None or priority is not None:

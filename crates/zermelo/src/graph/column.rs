@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use bytemuck::Pod;
 
-use crate::io::Mapping;
+use crate::io::mapped::Mapping;
 
 /// A read-only array of plain numbers, owned or borrowed from a memory-mapped file (which it
 /// keeps alive). Either way it derefs to a slice; the mapped case was checked for alignment and

@@ -13,6 +13,7 @@ pub(crate) mod mapped;
 mod open;
 mod parallel;
 mod radix;
+mod scan;
 mod solution_csv;
 pub mod stream;
 mod two_player;
@@ -26,10 +27,9 @@ pub use mapped::Mapping;
 pub use open::{
     declared_size, open, LoadOptions, LoadProgress, Loaded, LoadedGraph, Rows, Source, Verdicts,
 };
-pub use parallel::{
-    edge_list_header, read_edge_list, read_edge_list_reverse, EdgeListRanges, Progress, ReadAt,
-};
+pub use parallel::{read_edge_list, read_edge_list_reverse, EdgeListRanges};
 pub use radix::{Away, TooManyMoves, WindowPart, WindowRows};
+pub use scan::{edge_list_header, Progress, ReadAt};
 pub use solution_csv::{
     parse_solution_csv, write_solution_csv, write_two_player_csv, ClaimedSolution,
     SolutionCsvLines, CSV_HEADER, TWO_PLAYER_CSV_HEADER,

@@ -25,7 +25,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
 
-use super::parallel::{for_each_edge, Malformed, Progress, ReadAt};
+use super::scan::{for_each_edge, Malformed, Progress, ReadAt};
 use crate::graph::ReverseCsr;
 use crate::outcome::NodeId;
 

@@ -15,7 +15,7 @@ use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
-use super::store::{Bits, Cells};
+use super::store::{Bits, Cells, PIECE_BITS};
 use super::{CompactError, CompactOptions, CounterMode};
 use crate::io::mapped::MappedCells;
 
@@ -206,7 +206,7 @@ fn load(
         })
         .collect();
     let u32_of = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
-    let pieces = n.div_ceil(1 << super::engine::PIECE_BITS);
+    let pieces = n.div_ceil(1 << PIECE_BITS);
     let mut pending = Vec::with_capacity(pairs.len() / 8);
     for p in pairs.chunks_exact(8) {
         let (depth, piece) = (u32_of(&p[..4]), u32_of(&p[4..]));

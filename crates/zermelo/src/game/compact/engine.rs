@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use super::checkpoint::{self, Restored, Resume, Snapshot};
 use super::seeding::{self, SeedLog};
-use super::store::{Bits, Cells};
+use super::store::{Bits, Cells, PIECE_BITS};
 use super::{
     estimate_memory, CompactError, CompactOptions, CounterMode, IndexedGame, LayerProgress,
     Lookahead, Start, MAX_DEPTH,
@@ -61,8 +61,6 @@ const CHUNK_WORDS: usize = 256;
 const HOLE: u16 = DRAW | 1;
 /// Indices seeded between two chances of a seeding checkpoint (64 work items).
 const SEED_SLICE: u64 = (CHUNK_WORDS * 64 * 64) as u64;
-/// Indices per piece of the pending lists (`index >> PIECE_BITS`).
-pub(super) const PIECE_BITS: u32 = 14;
 
 #[inline]
 fn decided(tag: u16, depth: u32) -> u16 {

@@ -6,6 +6,10 @@ use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use crate::io::mapped::MappedCells;
 
+/// Indices per piece of the pending lists (`index >> PIECE_BITS`): the engine lists the exits
+/// waiting for their layer by piece, and a checkpoint stores those lists.
+pub(super) const PIECE_BITS: u32 = 14;
+
 /// One `u16` cell per index, on the heap or in a file (removed when the cells are dropped:
 /// a finished or failed run leaves only its checkpoint behind).
 pub(super) enum Cells {
