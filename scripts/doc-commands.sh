@@ -22,6 +22,9 @@
 # of a clean clone's run). Usage:
 #   scripts/doc-commands.sh [PAGE.md ...]        default: README.md and docs/guide/*.md
 #   scripts/doc-commands.sh --list [PAGE.md ...] print the commands, run nothing
+# With DOC_OUTPUTS=DIR every command's output (stdout and stderr) is appended to DIR/PAGE.out
+# after a `$ COMMAND` line, so that two binaries' outputs can be compared with diff (a change
+# that must leave every documented output as it was: ZERMELO_BIN=old, then new).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -130,7 +133,13 @@ for page in "${pages[@]}"; do
     total=$((total + count))
     start=$(date +%s)
     # One shell per page: files, variables and background jobs carry from one command to the next.
-    if ! (cd "$dir" && PATH="$bin:$PATH" DOC_PY="$python" timeout 600 bash -c '
+    outputs=""
+    if [ -n "${DOC_OUTPUTS:-}" ]; then
+        mkdir -p "$DOC_OUTPUTS"
+        outputs=$(realpath "$DOC_OUTPUTS")/$(basename "$page" .md).out
+        : >"$outputs"
+    fi
+    if ! (cd "$dir" && PATH="$bin:$PATH" DOC_PY="$python" DOC_OUT="$outputs" timeout 600 bash -c '
         set -u
         log=$(mktemp)
         trap '\''kill $(jobs -p) 2>/dev/null; rm -f "$log"'\'' EXIT
@@ -138,6 +147,9 @@ for page in "${pages[@]}"; do
             local where=$1 want=$2 cmd=$3 got
             eval "$cmd" >"$log" 2>&1 </dev/null
             got=$?
+            if [ -n "$DOC_OUT" ]; then
+                { printf "\$ %s  # exit %s\n" "$cmd" "$got"; cat "$log"; } >>"$DOC_OUT"
+            fi
             if [ "$got" != "$want" ]; then
                 printf "\n%s: exit %s, expected %s:\n  \$ %s\n" "$where" "$got" "$want" "$cmd" >&2
                 sed "s/^/    /" "$log" | tail -n 40 >&2

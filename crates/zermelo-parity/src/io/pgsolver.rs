@@ -31,7 +31,7 @@ const MIN_LINE: usize = 8;
 ///
 /// ```
 /// let text = b"parity 2;\n0 3 0 1,2 \"a\";\n1 2 1 0;\n2 1 1 2;\n";
-/// let arena = zermelo::io::parse_pgsolver(text, "g.pg")?;
+/// let arena = zermelo_parity::io::parse_pgsolver(text, "g.pg")?;
 /// assert_eq!(arena.vertex_count(), 3);
 /// assert_eq!(arena.successors(0), &[1, 2]);
 /// # Ok::<(), zermelo::io::ParseError>(())
