@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, docs, unit/property/integration tests, the commands
-# of the user guide, short fuzz runs of every parser, browser tests.
+# The whole test suite: formatting, the benchmark dashboard, lints, docs, unit/property/integration
+# tests, the commands of the user guide, short fuzz runs of every parser, browser tests.
 # Installs what it needs (the rustfmt and clippy components) and fails on the first error.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -16,6 +16,9 @@ fi
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
+
+step "BENCHMARKS.md: every figure names its CPU (scripts/check-benchmarks.sh)"
+./scripts/check-benchmarks.sh
 
 step "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings

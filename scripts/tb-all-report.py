@@ -6,7 +6,8 @@
 Prints each segment of DIR/times.log less the pauses of DIR/pauses.log, the run time (the
 figure), the peak memory (mem.log's VmHWM, /usr/bin/time's maximum resident size), the last N
 five-piece tables (DTM and DTZ seconds, their sum less the pauses inside it) against the first
-complete run (the per-table table of BENCHMARKS.md's "`tb gen --all 5` across sessions"), and
+complete run (the per-table table of docs/benchmarks/chess.md's "`tb gen --all 5` across
+sessions", the journal behind BENCHMARKS.md), and
 a projection of the whole run from the tables done.
 
 --compare takes Syzygy's statistics file (syzygy-tables.info's stats/regular/regular-stats.txt,
@@ -54,8 +55,8 @@ def intervals(path, opening, closing, now):
 
 
 def first_run():
-    """material -> total seconds, from BENCHMARKS.md's first complete run."""
-    text = (ROOT / "BENCHMARKS.md").read_text()
+    """material -> total seconds, from the first complete run (docs/benchmarks/chess.md)."""
+    text = (ROOT / "docs" / "benchmarks" / "chess.md").read_text()
     part = text[text.index("`tb gen --all 5` across sessions") :]
     rows = {}
     for m in re.finditer(r"^\| \d+ \| (K\w+) \| [\d.]+ \| [\d.]+ \| ([\d.]+) \|", part, re.M):

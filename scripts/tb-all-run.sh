@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A long `tb gen` run with the logging its figure needs (BENCHMARKS.md, issue 18): the run's
+# A long `tb gen` run with the logging its figure needs (docs/benchmarks/chess.md, issue 18): the run's
 # segments (a run survives kills and resumes), the pauses taken for builds and measurements
 # (subtracted from its figure), the memory every 2 s, every table line with the time it ended.
 #
