@@ -24,7 +24,8 @@
 use std::ops::Neg;
 
 use super::value::{check_work, spend, Form, Store, Value};
-use super::{CgtError, Dyadic};
+use crate::error::CgtError;
+use crate::Dyadic;
 
 impl Store {
     /// `a <= b`.

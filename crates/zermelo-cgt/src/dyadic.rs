@@ -7,12 +7,8 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::ops::Neg;
 
-use super::CgtError;
-
-/// Largest exponent `k` of a denominator `2^k`.
-pub const MAX_EXP: u32 = 100;
-/// Largest number of bits of a numerator's magnitude.
-pub const MAX_BITS: u32 = 110;
+use crate::error::CgtError;
+use crate::limits::{MAX_BITS, MAX_EXP};
 
 /// A dyadic rational `num / 2^exp`, normalised (`exp == 0` or `num` odd).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

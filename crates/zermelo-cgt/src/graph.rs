@@ -4,7 +4,8 @@
 //! positions, finding a cycle if there is one), then one canonicalization per reachable
 //! position in postorder (children first), each over that position's options.
 
-use super::{CgtError, Value};
+use crate::error::CgtError;
+use crate::Value;
 use zermelo::graph::TwoPlayerGraph;
 use zermelo::solve::Cycle;
 use zermelo::{NodeId, Player};

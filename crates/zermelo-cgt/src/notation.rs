@@ -23,7 +23,8 @@ use std::ops::Neg;
 use std::str::FromStr;
 
 use super::value::{store, Form, Store, Value};
-use super::{CgtError, Dyadic};
+use crate::error::CgtError;
+use crate::Dyadic;
 
 /// Largest `|k|` recognised as `k` ups when printing, and accepted in `^k` when parsing.
 const MAX_UPS: i64 = 8;

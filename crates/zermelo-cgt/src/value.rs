@@ -15,7 +15,8 @@ use std::collections::HashMap;
 use std::ops::Neg;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use super::{CgtError, Dyadic};
+use crate::error::CgtError;
+use crate::Dyadic;
 
 /// A short partizan game in canonical form (a handle into the process-wide store).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

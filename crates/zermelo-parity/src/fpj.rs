@@ -28,8 +28,9 @@
 //! its owner loses it); a vertex whose presumed winner changes unjustifies (and resets) every
 //! justified vertex that names it, transitively, so the invariant survives every change.
 
+use crate::budget::Budget;
 use crate::solution::NO_MOVE;
-use crate::{favours, Arena, Budget, ParitySolution};
+use crate::{favours, Arena, ParitySolution};
 use zermelo::graph::Predecessors;
 use zermelo::{NodeId, Player};
 

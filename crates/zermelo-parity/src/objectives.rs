@@ -16,6 +16,7 @@
 use crate::attractor::{Attractor, Mode};
 use crate::region::Masked;
 use crate::solution::NO_MOVE;
+use crate::verify::{verify, ParityViolation};
 use crate::{Arena, ParitySolution, Priority};
 use zermelo::graph::Csr;
 use zermelo::{NodeId, Player};
@@ -265,4 +266,31 @@ pub fn objective_arena(
             Arena::new(graph, owner, pr(hit, miss)).expect("every vertex keeps a successor")
         }
     }
+}
+
+/// Checks a claimed solution of `player`'s `objective` on `target` with the parity verifier,
+/// through the equivalent parity game of [`objective_arena`] (same vertex ids), and returns that
+/// game. In reachability and safety games a target vertex becomes a sink there, so whatever
+/// move the claim gives it is read as the sink's self-loop (a claim from [`solve_objective`] or
+/// another tool need not know of the sink).
+///
+/// # Errors
+/// The first [`ParityViolation`] of the claim.
+pub fn verify_objective(
+    arena: &Arena,
+    objective: Objective,
+    player: Player,
+    target: &[bool],
+    claim: &ParitySolution,
+) -> Result<Arena, ParityViolation> {
+    let reduced = objective_arena(arena, objective, player, target);
+    let mut claim = claim.clone();
+    if matches!(objective, Objective::Reach | Objective::Safety) {
+        for v in (0..target.len() as NodeId).filter(|&v| target[v as usize]) {
+            let mv = (reduced.owner(v) == claim.winner(v)).then_some(v);
+            claim.set(v, claim.winner(v), mv);
+        }
+    }
+    verify(&reduced, &claim)?;
+    Ok(reduced)
 }

@@ -17,9 +17,10 @@
 //! the whole remaining game, marked solved, and the search restarts from the top.
 
 use crate::attractor::Attractor;
+use crate::budget::Budget;
 use crate::region::Region;
 use crate::solution::NO_MOVE;
-use crate::{favours, Arena, Budget, ParitySolution, Priority};
+use crate::{favours, Arena, ParitySolution, Priority};
 use zermelo::graph::Predecessors;
 use zermelo::NodeId;
 

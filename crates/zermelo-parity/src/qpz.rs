@@ -36,9 +36,10 @@
 //! verifier in the tests.
 
 use crate::attractor::Attractor;
+use crate::budget::Budget;
 use crate::region::{Masked, Region};
 use crate::solution::NO_MOVE;
-use crate::{favours, Arena, Budget, ParitySolution, Priority};
+use crate::{favours, Arena, ParitySolution, Priority};
 use zermelo::{NodeId, Player};
 
 /// Solves the subgame `alive` of `arena` into `solution`; it never gives up (the budget is

@@ -26,9 +26,10 @@
 //! in the whole game and removed). A search of both players always learns a tangle or finds
 //! a dominion: its lowest region is closed and its bottom components are new (`tangle.rs`).
 
+use crate::budget::Budget;
 use crate::solution::NO_MOVE;
 use crate::tangle::{Region, Store};
-use crate::{favours, Arena, Budget, ParitySolution, Priority};
+use crate::{favours, Arena, ParitySolution, Priority};
 use zermelo::graph::Predecessors;
 use zermelo::{NodeId, Player};
 

@@ -18,8 +18,9 @@
 
 use crate::attractor::Attractor;
 use crate::region::Masked;
+use crate::registry::{solve_subgame, Solver};
 use crate::solution::NO_MOVE;
-use crate::{favours, solve_subgame, Arena, ParitySolution, Solver};
+use crate::{favours, Arena, ParitySolution};
 use zermelo::graph::Predecessors;
 use zermelo::prefetch::prefetch;
 use zermelo::{NodeId, Player};

@@ -36,8 +36,9 @@
 
 use std::cmp::Ordering;
 
+use crate::budget::Budget;
 use crate::solution::NO_MOVE;
-use crate::{favours, promotion, Arena, Budget, ParitySolution, Priority};
+use crate::{favours, promotion, Arena, ParitySolution, Priority};
 use zermelo::{NodeId, Player};
 
 /// The most counters (vertices times distinct priorities) the valuation may hold: 2^26, 256 MiB.

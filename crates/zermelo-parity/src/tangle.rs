@@ -37,8 +37,9 @@
 //!   so the bottom components of the lowest region (which is always closed) are tangles not
 //!   learned before: every pass learns a tangle or removes a dominion, and the loop ends.
 
+use crate::budget::Budget;
 use crate::solution::NO_MOVE;
-use crate::{favours, Arena, Budget, ParitySolution, Priority};
+use crate::{favours, Arena, ParitySolution, Priority};
 use zermelo::graph::Predecessors;
 use zermelo::{NodeId, Player};
 

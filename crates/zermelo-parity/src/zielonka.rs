@@ -15,8 +15,9 @@
 //! attracted, is won by the opponent in `G` and is removed, and the loop goes on.
 
 use crate::attractor::Attractor;
+use crate::budget::Budget;
 use crate::region::Masked;
-use crate::{favours, Arena, Budget, ParitySolution};
+use crate::{favours, Arena, ParitySolution};
 use zermelo::{NodeId, Player};
 
 /// Solves the subgame `alive` of `arena` into `solution` (other vertices are left untouched).

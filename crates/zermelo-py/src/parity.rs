@@ -239,7 +239,8 @@ fn solve_arena(
     })
 }
 
-/// ``parity.load(path)``: a PGSolver file (``parity N;`` + one line per vertex).
+/// ``parity.load(path)``: a PGSolver file (``parity N;`` + one line per vertex) or a SYNTCOMP
+/// extended-HOA automaton (``HOA:`` first), read as ``zermelo parity`` reads them.
 #[pyfunction]
 #[pyo3(name = "parity_load")]
 pub fn load(py: Python<'_>, path: PathBuf) -> PyResult<Arena> {
@@ -247,7 +248,7 @@ pub fn load(py: Python<'_>, path: PathBuf) -> PyResult<Arena> {
     let arena = py
         .detach(|| {
             let bytes = std::fs::read(&path).map_err(|e| zermelo::io::ParseError::io(&name, &e))?;
-            zermelo_parity::io::parse_pgsolver(&bytes, &name)
+            zermelo_parity::io::parse_game(&bytes, &name)
         })
         .map_err(errors::parse)?;
     Ok(Arena {
@@ -263,7 +264,7 @@ fn arena_of(py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<Arc<LibArena>> 
     match game.extract::<PathBuf>() {
         Ok(path) => Ok(load(py, path)?.arena),
         Err(_) => Err(PyTypeError::new_err(
-            "a parity game is a zermelo.parity.Arena or the path of a PGSolver file",
+            "a parity game is a zermelo.parity.Arena or the path of a PGSolver or extended-HOA file",
         )),
     }
 }

@@ -84,6 +84,25 @@ def test_every_cli_solver_has_a_python_name(cli: Path, tmp_path: Path) -> None:
         parity.solve(a, solver="no-such-solver")
 
 
+def test_load_reads_extended_hoa_as_the_cli_does(cli: Path, tmp_path: Path) -> None:
+    # The controller copies the input to the output: realizable, the start is won by Even.
+    spec = tmp_path / "copy.ehoa"
+    spec.write_text(
+        'HOA: v1\nStates: 1\nStart: 0\nAP: 2 "i" "o"\ncontrollable-AP: 1\n'
+        "acc-name: parity max even 2\nAcceptance: 2 Fin(1) & Inf(0)\n--BODY--\nState: 0\n"
+        "[0&1 | !0&!1] 0 {0}\n[0&!1 | !0&1] 0 {1}\n--END--\n"
+    )
+    want = json.loads(run(cli, "parity", str(spec), "--format", "json", "-q").stdout)
+    game = parity.load(spec)
+    assert game.start is not None
+    s = parity.solve(spec)
+    assert s.winner.tolist() == want["winner"] and s.winner[game.start] == 0
+    with pytest.raises(zermelo.ParseError, match="bad.ehoa"):
+        bad = tmp_path / "bad.ehoa"
+        bad.write_text(spec.read_text().replace("] 0 {1}", "] 3 {1}"))
+        parity.load(bad)
+
+
 def test_bad_pgsolver_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.pg"
     bad.write_text("parity 1;\n0 2 0 0 \"x\";\nnonsense\n")

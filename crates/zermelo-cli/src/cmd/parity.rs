@@ -5,14 +5,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
-use zermelo::io::stream::LineCheck;
-use zermelo::io::ParseError;
-use zermelo::{NodeId, Player};
+use zermelo::Player;
 use zermelo_parity::io::{
-    looks_like_hoa, parse_ehoa, parse_paritysol, parse_pgsolver, write_parity_json,
-    write_paritysol, ParitysolLines, PgsolverLines,
+    estimate_memory, parse_game, parse_paritysol, write_parity_json, write_paritysol, GameLines,
+    ParitysolLines,
 };
-use zermelo_parity::{self as parity, Arena, Objective, ParitySolution, SolveOptions, Solver};
+use zermelo_parity::{self as parity, Arena, Objective, SolveOptions, Solver};
 
 use crate::error::{CliResult, Failure};
 use crate::output::emit;
@@ -170,57 +168,11 @@ pub fn run(args: ParityArgs) -> CliResult {
     }
 }
 
-/// The memory of parsing and solving a PGSolver game, from its text: at most one vertex per
-/// line and one move per comma plus one per line. Per move: the parser's pair and the builder's
-/// keys (12 B, freed before solving) and the forward and reverse rows (8 B); per vertex: the
-/// parser's arrays (6 B), row offsets (16 B), owner and priority (5 B), the solver's state
-/// (about 32 B) and the solution (5 B). The text stays in memory until the game is solved.
-/// Measured: 169 MiB peak for 10^6 vertices and 5.5 x 10^6 moves (50 MB of text); this
-/// estimate gives 178 MiB.
-fn estimate(bytes: &[u8]) -> zermelo::memory::Estimate {
-    let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-    let commas = bytes.iter().filter(|&&b| b == b',').count() as u64;
-    let (vertices, moves) = (lines, commas.saturating_add(lines));
-    zermelo::memory::Estimate {
-        graph: (bytes.len() as u64)
-            .saturating_add(moves.saturating_mul(8))
-            .saturating_add(vertices.saturating_mul(21)),
-        loading: moves
-            .saturating_mul(12)
-            .saturating_add(vertices.saturating_mul(6)),
-        solving: vertices.saturating_mul(37),
-    }
-}
-
-/// PGSolver, or extended HOA (`HOA:` first) whose lines are left to its parser.
-#[derive(Default)]
-struct ParityLines {
-    hoa: Option<bool>,
-    pgsolver: PgsolverLines,
-}
-
-impl LineCheck for ParityLines {
-    fn check(&mut self, number: u64, line: &[u8], source: &str) -> Result<(), ParseError> {
-        if self.hoa.is_none() && line.iter().any(|b| !b.is_ascii_whitespace()) {
-            self.hoa = Some(looks_like_hoa(line));
-        }
-        match self.hoa {
-            Some(true) => Ok(()),
-            _ => self.pgsolver.check(number, line, source),
-        }
-    }
-}
-
 fn load(path: &std::path::Path) -> CliResult<(Arena, String)> {
-    let (bytes, name) = read_text_input(path, &mut ParityLines::default())?;
-    crate::input::check_memory(&name, estimate(&bytes))?;
+    let (bytes, name) = read_text_input(path, &mut GameLines::default())?;
+    crate::input::check_memory(&name, estimate_memory(&bytes))?;
     let spinner = Progress::global().spinner("parse");
-    // SYNTCOMP's extended HOA starts with `HOA:`; anything else is read as PGSolver.
-    let arena = if looks_like_hoa(&bytes) {
-        parse_ehoa(&bytes, &name)?
-    } else {
-        parse_pgsolver(&bytes, &name)?
-    };
+    let arena = parse_game(&bytes, &name)?;
     spinner.finish();
     Ok((arena, name))
 }
@@ -282,21 +234,19 @@ fn verify(
     let (arena, _) = load(file)?;
     let mut check = ParitysolLines::new(arena.vertex_count());
     let (bytes, sol_name) = read_text_input(solution, &mut check)?;
-    let mut claim = parse_paritysol(&bytes, &sol_name, arena.vertex_count())?;
+    let claim = parse_paritysol(&bytes, &sol_name, arena.vertex_count())?;
+    let invalid = |v| Failure::Rejected(format!("invalid: {v}"));
     let checked = match objective.objective() {
-        None => arena,
+        None => {
+            parity::verify(&arena, &claim).map_err(invalid)?;
+            arena
+        }
         Some(o) => {
-            // Certified through the equivalent parity game (same vertex ids); in reachability
-            // and safety games a target vertex becomes a sink, so its move is its self-loop.
             let target = objective.target(&arena)?;
-            let reduced = parity::objective_arena(&arena, o, objective.player(), &target);
-            if matches!(o, Objective::Reach | Objective::Safety) {
-                claim = sinks_loop(&reduced, claim, &target);
-            }
-            reduced
+            parity::verify_objective(&arena, o, objective.player(), &target, &claim)
+                .map_err(invalid)?
         }
     };
-    parity::verify(&checked, &claim).map_err(|v| Failure::Rejected(format!("invalid: {v}")))?;
     let [even, odd] = claim.counts();
     crate::say!(
         "valid: {} vertices, {} edges; player 0 wins {even}, player 1 wins {odd}",
@@ -304,12 +254,4 @@ fn verify(
         checked.edge_count()
     );
     Ok(())
-}
-
-fn sinks_loop(reduced: &Arena, mut claim: ParitySolution, target: &[bool]) -> ParitySolution {
-    for v in (0..target.len() as NodeId).filter(|&v| target[v as usize]) {
-        let mv = (reduced.owner(v) == claim.winner(v)).then_some(v);
-        claim.set(v, claim.winner(v), mv);
-    }
-    claim
 }

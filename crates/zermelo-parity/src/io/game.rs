@@ -76,8 +76,14 @@ mod tests {
         assert_eq!(parse_game(pg, "g").unwrap().vertex_count(), 2);
         assert!(passes_whole(pg, &mut GameLines::default()));
         // A bad PGSolver line is refused by the check as it arrives; HOA lines are not checked.
-        assert!(!passes_whole(b"parity 1;\nnonsense\n", &mut GameLines::default()));
-        assert!(passes_whole(b"\n  HOA: v1\nanything\n", &mut GameLines::default()));
+        assert!(!passes_whole(
+            b"parity 1;\nnonsense\n",
+            &mut GameLines::default()
+        ));
+        assert!(passes_whole(
+            b"\n  HOA: v1\nanything\n",
+            &mut GameLines::default()
+        ));
         let e = parse_game(b"HOA: v1\n", "spec.ehoa").unwrap_err();
         assert!(e.to_string().starts_with("spec.ehoa"), "{e}");
     }

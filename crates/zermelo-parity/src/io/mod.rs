@@ -5,9 +5,11 @@
 //! so that a stream fails on its first bad line.
 
 mod ehoa;
+mod game;
 mod pgsolver;
 
 pub use ehoa::{looks_like_hoa, parse_ehoa};
+pub use game::{estimate_memory, parse_game, GameLines};
 pub use pgsolver::{
     parse_paritysol, parse_pgsolver, write_parity_json, write_paritysol, write_pgsolver,
     ParitysolLines, PgsolverLines,

@@ -156,6 +156,25 @@ fn scatter(offsets: &[u64], keys: &[NodeId], values: &[NodeId]) -> Vec<NodeId> {
     out
 }
 
+/// Building a [`Csr`] in one call goes through the builder, which checks every move.
+impl Csr {
+    /// Builds a graph from `n` nodes and a list of `(from, to)` moves.
+    ///
+    /// # Errors
+    /// [`GraphError`] when an endpoint is out of range or `n` is too
+    /// large.
+    pub fn from_edges(
+        n: u64,
+        edges: impl IntoIterator<Item = (u64, u64)>,
+    ) -> Result<Csr, GraphError> {
+        let mut b = GraphBuilder::new(n)?;
+        for (u, v) in edges {
+            b.add_edge(u, v)?;
+        }
+        b.build()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,22 +23,6 @@ pub struct Csr {
 }
 
 impl Csr {
-    /// Builds a graph from `n` nodes and a list of `(from, to)` moves.
-    ///
-    /// # Errors
-    /// [`GraphError`](crate::graph::GraphError) when an endpoint is out of range or `n` is too
-    /// large.
-    pub fn from_edges(
-        n: u64,
-        edges: impl IntoIterator<Item = (u64, u64)>,
-    ) -> Result<Csr, crate::graph::GraphError> {
-        let mut b = crate::graph::GraphBuilder::new(n)?;
-        for (u, v) in edges {
-            b.add_edge(u, v)?;
-        }
-        b.build()
-    }
-
     /// Number of positions.
     #[inline]
     pub fn node_count(&self) -> usize {

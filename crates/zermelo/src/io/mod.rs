@@ -25,7 +25,8 @@ pub use edgelist::{parse_edge_list, write_edge_list, write_graph_edge_list};
 pub use json::{parse_json_graph, JsonGame};
 pub use mapped::Mapping;
 pub use open::{
-    declared_size, open, LoadOptions, LoadProgress, Loaded, LoadedGraph, Rows, Source, Verdicts,
+    declared_size, open, InputFormat, LoadOptions, LoadProgress, Loaded, LoadedGraph, Rows, Source,
+    Verdicts,
 };
 pub use parallel::{read_edge_list, read_edge_list_reverse, EdgeListRanges};
 pub use radix::{Away, TooManyMoves, WindowPart, WindowRows};
@@ -147,35 +148,6 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
-
-/// The text formats a game graph can be read from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InputFormat {
-    /// Edge list: header `N M`, then `M` lines `u v`.
-    Edges,
-    /// JSON: `{"nodes": N, "edges": [[u, v], ...], "misere": false, "verdicts": [...]}`.
-    Json,
-    /// Partizan edge list: header `n m0 m1`, then player 0's and player 1's moves.
-    TwoPlayer,
-    /// zermelo's binary graph format (`.zg`), memory-mapped.
-    Binary,
-}
-
-impl InputFormat {
-    /// Guesses the format of a one-player graph from its name and first bytes: binary if it
-    /// starts with the `.zg` magic number, JSON if the name ends in `.json` or the first
-    /// non-blank byte is `{`, else an edge list.
-    pub fn detect(name: &str, bytes: &[u8]) -> InputFormat {
-        let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-        if binary::is_binary_graph(bytes) {
-            InputFormat::Binary
-        } else if name.to_ascii_lowercase().ends_with(".json") || first == Some(&b'{') {
-            InputFormat::Json
-        } else {
-            InputFormat::Edges
-        }
-    }
-}
 
 /// Appends the decimal digits of `v` (the writers' fast path: no formatting machinery).
 pub fn push_u64(buf: &mut Vec<u8>, mut v: u64) {

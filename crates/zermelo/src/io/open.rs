@@ -18,7 +18,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicU64;
 
 use super::lexer::Lexer;
-use super::{binary, ErrorKind, InputFormat, ParseError, ReadAt};
+use super::{binary, ErrorKind, ParseError, ReadAt};
 use crate::graph::{Csr, Predecessors, ReverseCsr, Rules, TwoPlayerGraph, MAX_NODES};
 use crate::memory::{self, Estimate, Job};
 use crate::outcome::Outcome;
@@ -537,4 +537,33 @@ fn merged_rules(
     base.combined(options.misere, nodes, extra).map_err(|e| {
         ParseError::whole(&source, format!("verdicts: {e}")).with_kind(ErrorKind::OutOfRange)
     })
+}
+
+/// The text formats a game graph can be read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Edge list: header `N M`, then `M` lines `u v`.
+    Edges,
+    /// JSON: `{"nodes": N, "edges": [[u, v], ...], "misere": false, "verdicts": [...]}`.
+    Json,
+    /// Partizan edge list: header `n m0 m1`, then player 0's and player 1's moves.
+    TwoPlayer,
+    /// zermelo's binary graph format (`.zg`), memory-mapped.
+    Binary,
+}
+
+impl InputFormat {
+    /// Guesses the format of a one-player graph from its name and first bytes: binary if it
+    /// starts with the `.zg` magic number, JSON if the name ends in `.json` or the first
+    /// non-blank byte is `{`, else an edge list.
+    pub fn detect(name: &str, bytes: &[u8]) -> InputFormat {
+        let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+        if binary::is_binary_graph(bytes) {
+            InputFormat::Binary
+        } else if name.to_ascii_lowercase().ends_with(".json") || first == Some(&b'{') {
+            InputFormat::Json
+        } else {
+            InputFormat::Edges
+        }
+    }
 }

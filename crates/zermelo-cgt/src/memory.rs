@@ -1,0 +1,72 @@
+//! The memory limit of canonical forms: the process-wide store and the games' memo tables
+//! grow until [`check_memory`] says they may not.
+
+use crate::error::CgtError;
+use crate::value;
+
+/// The memory limit of [`check_memory`], in bytes (`u64::MAX`: none).
+static MEMORY_LIMIT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(u64::MAX);
+
+/// Sets the memory the process-wide store of canonical forms (with its memo tables) and the
+/// games' own memo tables may grow to before [`check_memory`] refuses to go on (`None`: no
+/// limit, the default of the library; the command line sets `--max-memory` or 2 GiB).
+pub fn set_memory_limit(bytes: Option<u64>) {
+    MEMORY_LIMIT.store(
+        bytes.unwrap_or(u64::MAX),
+        std::sync::atomic::Ordering::Relaxed,
+    );
+}
+
+/// The limit set by [`set_memory_limit`].
+pub fn memory_limit() -> Option<u64> {
+    let b = MEMORY_LIMIT.load(std::sync::atomic::Ordering::Relaxed);
+    (b != u64::MAX).then_some(b)
+}
+
+/// About how many bytes the store of canonical forms and its memo tables hold.
+pub fn memory_used() -> u64 {
+    value::store().bytes()
+}
+
+/// [`CgtError::TooBig`] when the store plus `extra` bytes (a caller's own memo table), or the
+/// resident size of the process (looked at every 256 calls, on Linux), is over the limit of
+/// [`set_memory_limit`]. The game searches call it after every position they
+/// value, so a computation stops within one position's growth of the limit.
+///
+/// # Errors
+/// [`CgtError::TooBig`], naming the memory used and the limit.
+pub fn check_memory(extra: u64) -> Result<(), CgtError> {
+    let Some(limit) = memory_limit() else {
+        return Ok(());
+    };
+    let mut used = memory_used().saturating_add(extra);
+    // The tables' own count misses the allocator's overhead and the old table a growing hash
+    // map keeps while it moves: every 256 calls, the resident size of the process counts too.
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    if CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 256 == 0 {
+        used = used.max(resident_bytes().unwrap_or(0));
+    }
+    if used <= limit {
+        return Ok(());
+    }
+    let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
+    Err(CgtError::TooBig(format!(
+        "the canonical forms and memo tables of this game need more than the memory limit of \
+         {:.1} MiB (about {:.1} MiB when it stopped, counting the next growth of its largest \
+         table)",
+        mib(limit),
+        mib(used)
+    )))
+}
+
+/// The resident size of this process (Linux: `/proc/self/statm`, 4 KiB pages), if known.
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages.saturating_mul(4096))
+}
+
+/// The bytes of a memo table from game positions to values (its allocated capacity).
+pub fn memo_bytes<K, V>(memo: &std::collections::HashMap<K, V>) -> u64 {
+    (memo.capacity() * (std::mem::size_of::<(K, V)>() + 1)) as u64
+}
