@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zermelo_parity::{self, Solver};
+use zermelo_parity::{self as parity, Solver};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(arena) = zermelo_parity::io::parse_pgsolver(data, "fuzz") {
