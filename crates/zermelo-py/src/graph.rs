@@ -105,7 +105,7 @@ impl Graph {
 
     /// Generalized Sprague-Grundy values (Smith; Fraenkel-Yesha) of every position, cycles
     /// allowed: see :func:`zermelo.loopy_grundy`.
-    fn loopy_grundy(&self, py: Python<'_>) -> LoopyGrundy {
+    fn loopy_grundy(&self, py: Python<'_>) -> PyResult<LoopyGrundy> {
         crate::grundy::loopy_of(py, &self.data)
     }
 

@@ -3,6 +3,7 @@
 //! gives them.
 
 use numpy::PyArray1;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use zermelo::solve::{self, LoopyValue, LoopyValues};
@@ -11,8 +12,10 @@ use zermelo::NodeId;
 use crate::errors;
 use crate::graph_data::{node_index, Graph, GraphData};
 
-/// The acyclic Sprague-Grundy values of a graph; a cycle is a :class:`CycleError`.
+/// The acyclic Sprague-Grundy values of a graph; a cycle is a :class:`CycleError`, misère play
+/// or verdicts a ValueError.
 pub fn grundy_of<'py>(py: Python<'py>, g: &GraphData) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    solve::normal_play(&g.rules).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let values = py.detach(|| solve::grundy(&g.csr)).map_err(errors::cycle)?;
     let plain: Vec<u32> = values.into_iter().map(|v| v.0).collect();
     Ok(PyArray1::from_vec(py, plain))
@@ -102,13 +105,12 @@ impl LoopyGrundy {
     }
 }
 
-/// The loopy values of a graph.
-pub fn loopy_of(py: Python<'_>, g: &GraphData) -> LoopyGrundy {
-    let values = py.detach(|| match solve::grundy(&g.csr) {
-        Ok(finite) => LoopyValues::from_finite(&finite),
-        Err(_) => solve::loopy_grundy(&g.csr),
-    });
-    LoopyGrundy { values }
+/// The loopy values of a graph (a ValueError under misère play or with verdicts).
+pub fn loopy_of(py: Python<'_>, g: &GraphData) -> PyResult<LoopyGrundy> {
+    let values = py
+        .detach(|| solve::grundy_values(&g.csr, &g.rules))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(LoopyGrundy { values })
 }
 
 /// ``loopy_grundy(edges, nodes=None)``: generalized Sprague-Grundy values of every position of
@@ -121,5 +123,5 @@ pub fn loopy_grundy(
     nodes: Option<i128>,
 ) -> PyResult<LoopyGrundy> {
     let g = Graph::coerce(py, edges, nodes)?;
-    Ok(loopy_of(py, &g))
+    loopy_of(py, &g)
 }

@@ -236,6 +236,12 @@ def test_loopy_grundy() -> None:
     assert zermelo.loopy_grundy(acyclic).finite.tolist() == zermelo.grundy(acyclic).tolist()
     with pytest.raises(IndexError):
         v.text(4)
+    # As `zermelo grundy`: values hold for normal play only.
+    for call in (zermelo.grundy, zermelo.loopy_grundy):
+        with pytest.raises(ValueError, match="normal play only"):
+            call(zermelo.Graph(acyclic, misere=True))
+        with pytest.raises(ValueError, match="normal play only"):
+            call(zermelo.Graph(acyclic, verdicts={0: "win"}))
 
 
 def test_error_classes() -> None:

@@ -6,7 +6,6 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use zermelo::graph::Convention;
 use zermelo::solve::{self, LoopySumAnalysis, LoopyValues};
 use zermelo::{NodeId, Outcome};
 
@@ -41,18 +40,9 @@ pub fn run(args: GrundyArgs) -> CliResult {
             "{name}: Grundy values are for impartial games; a two-player (partizan) game has none"
         )));
     }
-    if game.rules.convention() == Convention::Misere || !game.rules.verdicts().is_empty() {
-        return Err(Failure::input(format!(
-            "{name}: Grundy values (and the XOR rule for sums) hold for normal play only, \
-             without misère or explicit verdicts"
-        )));
-    }
     let graph = game.graph();
-    // Acyclic graphs take the one-pass mex; cycles the generalized values, level by level.
-    let values = match solve::grundy(graph) {
-        Ok(values) => LoopyValues::from_finite(&values),
-        Err(_) => solve::loopy_grundy(graph),
-    };
+    let values = solve::grundy_values(graph, &game.rules)
+        .map_err(|e| Failure::input(format!("{name}: {e}")))?;
     match &args.sum {
         None => emit(args.output.as_deref(), |out| {
             write_values(out, &values, args.format)

@@ -39,7 +39,7 @@
 
 use std::fmt;
 
-use crate::graph::Csr;
+use crate::graph::{Convention, Csr, Rules};
 use crate::outcome::{NodeId, Outcome};
 use crate::solve::{Nimber, SumMove};
 
@@ -98,6 +98,48 @@ impl fmt::Display for LoopyValue<'_> {
             LoopyValue::Infinite(k) => write_infinite(f, k.iter().copied()),
         }
     }
+}
+
+/// Grundy values are defined for normal play only: misère play or explicit verdicts change who
+/// wins a sum, so the values (and the XOR rule) say nothing there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotNormalPlay;
+
+impl fmt::Display for NotNormalPlay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "Grundy values (and the XOR rule for sums) hold for normal play only, without \
+             misère or explicit verdicts",
+        )
+    }
+}
+
+impl std::error::Error for NotNormalPlay {}
+
+/// Whether Grundy values hold under `rules`: normal play, no explicit verdicts.
+///
+/// # Errors
+/// [`NotNormalPlay`] otherwise.
+pub fn normal_play(rules: &Rules) -> Result<(), NotNormalPlay> {
+    if rules.convention() == Convention::Misere || !rules.verdicts().is_empty() {
+        return Err(NotNormalPlay);
+    }
+    Ok(())
+}
+
+/// The Grundy value of every position of an impartial game under `rules`: the ordinary values
+/// by one pass of mex when the graph has no cycle ([`grundy`](crate::solve::grundy)), the
+/// generalized ones ([`loopy_grundy`]) when it has. What `zermelo grundy` and the Python
+/// package's `loopy_grundy` answer.
+///
+/// # Errors
+/// [`NotNormalPlay`] under misère play or with explicit verdicts.
+pub fn grundy_values(graph: &Csr, rules: &Rules) -> Result<LoopyValues, NotNormalPlay> {
+    normal_play(rules)?;
+    Ok(match crate::solve::grundy(graph) {
+        Ok(values) => LoopyValues::from_finite(&values),
+        Err(_) => loopy_grundy(graph),
+    })
 }
 
 /// The γ values of every node of a graph (see the module docs).

@@ -30,8 +30,8 @@ pub use acyclic::acyclic;
 pub use cycle::{find_cycle, postorder, Cycle};
 pub use grundy::{analyse_sum, grundy, Nimber, SumAnalysis, SumMove};
 pub use loopy_grundy::{
-    analyse_loopy_sum, loopy_grundy, loopy_sum_value, LoopySumAnalysis, LoopyValue, LoopyValues,
-    SumValue,
+    analyse_loopy_sum, grundy_values, loopy_grundy, loopy_sum_value, normal_play, LoopySumAnalysis,
+    LoopyValue, LoopyValues, NotNormalPlay, SumValue,
 };
 pub use parallel::retrograde_parallel;
 pub use retrograde::{retrograde, solve_observed, Event, Observer};
