@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use zermelo::game::{Game, Ranked, Unmoves};
+use zermelo::game::{dense_best_move, solve_dense, Game, Ranked, Unmoves};
 use zermelo::graph::Convention;
 use zermelo::solve::Nimber;
 use zermelo::Outcome;
@@ -307,13 +307,108 @@ pub fn winning_take(set: &SubtractionSet, seq: &Sequence, n: u64) -> Option<u64>
         .find(|&s| seq.outcome(n - s) == Some(Outcome::Lose))
 }
 
+/// Largest pile valued with depths by the dense solver (about 10 bytes per pile), and the most
+/// moves it may generate; larger piles are valued from the (periodic) sequence, without depth.
+pub const DENSE_PILE_LIMIT: u64 = 1 << 22;
+/// See [`DENSE_PILE_LIMIT`].
+pub const DENSE_MOVE_LIMIT: u64 = 1 << 26;
+
+/// A pile's value: its outcome, its depth (plies, under fast win and slow loss) where the dense
+/// solver gave it, and the number to take (the fast-win / slow-loss move, or a winning one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PileValue {
+    /// WIN or LOSE for the player to move.
+    pub outcome: Outcome,
+    /// The depth, for piles up to [`DENSE_PILE_LIMIT`].
+    pub depth: Option<zermelo::Depth>,
+    /// How many counters to take, if there is a move worth making.
+    pub take: Option<u64>,
+}
+
+/// Why a pile has no value here.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PileError {
+    /// The pile is past the computed values and they show no period to extend them by.
+    #[error(
+        "pile {pile} is beyond the {computed} values computed and no period was found in them"
+    )]
+    Beyond {
+        /// The pile asked for.
+        pile: u64,
+        /// How many values were computed.
+        computed: usize,
+    },
+    /// The dense solver failed (it should not: the limits keep it small).
+    #[error("{0}")]
+    Solver(String),
+}
+
+/// The value of a pile of `n`: by the dense solver, with depths and the fast-win / slow-loss
+/// move, when the pile is small enough ([`DENSE_PILE_LIMIT`], [`DENSE_MOVE_LIMIT`]); beyond,
+/// by the computed or periodic sequence `seq` (from [`analyse`]), with a winning move and no
+/// depth.
+///
+/// # Errors
+/// [`PileError::Beyond`] when the sequence does not reach `n`.
+pub fn pile_value(
+    set: &SubtractionSet,
+    convention: Convention,
+    seq: &Sequence,
+    n: u64,
+) -> Result<PileValue, PileError> {
+    let moves = n
+        .saturating_add(1)
+        .saturating_mul(set.values().len() as u64);
+    if n <= DENSE_PILE_LIMIT && moves <= DENSE_MOVE_LIMIT {
+        let game = Subtraction {
+            set: set.clone(),
+            convention,
+            max_pile: n,
+        };
+        let s = solve_dense(&game).map_err(|e| PileError::Solver(e.to_string()))?;
+        let take = dense_best_move(&game, &s, &n).map(|to| n - to);
+        return Ok(PileValue {
+            outcome: s.outcome(n as u32),
+            depth: s.depth(n as u32),
+            take,
+        });
+    }
+    let outcome = seq.outcome(n).ok_or(PileError::Beyond {
+        pile: n,
+        computed: seq.outcomes.len(),
+    })?;
+    Ok(PileValue {
+        outcome,
+        depth: None,
+        take: winning_take(set, seq, n),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zermelo::game::{solve_dense, solve_reachable};
+    use zermelo::game::solve_reachable;
 
     fn set(v: &[u64]) -> SubtractionSet {
         SubtractionSet::new(v.iter().copied()).unwrap()
+    }
+
+    #[test]
+    fn pile_values_by_the_solver_and_by_the_period_agree() {
+        let s = set(&[1, 3, 4]);
+        let seq = analyse(&s, Convention::Normal);
+        for n in [0, 1, 2, 7, 100] {
+            let v = pile_value(&s, Convention::Normal, &seq, n).unwrap();
+            assert_eq!(Some(v.outcome), seq.outcome(n), "pile {n}");
+            assert!(v.depth.is_some(), "small piles get depths");
+        }
+        let big = DENSE_PILE_LIMIT + 3;
+        let v = pile_value(&s, Convention::Normal, &seq, big).unwrap();
+        assert_eq!((Some(v.outcome), v.depth), (seq.outcome(big), None));
+        if v.outcome == Outcome::Win {
+            assert_eq!(seq.outcome(big - v.take.unwrap()), Some(Outcome::Lose));
+        }
     }
 
     #[test]

@@ -3,12 +3,12 @@
 
 use clap::Args;
 use serde_json::{json, Value as Json};
-use zermelo::game::{dense_best_move, explore, solve_dense};
+use zermelo::game::explore;
 use zermelo::graph::Convention;
-use zermelo::{Depth, Outcome};
+use zermelo::Depth;
 use zermelo_games::blue_red_hackenbush::Picture;
 use zermelo_games::hackenbush::Forest;
-use zermelo_games::subtraction::{self, Subtraction, SubtractionSet};
+use zermelo_games::subtraction::{self, SubtractionSet};
 use zermelo_games::tictactoe::{Board, TicTacToe};
 use zermelo_games::{nim, staircase, wythoff};
 
@@ -94,11 +94,6 @@ pub struct TicTacToeArgs {
     board: Option<String>,
 }
 
-/// Largest pile solved with depths by the dense solver (about 10 bytes per pile), and the most
-/// moves it may generate; larger piles are answered from the periodic sequence, without depth.
-const DENSE_PILE_LIMIT: u64 = 1 << 22;
-const DENSE_MOVE_LIMIT: u64 = 1 << 26;
-
 fn convention(misere: bool) -> Convention {
     if misere {
         Convention::Misere
@@ -168,7 +163,14 @@ pub fn subtraction(args: SubtractionArgs) -> CliResult<Report> {
     let c = convention(args.misere);
     let seq = subtraction::analyse(&set, c);
     let n = args.pile;
-    let (outcome, depth, take) = pile_value(&set, c, &seq, n)?;
+    let subtraction::PileValue {
+        outcome,
+        depth,
+        take,
+    } = subtraction::pile_value(&set, c, &seq, n).map_err(|e| match e {
+        subtraction::PileError::Solver(e) => Failure::Internal(anyhow::anyhow!(e)),
+        e => Failure::input(e.to_string()),
+    })?;
     let (of, values) = first_values(&seq);
     let mut r = Report::new(json!({
         "game": "subtraction",
@@ -212,37 +214,6 @@ pub fn subtraction(args: SubtractionArgs) -> CliResult<Report> {
         None => format!("no period found in the first {} values", seq.outcomes.len()),
     });
     Ok(r)
-}
-
-/// The outcome, depth and best move (the number taken) of a pile of `n`. The dense solver
-/// gives depths and the fast-win / slow-loss move when the pile is small enough; beyond, the
-/// computed or periodic sequence gives the outcome and a winning move, without depth.
-fn pile_value(
-    set: &SubtractionSet,
-    c: Convention,
-    seq: &subtraction::Sequence,
-    n: u64,
-) -> CliResult<(Outcome, Option<Depth>, Option<u64>)> {
-    let moves = n
-        .saturating_add(1)
-        .saturating_mul(set.values().len() as u64);
-    if n <= DENSE_PILE_LIMIT && moves <= DENSE_MOVE_LIMIT {
-        let game = Subtraction {
-            set: set.clone(),
-            convention: c,
-            max_pile: n,
-        };
-        let s = solve_dense(&game).map_err(|e| Failure::Internal(e.into()))?;
-        let take = dense_best_move(&game, &s, &n).map(|to| n - to);
-        return Ok((s.outcome(n as u32), s.depth(n as u32), take));
-    }
-    let outcome = seq.outcome(n).ok_or_else(|| {
-        Failure::input(format!(
-            "pile {n} is beyond the {} values computed and no period was found in them",
-            seq.outcomes.len()
-        ))
-    })?;
-    Ok((outcome, None, subtraction::winning_take(set, seq, n)))
 }
 
 /// The first values of the sequence, one full period when there is one (at most 200): Grundy
