@@ -83,6 +83,35 @@ pub fn parse_hosts(text: &str, name: &str, processes: usize) -> Result<Vec<Strin
     Ok(hosts)
 }
 
+/// The workers of process `process`: `given` (`--workers`), or the cores of this machine
+/// shared among the processes of `hosts` that run on its host (all the cores when `process` is
+/// not in `hosts`).
+///
+/// # Errors
+/// [`ClusterError::Input`] above 64 workers per core: each worker keeps buffers for every
+/// other, so more only costs memory.
+pub fn workers(
+    given: Option<u64>,
+    hosts: &[String],
+    process: usize,
+) -> Result<usize, ClusterError> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let Some(w) = given else {
+        let host = |a: &str| a.rsplit_once(':').map_or(a, |(h, _)| h).to_string();
+        let this = hosts.get(process).map(|a| host(a));
+        let here = hosts.iter().filter(|a| Some(host(a)) == this).count();
+        return Ok((cores / here.max(1)).max(1));
+    };
+    if w > 64 * cores as u64 {
+        return Err(ClusterError::Input(format!(
+            "--workers {w}: more than 64 workers per core ({cores} cores here) only costs memory \
+             (each worker keeps buffers for every other); use at most {}",
+            64 * cores
+        )));
+    }
+    Ok(w as usize)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

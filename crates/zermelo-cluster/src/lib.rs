@@ -68,7 +68,7 @@ mod shard;
 use std::sync::Arc;
 
 pub use error::ClusterError;
-pub use hosts::{parse_hosts, read_hosts};
+pub use hosts::{parse_hosts, read_hosts, workers};
 pub use job::{Cluster, Gathered, Job, Report, RoundStats, NO_MOVE};
 pub use shard::{input_size, InputKind};
 

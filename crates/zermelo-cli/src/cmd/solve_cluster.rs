@@ -93,7 +93,7 @@ pub fn run(args: &ClusterArgs, game: &GameArgs, output: Output<'_>) -> CliResult
         )));
     }
     let hosts = zermelo_cluster::read_hosts(hosts, processes).map_err(failure)?;
-    let workers = workers(args.workers, &hosts, process)?;
+    let workers = zermelo_cluster::workers(args.workers, &hosts, process).map_err(failure)?;
     let (_, nodes, edges) = zermelo_cluster::input_size(&game.file).map_err(failure)?;
     let rules = rules(game, nodes as usize)?;
     let to_binary = output
@@ -180,28 +180,6 @@ fn rules(game: &GameArgs, nodes: usize) -> CliResult<Rules> {
     Rules::with_convention(convention)
         .with_verdicts(nodes, verdicts)
         .map_err(|e| Failure::input(format!("{source}: verdicts: {e}")))
-}
-
-/// `--workers`, or the cores of this machine shared by the processes of the hosts file that run
-/// on its host; refused above 64 per core.
-fn workers(given: Option<u64>, hosts: &[String], process: usize) -> CliResult<usize> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let Some(w) = given else {
-        let host = |a: &str| a.rsplit_once(':').map_or(a, |(h, _)| h).to_string();
-        let here = hosts
-            .iter()
-            .filter(|a| host(a) == host(&hosts[process]))
-            .count();
-        return Ok((cores / here.max(1)).max(1));
-    };
-    if w > 64 * cores as u64 {
-        return Err(Failure::input(format!(
-            "--workers {w}: more than 64 workers per core ({cores} cores here) only costs memory \
-             (each worker keeps buffers for every other); use at most {}",
-            64 * cores
-        )));
-    }
-    Ok(w as usize)
 }
 
 /// The exit code of each kind of cluster failure (see `error.rs`).
