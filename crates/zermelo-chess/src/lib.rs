@@ -17,6 +17,10 @@
 //!   being solved), seeded from the smaller tables that captures and promotions lead into;
 //!   [`generate_with`] checkpoints to a work folder and resumes; [`generate_pair`] makes the
 //!   DTM and the DTZ table together, the DTZ groups seeded from starts the DTM seeding records;
+//! * [`GenerationJob`] — the tables of some [`Targets`] (a material and what it depends on, or
+//!   every table up to N pieces) made into a tables folder: dependencies first, memory checked
+//!   up front, a lock per table, resumed from the work folder, DTM and DTZ, written atomically;
+//!   what `zermelo tb gen` and Python's `Tablebase.generate` run, told as [`JobEvent`]s;
 //! * [`Table`] — the checksummed, versioned on-disk format, memory-mapped for probing;
 //! * [`Tablebase`] — a directory of tables: probe, best moves, principal line;
 //! * [`verify`] — re-checks a table against the certificate rules with move generation.
@@ -43,6 +47,7 @@
 
 #![deny(missing_docs)]
 
+mod atomic;
 #[doc(hidden)]
 pub mod bench_hooks;
 mod bitboard;
@@ -50,6 +55,7 @@ mod checkpoint;
 pub mod dtz;
 mod generate;
 mod index;
+mod job;
 mod lock;
 mod material;
 mod plan;
@@ -69,9 +75,13 @@ pub use generate::{
     generate_with, GenError, GenOptions, Lookahead, Pair,
 };
 pub use index::Indexer;
+pub use job::{
+    Folder, FolderError, FolderProblem, GenProgress, Generating, GenerationJob, JobError, JobEvent,
+    JobReport, WrittenTable,
+};
 pub use lock::{lock_path, Acquire, Holder, TableLock};
-pub use material::{Material, ParseMaterialError, MAX_PIECES};
-pub use plan::{Plan, PlannedTable};
+pub use material::{Material, ParseMaterialError, TargetError, MAX_PIECES};
+pub use plan::{Plan, PlannedTable, Targets};
 pub use position::{FenError, Move, Position, PositionError, Setup, MAX_CLOCK};
 pub use probe::{table_file_present, MoveDtz, ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};

@@ -1,14 +1,13 @@
 //! `zermelo tb`: chess endgame tablebases (generate, probe, line, stats, verify).
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use zermelo_chess::dtz::{syzygy_dtz, DEFAULT_RULE};
 use zermelo_chess::{
-    discard_checkpoint, generate_pair, generate_with, verify, verify_dtz, Acquire, FenError,
-    GenError, GenOptions, Longest, Material, Metric, MoveDtz, Position, ProbeError, Table,
-    TableLock, Tablebase, Value, Wdl50, MAX_PIECES,
+    verify, verify_dtz, FenError, Folder, GenError, Generating, GenerationJob, JobError, JobEvent,
+    Longest, Lookahead, Material, Metric, MoveDtz, Position, ProbeError, Table, Tablebase, Targets,
+    Value, Wdl50, WrittenTable, MAX_PIECES,
 };
 
 use zermelo::game::compact::CompactError;
@@ -215,16 +214,8 @@ fn parse_fen_clock(fen: &str) -> CliResult<(Position, u32)> {
     Position::from_fen_with_clock(fen).map_err(|e: FenError| Failure::input(e))
 }
 
-pub(crate) fn parse_material(text: &str) -> CliResult<Material> {
-    let m: Material = text.parse().map_err(Failure::input)?;
-    let m = m.canonical().0;
-    if !(3..=MAX_PIECES).contains(&m.piece_count()) {
-        return Err(Failure::input(format!(
-            "{m}: tables exist for 3 to {MAX_PIECES} pieces, this has {}",
-            m.piece_count()
-        )));
-    }
-    Ok(m)
+fn parse_material(text: &str) -> CliResult<Material> {
+    Material::parse_table(text).map_err(Failure::input)
 }
 
 /// The tables of `dir`, memory-mapped: a probe reads only the blocks it needs.
@@ -237,184 +228,142 @@ fn open_mapped(dir: &Path) -> Tablebase {
     }
 }
 
-/// Makes sure `dir` is a folder or nothing, creating it (and its parents) if nothing is there
-/// and `create` says so; something else at its path (a file, a FIFO, a link to nothing) is an
-/// error naming `what` it is for.
-fn folder(dir: &Path, what: &str, create: bool) -> CliResult {
-    match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(Failure::input(format!(
-            "{}: not a directory ({what})",
-            dir.display()
-        ))),
-        Err(_) if std::fs::symlink_metadata(dir).is_ok() => Err(Failure::input(format!(
-            "{}: a symbolic link to {}, which does not exist ({what})",
-            dir.display(),
-            std::fs::read_link(dir).unwrap_or_default().display()
-        ))),
-        Err(_) if !create => Ok(()),
-        Err(_) => std::fs::create_dir_all(dir)
-            .map_err(|e| Failure::input(format!("{}: cannot create {what}: {e}", dir.display()))),
-    }
-}
-
+/// `tb gen`: the flags as a [`GenerationJob`], run, its events printed as they come.
 fn gen(args: GenArgs) -> CliResult {
     let targets = match (args.all, &args.material) {
-        (Some(n), _) if (3..=MAX_PIECES).contains(&n) => Material::all_up_to(n),
-        (Some(n), _) => {
-            return Err(Failure::input(format!(
+        (Some(n), _) => Targets::all_up_to(n).map_err(|_| {
+            Failure::input(format!(
                 "--all {n}: tables exist for 3 to {MAX_PIECES} pieces"
-            )))
-        }
-        (None, Some(m)) => Material::generation_order(&[parse_material(m)?]),
+            ))
+        })?,
+        (None, Some(m)) => Targets::of(&[parse_material(m)?]).map_err(Failure::input)?,
         (None, None) => return Err(Failure::input("name a material or give --all N")),
     };
-    let dir = &args.tables.tables;
-    folder(dir, "the tables' folder, --tables", true)?;
-    // Tables are written to a temporary file and renamed into place, so a mapped table never
-    // changes under the generator; mapping keeps the smaller tables out of the heap.
-    let tb = open_mapped(dir).with_rule(args.rule);
-    let work = args.work_dir.clone().unwrap_or_else(|| dir.join(".work"));
-    // Made when the first checkpoint is (a refused job leaves nothing behind).
-    folder(&work, "the work folder, --work-dir", false)?;
-    let options = GenOptions {
-        work_dir: Some(work.clone()),
-        checkpoint_interval: std::time::Duration::from_secs(args.checkpoint_every),
-        mapped: args.mapped,
-        stop_after_groups: args.stop_after_groups,
-        lookahead: match args.lookahead.as_str() {
-            "never" => zermelo_chess::Lookahead::Never,
-            "always" => zermelo_chess::Lookahead::Always,
-            _ => zermelo_chess::Lookahead::Auto,
-        },
-        ..GenOptions::default()
+    let mut job = GenerationJob::new(targets, args.tables.tables);
+    job.work_dir = args.work_dir;
+    job.rule = args.rule;
+    job.checkpoint_interval = std::time::Duration::from_secs(args.checkpoint_every);
+    job.mapped = args.mapped;
+    job.lookahead = match args.lookahead.as_str() {
+        "never" => Lookahead::Never,
+        "always" => Lookahead::Always,
+        _ => Lookahead::Auto,
     };
-    let metrics = [Metric::Dtm, Metric::Dtz { rule: args.rule }];
-    check_memory_up_front(&targets, dir, &options, &metrics)?;
-    let started = Instant::now();
-    let total = targets.len();
-    for (k, m) in targets.iter().enumerate() {
-        let missing = metrics
-            .iter()
-            .any(|&metric| !dir.join(metric.file_name(m)).is_file());
-        // Another process (here or on another machine sharing DIR) may be generating it.
-        let _lock = if missing {
-            Some(lock_table(dir, m, args.no_wait)?)
-        } else {
-            None
-        };
-        let absent = metrics
-            .iter()
-            .all(|&metric| !dir.join(metric.file_name(m)).is_file());
-        if absent {
-            // Both at once: the DTZ groups are seeded from the DTM seeding's starts.
-            gen_pair(m, &tb, dir, &work, &options, args.stats, (k + 1, total))?;
-            continue;
-        }
-        for metric in metrics {
-            let options = GenOptions {
-                metric,
-                ..options.clone()
-            };
-            gen_one(m, &tb, dir, &work, &options, args.stats, (k + 1, total))?;
-        }
+    job.memory = crate::input::memory_limit();
+    job.wait = !args.no_wait;
+    job.stop_after_groups = args.stop_after_groups;
+    // SAFETY: tables are written to a temporary file and renamed into place, so a mapped table
+    // never changes under the generator; mapping keeps the smaller tables out of the heap.
+    #[allow(unsafe_code)]
+    unsafe {
+        job.map_tables();
     }
-    crate::say!("done in {:.1} s", started.elapsed().as_secs_f64());
+    let mut lines = GenLines {
+        stats: args.stats,
+        bar: None,
+    };
+    let report = job.run(&mut |e| lines.show(e)).map_err(job_failure)?;
+    crate::say!("done in {:.1} s", report.time.as_secs_f64());
     Ok(())
 }
 
-/// Refuses before anything is generated when a table to generate does not fit in memory (the
-/// largest one is named).
-fn check_memory_up_front(
-    targets: &[Material],
-    dir: &Path,
-    options: &GenOptions,
-    metrics: &[Metric],
-) -> CliResult {
-    // (estimate, material, the metric generated alone or `None` for both together)
-    let mut todo: Vec<(u64, &Material, Option<Metric>)> = Vec::new();
-    for m in targets {
-        let missing: Vec<Metric> = metrics
-            .iter()
-            .copied()
-            .filter(|metric| !dir.join(metric.file_name(m)).is_file())
-            .collect();
-        if let [Metric::Dtm, Metric::Dtz { rule }] = missing[..] {
-            todo.push((
-                zermelo_chess::estimate_pair_memory(m, options, rule),
-                m,
-                None,
-            ));
-            continue;
-        }
-        for metric in missing {
-            let options = GenOptions {
-                metric,
-                ..options.clone()
-            };
-            let estimate = zermelo_chess::estimate_memory(m, &options);
-            todo.push((estimate, m, Some(metric)));
-        }
-    }
-    todo.sort_by_key(|t| std::cmp::Reverse(t.0));
-    match todo.first() {
-        Some(&(solving, m, metric)) => {
-            let (label, graph) = match metric {
-                Some(Metric::Dtm) => (m.to_string(), dependencies_size(m, dir, Metric::Dtm)),
-                Some(dtz) => (format!("{m} (DTZ)"), dependencies_size(m, dir, dtz)),
-                None => (
-                    format!("{m} (DTM and DTZ)"),
-                    metrics
-                        .iter()
-                        .map(|&x| dependencies_size(m, dir, x))
-                        .max()
-                        .unwrap_or(0),
-                ),
-            };
-            crate::input::check_memory(
-                &format!("tb gen {label}, the largest table to generate"),
-                zermelo::memory::Estimate {
-                    graph,
-                    loading: 0,
-                    solving,
-                },
-            )
-        }
-        None => Ok(()),
+/// A generation job's failure: its folders, a table present but unusable, a damaged work
+/// folder are bad input (exit 2), a memory limit exit 3, the rest (a lock held with
+/// `--no-wait`, writing) exit 1.
+fn job_failure(e: JobError) -> Failure {
+    match e {
+        JobError::Folder(f) => Failure::input(f.describe(match f.folder {
+            Folder::Tables => "the tables' folder, --tables",
+            Folder::Work => "the work folder, --work-dir",
+        })),
+        JobError::Memory { .. } => Failure::TooBig(format!("tb gen {e}")),
+        JobError::Held { .. } => Failure::Internal(anyhow::anyhow!("{e} (--no-wait)")),
+        JobError::Table(p) => probe_failure(p),
+        JobError::Generate(g) => gen_failure(g),
+        JobError::Work { .. } => Failure::input(e),
+        _ => Failure::Internal(anyhow::anyhow!(e.to_string())),
     }
 }
 
-/// The bytes of the smaller tables of `m` already in `dir` (mapped while `m` is generated).
-fn dependencies_size(m: &Material, dir: &Path, metric: Metric) -> u64 {
-    m.successors()
-        .iter()
-        .filter_map(|d| std::fs::metadata(dir.join(metric.file_name(d))).ok())
-        .map(|meta| meta.len())
-        .sum()
+/// What `tb gen` prints while a job runs: a line per table present or written (`--stats`: its
+/// time, threads and the peak memory so far on standard error), a progress bar while one is
+/// generated, and who holds a lock it waits for.
+struct GenLines {
+    stats: bool,
+    bar: Option<crate::progress::Bar>,
 }
 
-/// Takes `m`'s lock in the tables folder, waiting while another live process holds it
-/// (`no_wait`: refusing instead).
-fn lock_table(dir: &Path, m: &Material, no_wait: bool) -> CliResult<TableLock> {
-    let mut told: Option<(u32, String)> = None;
-    loop {
-        let acquired = TableLock::try_acquire(dir, m)
-            .map_err(|e| Failure::Internal(anyhow::anyhow!("locking {m}: {e}")))?;
-        let holder = match acquired {
-            Acquire::Acquired(lock) => return Ok(lock),
-            Acquire::Held(holder) => holder,
-        };
-        if no_wait {
-            return Err(Failure::Internal(anyhow::anyhow!(
-                "{m} is being generated by {holder}; not waiting (--no-wait)"
-            )));
+impl GenLines {
+    fn show(&mut self, e: &JobEvent<'_>) {
+        match e {
+            JobEvent::Waiting { material, holder } => {
+                crate::note!("zermelo: {material} is being generated by {holder}; waiting for it");
+            }
+            JobEvent::Present { material, metric } => {
+                crate::say!("{}: present", table_label(material, *metric));
+            }
+            JobEvent::Started {
+                material,
+                generating,
+                step,
+                steps,
+                indices,
+                progress,
+            } => {
+                let label = match generating {
+                    Generating::One(metric) => table_label(material, *metric),
+                    Generating::Both => format!("{material} DTM+DTZ"),
+                };
+                self.bar = Some(Progress::global().layers_with(
+                    &format!("[{step}/{steps}] {label}"),
+                    *indices,
+                    progress.settled.clone(),
+                    progress.layer.clone(),
+                ));
+            }
+            JobEvent::Solved { .. } => {
+                if let Some(bar) = self.bar.take() {
+                    bar.finish();
+                }
+            }
+            JobEvent::Written(w) => self.written(w),
+            _ => {}
         }
-        let who = (holder.pid, holder.host.clone());
-        if told.as_ref() != Some(&who) {
-            crate::note!("zermelo: {m} is being generated by {holder}; waiting for it");
-            told = Some(who);
+    }
+
+    /// A table's line (and, with `--stats`, its time and the peak memory so far).
+    fn written(&self, w: &WrittenTable) {
+        let (m, label) = (&w.material, table_label(&w.material, w.metric));
+        let (bytes, secs) = (w.bytes, w.time.as_secs_f64());
+        match &w.stats.wdl50 {
+            None => {
+                let longest = w
+                    .stats
+                    .longest_win
+                    .map(|l| l.map_or(0, |l| Value::Win(l.plies).moves().unwrap_or(0)));
+                crate::say!(
+                    "{m}: {bytes} bytes, {secs:.2} s, longest mate {} moves with white to move, {} with black",
+                    longest[0], longest[1],
+                );
+            }
+            Some(z) => crate::say!(
+                "{label}: {bytes} bytes, {secs:.2} s, longest DTZ {} plies with white to move, {} with black; cursed wins {} and {}, blessed losses {} and {}",
+                z.longest_dtz_win[0].max(z.longest_dtz_cursed_win[0]),
+                z.longest_dtz_win[1].max(z.longest_dtz_cursed_win[1]),
+                z.counts[0][Wdl50::CursedWin as usize],
+                z.counts[1][Wdl50::CursedWin as usize],
+                z.counts[0][Wdl50::BlessedLoss as usize],
+                z.counts[1][Wdl50::BlessedLoss as usize],
+            ),
         }
-        std::thread::sleep(std::time::Duration::from_millis(500));
+        if self.stats {
+            crate::note!(
+                "stats: {label}: {} indices in {secs:.3}s; {} threads; peak memory {}",
+                w.indices,
+                rayon::current_num_threads(),
+                crate::cmd::solve::peak_memory_text(),
+            );
+        }
     }
 }
 
@@ -424,153 +373,6 @@ fn table_label(m: &Material, metric: Metric) -> String {
         Metric::Dtm => m.to_string(),
         Metric::Dtz { .. } => format!("{m} DTZ"),
     }
-}
-
-/// Generates and writes one table of `options.metric` unless it is present (and readable).
-fn gen_one(
-    m: &Material,
-    tb: &Tablebase,
-    dir: &Path,
-    work: &Path,
-    options: &GenOptions,
-    stats: bool,
-    (k, total): (usize, usize),
-) -> CliResult {
-    let metric = options.metric;
-    let label = table_label(m, metric);
-    let path = dir.join(metric.file_name(m));
-    if path.is_file() {
-        // Opening it checks every block's checksum (and lets its pages go again: a resumed
-        // `--all 5` counted the 1.6 GB of tables present in its peak before).
-        tb.table_for(m, metric).map_err(probe_failure)?;
-        crate::say!("{label}: present");
-        return Ok(());
-    }
-    // The smaller tables are mapped while this one is generated.
-    check_table_memory(
-        m,
-        dependencies_size(m, dir, metric),
-        zermelo_chess::estimate_memory(m, options),
-    )?;
-    let t0 = Instant::now();
-    let size = zermelo_chess::Indexer::new(m).size();
-    let bar = Progress::global().layers(&format!("[{k}/{total}] {label}"), size);
-    let options = GenOptions {
-        layer: Some(bar.shared_layer()),
-        ..options.clone()
-    };
-    let table = generate_with(m, tb, &bar.shared_counter(), &options).map_err(gen_failure)?;
-    bar.finish();
-    write_generated(m, &table, &path, work, t0.elapsed(), stats)
-}
-
-/// Refuses to generate `m` when the smaller tables mapped (`dependencies` bytes) and the
-/// solver's estimate (`solving`) do not fit in the memory allowed.
-fn check_table_memory(m: &Material, dependencies: u64, solving: u64) -> CliResult {
-    crate::input::check_memory(
-        &format!("tb gen {m}"),
-        zermelo::memory::Estimate {
-            graph: dependencies,
-            loading: 0,
-            solving,
-        },
-    )
-}
-
-/// Generates and writes both tables of `m` ([`generate_pair`]), neither being present.
-fn gen_pair(
-    m: &Material,
-    tb: &Tablebase,
-    dir: &Path,
-    work: &Path,
-    options: &GenOptions,
-    stats: bool,
-    (k, total): (usize, usize),
-) -> CliResult {
-    let dtz = Metric::Dtz { rule: tb.rule() };
-    check_table_memory(
-        m,
-        // Mapped, read block by block and released after each group: the larger set counts.
-        dependencies_size(m, dir, Metric::Dtm).max(dependencies_size(m, dir, dtz)),
-        zermelo_chess::estimate_pair_memory(m, options, tb.rule()),
-    )?;
-    let size = zermelo_chess::Indexer::new(m).size();
-    let bar = Progress::global().layers(&format!("[{k}/{total}] {m} DTM+DTZ"), 2 * size);
-    let options = GenOptions {
-        layer: Some(bar.shared_layer()),
-        ..options.clone()
-    };
-    let pair = generate_pair(m, tb, &bar.shared_counter(), &options).map_err(gen_failure)?;
-    bar.finish();
-    write_generated(
-        m,
-        &pair.dtm,
-        &dir.join(Metric::Dtm.file_name(m)),
-        work,
-        pair.dtm_time,
-        stats,
-    )?;
-    write_generated(
-        m,
-        &pair.dtz,
-        &dir.join(dtz.file_name(m)),
-        work,
-        pair.dtz_time,
-        stats,
-    )
-}
-
-/// Writes a generated table to `path`, deletes its checkpoints and prints its line (and,
-/// with `stats`, its time and the peak memory so far).
-fn write_generated(
-    m: &Material,
-    table: &zermelo_chess::Table,
-    path: &Path,
-    work: &Path,
-    took: std::time::Duration,
-    stats: bool,
-) -> CliResult {
-    let t0 = Instant::now();
-    let metric = table.metric();
-    let label = table_label(m, metric);
-    let size = table.size();
-    let mut written = 0;
-    emit(Some(path), |w| {
-        written = table.write_to(w)?;
-        Ok(())
-    })?;
-    discard_checkpoint(work, m, metric)
-        .map_err(|e| Failure::input(format!("{}: {e}", work.display())))?;
-    let s = table.stats().map_err(|e| anyhow::anyhow!(e))?;
-    let secs = (took + t0.elapsed()).as_secs_f64();
-    match &s.wdl50 {
-        None => {
-            let longest = s
-                .longest_win
-                .map(|l| l.map_or(0, |l| Value::Win(l.plies).moves().unwrap_or(0)));
-            crate::say!(
-                "{m}: {written} bytes, {secs:.2} s, longest mate {} moves with white to move, {} with black",
-                longest[0], longest[1],
-            );
-        }
-        Some(w) => crate::say!(
-            "{label}: {written} bytes, {secs:.2} s, longest DTZ {} plies with white to move, {} with black; cursed wins {} and {}, blessed losses {} and {}",
-            w.longest_dtz_win[0].max(w.longest_dtz_cursed_win[0]),
-            w.longest_dtz_win[1].max(w.longest_dtz_cursed_win[1]),
-            w.counts[0][Wdl50::CursedWin as usize],
-            w.counts[1][Wdl50::CursedWin as usize],
-            w.counts[0][Wdl50::BlessedLoss as usize],
-            w.counts[1][Wdl50::BlessedLoss as usize],
-        ),
-    }
-    if stats {
-        crate::note!(
-            "stats: {label}: {size} indices in {secs:.3}s; {} threads; peak memory {}",
-            rayon::current_num_threads(),
-            crate::cmd::solve::peak_memory_text(),
-        );
-    }
-    Ok(())
 }
 
 /// The class reported for a position of zeroing-scale `value` with `clock` plies on the clock,
