@@ -23,6 +23,8 @@
 //!   what `zermelo tb gen` and Python's `Tablebase.generate` run, told as [`JobEvent`]s;
 //! * [`Table`] — the checksummed, versioned on-disk format, memory-mapped for probing;
 //! * [`Tablebase`] — a directory of tables: probe, best moves, principal line;
+//!   [`Tablebase::answer`]: one position's class under the rule with its clock, DTZ, DTM and
+//!   every move with its own, in the orders the CLI, the server and lichess list them;
 //! * [`verify`] — re-checks a table against the certificate rules with move generation.
 //!
 //! ## Example
@@ -47,6 +49,7 @@
 
 #![deny(missing_docs)]
 
+mod answer;
 mod atomic;
 #[doc(hidden)]
 pub mod bench_hooks;
@@ -69,6 +72,9 @@ mod unmove;
 mod value;
 mod verify;
 
+pub use answer::{
+    fen_with_clock, insufficient_material, Answer, Mainline, MainlineStep, MoveAnswer,
+};
 pub use dtz::Wdl50;
 pub use generate::{
     discard_checkpoint, estimate_memory, estimate_pair_memory, generate, generate_pair,

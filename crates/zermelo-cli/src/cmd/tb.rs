@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use zermelo_chess::dtz::{syzygy_dtz, DEFAULT_RULE};
 use zermelo_chess::{
-    verify, verify_dtz, FenError, Folder, GenError, Generating, GenerationJob, JobError, JobEvent,
-    Longest, Lookahead, Material, Metric, MoveDtz, Position, ProbeError, Table, Tablebase, Targets,
-    Value, Wdl50, WrittenTable, MAX_PIECES,
+    verify, verify_dtz, Answer, FenError, Folder, GenError, Generating, GenerationJob, JobError,
+    JobEvent, Longest, Lookahead, Material, Metric, Position, ProbeError, Table, Tablebase,
+    Targets, Value, Wdl50, WrittenTable, MAX_PIECES,
 };
 
 use zermelo::game::compact::CompactError;
@@ -375,244 +375,36 @@ fn table_label(m: &Material, metric: Metric) -> String {
     }
 }
 
-/// The class reported for a position of zeroing-scale `value` with `clock` plies on the clock,
-/// reached by a move made when the clock stood at `before` (`None` when unknown: a clock of 0
-/// says only that the last move zeroed): as [`Wdl50::with_clock`], except that once the clock
-/// had reached the rule before that move, a draw could have been claimed instead of it, so a
-/// decisive result after it is drawn by the rule. A mate delivered at a clock of 100 is thus a
-/// blessed loss for the mated side and the mating move's position a cursed win, as lichess
-/// reports them (the class of a move's row and of the position before it agree).
-fn class_after(value: Value, rule: u32, before: Option<u32>, clock: u32) -> Wdl50 {
-    match (before, value) {
-        (Some(b), Value::Win(_)) if b >= rule => Wdl50::CursedWin,
-        (Some(b), Value::Lose(_)) if b >= rule => Wdl50::BlessedLoss,
-        _ => Wdl50::with_clock(value, rule, clock),
-    }
-}
-
-/// The class of the position a FEN names, its clock applied (the move before it, if it did
-/// not zero, was made at one ply less).
-fn class_here(value: Value, rule: u32, clock: u32) -> Wdl50 {
-    class_after(value, rule, clock.checked_sub(1), clock)
-}
-
-/// The class of the position after a move made at `clock`, for its side to move.
-fn class_of_move(md: &MoveDtz, rule: u32, clock: u32) -> Wdl50 {
-    let clock_after = if md.zeroing { 0 } else { clock + 1 };
-    class_after(md.after, rule, Some(clock), clock_after)
-}
-
-/// The DTZ-scale value of `pos`, or `None` when its DTZ table is not there (tables made
-/// before DTZ existed): the probe then speaks of depth to mate only.
-fn optional_dtz(tb: &Tablebase, pos: &Position) -> Result<Option<Value>, ProbeError> {
-    match tb.probe_dtz(pos) {
-        Ok(v) => Ok(Some(v)),
-        Err(ProbeError::MissingTable { metric: "DTZ", .. }) => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
-/// The probe of `pos` with `clock` plies since the last capture or pawn move, as `tb probe
-/// --stdin` and `GET /api/tb` print it: one serde row type ([`PositionProbe`]), each move with
-/// the values of the position it leads to; best first under the 50-move rule when the DTZ
-/// tables are there, by depth to mate otherwise.
-pub fn position_probe(
-    tb: &Tablebase,
-    pos: &Position,
-    clock: u32,
-) -> Result<PositionProbe, ProbeError> {
-    let value = tb.probe(pos)?;
-    let rule = tb.rule();
-    let mut moves = Vec::new();
-    let mut probe = match optional_dtz(tb, pos)? {
-        Some(dtz) => {
-            for md in tb.probe_moves_dtz(pos)? {
-                moves.push(move_probe(tb, pos, md.mv, Some((md, clock)))?);
+/// The probe row of an answer, as `tb probe --stdin` and `GET /api/tb` print it: one serde
+/// row type ([`PositionProbe`]), each move with the values of the position it leads to, in
+/// the order [`Answer::moves_as_shown`] gives.
+pub(crate) fn probe_row(a: &Answer) -> PositionProbe {
+    let moves = a
+        .moves_as_shown()
+        .into_iter()
+        .map(|m| {
+            let mut row = MoveProbe::new(m.mv.to_string(), m.after.fen(), m.dtm);
+            row.san = Some(m.san.clone());
+            if a.dtz.is_some() {
+                row.zeroing = Some(m.zeroing);
+                row.category = m.class.map(|c| c.as_str().into());
+                row.dtz = m.dtz_after.map(syzygy_dtz);
+                row.fen = m.fen();
             }
-            sort_by_rule_then_mate(&mut moves);
-            let mut p = PositionProbe::new(pos.fen(), value, moves);
-            p.category = Some(class_here(dtz, rule, clock).as_str().into());
-            p.dtz = Some(syzygy_dtz(dtz));
-            p
-        }
-        None => {
-            for (m, _) in tb.probe_moves(pos)? {
-                moves.push(move_probe(tb, pos, m, None)?);
-            }
-            PositionProbe::new(pos.fen(), value, moves)
-        }
-    };
-    probe.fen = with_clock_fen(pos, clock);
-    Ok(probe)
-}
-
-/// `pos` (with `clock`) in the JSON shape of lichess's tablebase server (`GET /standard`,
-/// lichess-org/lila-tablebase): the position's `category` (the clock applied), `dtz` and
-/// `precise_dtz` (Syzygy's signs; ours are never rounded), `dtm` (plies, negative when the side
-/// to move loses, 0 for a draw and `null` for a position already mated, as lichess keeps 0 for
-/// draws), the end-of-game flags, and every legal move, best first, with the same keys for the
-/// position it leads to plus `uci`, `san`, `zeroing` and `conversion`. A move's `category`
-/// counts the clock before it too ([`class_after`]). `dtz` and `category` need the DTZ tables
-/// (`null` and `unknown` without them).
-pub fn lichess_standard(
-    tb: &Tablebase,
-    pos: &Position,
-    clock: u32,
-) -> Result<serde_json::Value, ProbeError> {
-    let rule = tb.rule();
-    let info = |p: &Position,
-                before: Option<u32>,
-                c: u32|
-     -> Result<serde_json::Map<String, serde_json::Value>, ProbeError> {
-        let mate = tb.probe(p)?;
-        let dtz = optional_dtz(tb, p)?;
-        let no_moves = p.legal_moves().is_empty();
-        let dtm = match mate {
-            Value::Win(d) => serde_json::Value::from(d),
-            Value::Lose(0) => serde_json::Value::Null,
-            Value::Lose(d) => serde_json::Value::from(-i64::from(d)),
-            Value::Draw => serde_json::Value::from(0),
-        };
-        let mut m = serde_json::Map::new();
-        m.insert("checkmate".into(), (no_moves && p.is_check()).into());
-        m.insert("stalemate".into(), (no_moves && !p.is_check()).into());
-        m.insert("variant_win".into(), false.into());
-        m.insert("variant_loss".into(), false.into());
-        m.insert(
-            "insufficient_material".into(),
-            insufficient_material(p).into(),
-        );
-        m.insert("dtz".into(), dtz.map(syzygy_dtz).into());
-        m.insert("precise_dtz".into(), dtz.map(syzygy_dtz).into());
-        m.insert("dtc".into(), serde_json::Value::Null);
-        m.insert("dtm".into(), dtm);
-        m.insert("dtw".into(), serde_json::Value::Null);
-        let category = match dtz {
-            Some(v) => class_after(v, rule, before, c).as_str(),
-            None => "unknown",
-        };
-        m.insert("category".into(), category.into());
-        Ok(m)
-    };
-    let mut out = info(pos, clock.checked_sub(1), clock)?;
-    // With DTZ tables: best first under the rule, equal values by depth to mate
-    // (`probe_moves_dtz`), and among draws the ones that end the game at once (stalemate,
-    // insufficient material) first, as lichess lists them. Without: by depth to mate.
-    let moves: Vec<(zermelo_chess::Move, bool)> = match optional_dtz(tb, pos)? {
-        Some(_) => {
-            let mut moves = tb.probe_moves_dtz(pos)?;
-            let ends_drawn = |m: &MoveDtz| {
-                let after = pos.play(m.mv);
-                m.value == Value::Draw
-                    && ((after.legal_moves().is_empty() && !after.is_check())
-                        || insufficient_material(&after))
-            };
-            moves.sort_by(|a, b| {
-                b.value
-                    .cmp(&a.value)
-                    .then_with(|| ends_drawn(b).cmp(&ends_drawn(a)))
-            });
-            moves.into_iter().map(|md| (md.mv, md.zeroing)).collect()
-        }
-        None => tb
-            .probe_moves(pos)?
-            .into_iter()
-            .map(|(m, _)| (m, pos.is_zeroing(m)))
-            .collect(),
-    };
-    let mut rows = Vec::new();
-    for (m, zeroing) in moves {
-        let after = pos.play(m);
-        let mut row = serde_json::Map::new();
-        row.insert("uci".into(), m.to_string().into());
-        row.insert("san".into(), pos.san(m).into());
-        row.insert("zeroing".into(), zeroing.into());
-        row.insert(
-            "conversion".into(),
-            (m.capture || m.promotion.is_some()).into(),
-        );
-        row.extend(info(
-            &after,
-            Some(clock),
-            if zeroing { 0 } else { clock + 1 },
-        )?);
-        rows.push(serde_json::Value::Object(row));
-    }
-    out.insert("moves".into(), rows.into());
-    Ok(serde_json::Value::Object(out))
-}
-
-/// Neither side can mate by any series of legal moves: bare kings, a lone minor piece, or
-/// only bishops all on squares of one colour.
-fn insufficient_material(pos: &Position) -> bool {
-    use zermelo_chess::Role;
-    let others: Vec<_> = pos.pieces().filter(|(_, p)| p.role != Role::King).collect();
-    match others.as_slice() {
-        [] => true,
-        [(_, p)] => matches!(p.role, Role::Bishop | Role::Knight),
-        many => {
-            let colour = |s: zermelo_chess::Square| (s.file() + s.rank()) % 2;
-            many.iter().all(|(_, p)| p.role == Role::Bishop)
-                && many.iter().all(|(s, _)| colour(*s) == colour(many[0].0))
-        }
-    }
-}
-
-/// The FEN of `pos` with its halfmove clock.
-fn with_clock_fen(pos: &Position, clock: u32) -> String {
-    let fen = pos.fen();
-    match fen.rsplit_once(' ') {
-        Some((head, _)) if clock > 0 => match head.rsplit_once(' ') {
-            Some((board, _)) => format!("{board} {clock} 1"),
-            None => fen,
-        },
-        _ => fen,
-    }
-}
-
-/// One move's row: the position after it, its depth to mate and, with `dtz`, its class
-/// (the clock after the move applied) and DTZ.
-fn move_probe(
-    tb: &Tablebase,
-    pos: &Position,
-    m: zermelo_chess::Move,
-    dtz: Option<(MoveDtz, u32)>,
-) -> Result<MoveProbe, ProbeError> {
-    let after = pos.play(m);
-    let mut row = MoveProbe::new(m.to_string(), after.fen(), tb.probe(&after)?);
-    row.san = Some(pos.san(m));
-    if let Some((md, clock)) = dtz {
-        row.zeroing = Some(md.zeroing);
-        row.category = Some(class_of_move(&md, tb.rule(), clock).as_str().into());
-        row.dtz = Some(syzygy_dtz(md.after));
-        // The position after the move with its clock (at most 150, where a FEN's clock ends).
-        let clock_after = if md.zeroing { 0 } else { clock + 1 };
-        row.fen = with_clock_fen(&after, clock_after.min(zermelo_chess::MAX_CLOCK));
-    }
-    Ok(row)
-}
-
-/// Orders move rows as the DTZ order already did, then by depth to mate among moves of equal
-/// DTZ value (stable, so UCI order breaks the remaining ties).
-fn sort_by_rule_then_mate(rows: &mut [MoveProbe]) {
-    // The rows come best first by the DTZ-scale value; refine runs of equal (category, dtz)
-    // by depth to mate, best for the mover first.
-    let key = |r: &MoveProbe| (r.category.clone(), r.dtz);
-    let mut i = 0;
-    while i < rows.len() {
-        let mut j = i + 1;
-        while j < rows.len() && key(&rows[j]) == key(&rows[i]) {
-            j += 1;
-        }
-        rows[i..j].sort_by_key(|r| std::cmp::Reverse(r.value_for_mover()));
-        i = j;
-    }
+            row
+        })
+        .collect();
+    let mut probe = PositionProbe::new(a.position.fen(), a.dtm, moves);
+    probe.category = a.class.map(|c| c.as_str().into());
+    probe.dtz = a.dtz.map(syzygy_dtz);
+    probe.fen = a.fen();
+    probe
 }
 
 fn probe_json(tb: &Tablebase, fen: &str) -> Result<serde_json::Value, Failure> {
     let (pos, clock) = parse_fen_clock(fen)?;
-    let probe = position_probe(tb, &pos, clock).map_err(probe_failure)?;
-    serde_json::to_value(probe).map_err(|e| Failure::Internal(e.into()))
+    let answer = tb.answer(&pos, clock).map_err(probe_failure)?;
+    serde_json::to_value(probe_row(&answer)).map_err(|e| Failure::Internal(e.into()))
 }
 
 /// `1 ply`, `3 plies`.
@@ -636,81 +428,53 @@ fn probe(args: ProbeArgs) -> CliResult {
     }
     let fen = args.fen.unwrap_or_default();
     let (pos, clock) = parse_fen_clock(&fen)?;
-    let value = tb.probe(&pos).map_err(probe_failure)?;
-    let dtz = optional_dtz(&tb, &pos).map_err(probe_failure)?;
-    let rule = tb.rule();
+    let a = tb.answer(&pos, clock).map_err(probe_failure)?;
     emit(None, |w| {
-        writeln!(w, "fen       {}", with_clock_fen(&pos, clock))?;
-        writeln!(w, "outcome   {}", value.outcome())?;
-        match dtz {
-            Some(d) => {
-                let class = class_here(d, rule, clock);
+        writeln!(w, "fen       {}", a.fen())?;
+        writeln!(w, "outcome   {}", a.dtm.outcome())?;
+        match (a.dtz, a.class) {
+            (Some(d), Some(class)) => {
                 writeln!(w, "category  {class} (halfmove clock {clock})")?;
                 writeln!(w, "dtz       {}", dtz_text(d))?;
             }
-            None => writeln!(
+            _ => writeln!(
                 w,
                 "category  - (no DTZ table: `zermelo tb gen {}` writes it)",
                 Material::of(&pos).canonical().0
             )?,
         }
-        writeln!(w, "dtm       {}", dtm_text(value))?;
-        Ok(())
-    })?;
-    match dtz {
-        Some(_) => {
-            let moves = tb.probe_moves_dtz(&pos).map_err(probe_failure)?;
-            let mut rows = Vec::new();
-            for md in moves {
-                let mate = tb
-                    .probe(&pos.play(md.mv))
-                    .map_err(probe_failure)?
-                    .for_parent();
-                let class = class_of_move(&md, rule, clock).flip();
-                rows.push((md, mate, class));
+        writeln!(w, "dtm       {}", dtm_text(a.dtm))?;
+        if a.dtz.is_none() {
+            writeln!(w, "moves (value for the side to move, best first):")?;
+            for m in &a.moves {
+                let mate = describe(m.dtm.for_parent());
+                writeln!(w, "  {:<6} {:<8} {mate}", m.mv.to_string(), m.san)?;
             }
-            emit(None, |w| {
-                writeln!(
-                    w,
-                    "moves (for the side to move, best first under the 50-move rule):"
-                )?;
-                writeln!(
-                    w,
-                    "  {:<6} {:<8} {:<13} {:>5}  {:<4} mate",
-                    "uci", "san", "category", "dtz", "zero"
-                )?;
-                for (md, mate, class) in &rows {
-                    writeln!(
-                        w,
-                        "  {:<6} {:<8} {:<13} {:>5}  {:<4} {}",
-                        md.mv.to_string(),
-                        pos.san(md.mv),
-                        class.as_str(),
-                        syzygy_dtz(md.value),
-                        if md.zeroing { "yes" } else { "no" },
-                        describe(*mate)
-                    )?;
-                }
-                Ok(())
-            })
+            return Ok(());
         }
-        None => {
-            let moves = tb.probe_moves(&pos).map_err(probe_failure)?;
-            emit(None, |w| {
-                writeln!(w, "moves (value for the side to move, best first):")?;
-                for (m, v) in &moves {
-                    writeln!(
-                        w,
-                        "  {:<6} {:<8} {}",
-                        m.to_string(),
-                        pos.san(*m),
-                        describe(*v)
-                    )?;
-                }
-                Ok(())
-            })
+        writeln!(
+            w,
+            "moves (for the side to move, best first under the 50-move rule):"
+        )?;
+        writeln!(
+            w,
+            "  {:<6} {:<8} {:<13} {:>5}  {:<4} mate",
+            "uci", "san", "category", "dtz", "zero"
+        )?;
+        for m in &a.moves {
+            writeln!(
+                w,
+                "  {:<6} {:<8} {:<13} {:>5}  {:<4} {}",
+                m.mv.to_string(),
+                m.san,
+                m.class.map_or("-", |c| c.flip().as_str()),
+                m.value.map_or(0, syzygy_dtz),
+                if m.zeroing { "yes" } else { "no" },
+                describe(m.dtm.for_parent())
+            )?;
         }
-    }
+        Ok(())
+    })
 }
 
 /// `13 plies to a capture, pawn move or mate (win)`, as a line of `tb probe`.
@@ -813,117 +577,36 @@ fn line(args: LineArgs) -> CliResult {
     })
 }
 
-/// One move of a line under the 50-move rule: the move with its DTZ values, its SAN and the
-/// halfmove clock after it.
-struct DtzStep {
-    md: MoveDtz,
-    san: String,
-    clock: u32,
-}
-
-/// Plays the best move by DTZ (the winner zeroes as soon as it keeps the win, the loser as
-/// late as it can) from `pos` with `clock` while `go_on(position, its DTZ-scale value, clock)`
-/// holds and a move is left; returns the moves and where they end. Every zeroing move is
-/// irreversible and the clock bounds the plies between two, so a line of a correct table is
-/// short; 10,000 moves bound a damaged one.
-fn follow_dtz(
-    tb: &Tablebase,
-    mut pos: Position,
-    mut clock: u32,
-    mut go_on: impl FnMut(&Position, Value, u32) -> bool,
-) -> Result<(Vec<DtzStep>, Position, u32), ProbeError> {
-    let mut steps = Vec::new();
-    while steps.len() < 10_000 && go_on(&pos, tb.probe_dtz(&pos)?, clock) {
-        let Some(best) = tb.probe_moves_dtz(&pos)?.first().copied() else {
-            break;
-        };
-        let san = pos.san(best.mv);
-        clock = if best.zeroing { 0 } else { clock + 1 };
-        pos = pos.play(best.mv);
-        steps.push(DtzStep {
-            md: best,
-            san,
-            clock,
-        });
-    }
-    Ok((steps, pos, clock))
-}
-
-/// The line under the 50-move rule: best moves by DTZ from the FEN's clock, until mate, or
-/// until the clock reaches the rule and a draw can be claimed (a cursed win or blessed loss
-/// gets there); nothing for a draw. `GET /standard/mainline` plays the same line.
+/// The line under the 50-move rule ([`Tablebase::dtz_mainline`]): best moves by DTZ from the
+/// FEN's clock until mate, or until a draw can be claimed; nothing for a draw.
+/// `GET /standard/mainline` plays the same line.
 fn line_dtz(tb: &Tablebase, fen: &str) -> CliResult {
     let (pos, clock) = parse_fen_clock(fen)?;
-    let rule = tb.rule();
-    let start = tb.probe_dtz(&pos).map_err(probe_failure)?;
-    let class = class_here(start, rule, clock);
-    let (rows, last, _) = follow_dtz(tb, pos, clock, |_, here, c| here != Value::Draw && c < rule)
-        .map_err(probe_failure)?;
-    let end = if last.is_checkmate() {
+    let line = tb.dtz_mainline(&pos, clock).map_err(probe_failure)?;
+    let end = if line.end.is_checkmate() {
         "checkmate"
-    } else if tb.probe_dtz(&last).map_err(probe_failure)? == Value::Draw {
+    } else if tb.probe_dtz(&line.end).map_err(probe_failure)? == Value::Draw {
         "draw"
     } else {
         "draw by the 50-move rule (it can be claimed here)"
     };
     emit(None, |w| {
-        writeln!(w, "{fen}: {class}, dtz {}", syzygy_dtz(start))?;
-        for (i, step) in rows.iter().enumerate() {
+        writeln!(w, "{fen}: {}, dtz {}", line.class, syzygy_dtz(line.start))?;
+        for (i, step) in line.steps.iter().enumerate() {
             writeln!(
                 w,
                 "{:>3}. {:<6} {:<8} dtz {:>4}  clock {}{}",
                 i + 1,
-                step.md.mv.to_string(),
+                step.dtz.mv.to_string(),
                 step.san,
-                syzygy_dtz(step.md.after),
+                syzygy_dtz(step.dtz.after),
                 step.clock,
-                if step.md.zeroing { "  (zeroing)" } else { "" }
+                if step.dtz.zeroing { "  (zeroing)" } else { "" }
             )?;
         }
         writeln!(w, "{end}")?;
         Ok(())
     })
-}
-
-/// The line from `pos` (with `clock`) in the JSON shape of lichess's tablebase server (`GET
-/// /standard/mainline`): `dtz` and `precise_dtz` of the position (Syzygy's signs, never
-/// rounded here), `mainline`, the best moves by DTZ as `{uci, san, dtz, precise_dtz}` (the
-/// DTZ of the position each move leads to) until mate or until the clock reaches the rule
-/// (a draw can be claimed there, and the line ends), empty when the position is drawn, and
-/// `winner`: `"w"` or `"b"` when the line ends in mate, `null` otherwise.
-pub fn lichess_mainline(
-    tb: &Tablebase,
-    pos: &Position,
-    clock: u32,
-) -> Result<serde_json::Value, ProbeError> {
-    let rule = tb.rule();
-    let start = tb.probe_dtz(pos)?;
-    let (steps, last, _) = follow_dtz(tb, *pos, clock, |_, here, c| {
-        here != Value::Draw && c < rule
-    })?;
-    let mainline: Vec<serde_json::Value> = steps
-        .iter()
-        .map(|step| {
-            let dtz = syzygy_dtz(step.md.after);
-            serde_json::json!({
-                "uci": step.md.mv.to_string(),
-                "san": step.san,
-                "dtz": dtz,
-                "precise_dtz": dtz,
-            })
-        })
-        .collect();
-    // The side to move in a checkmate lost.
-    let winner = last.is_checkmate().then(|| match last.turn() {
-        zermelo_chess::Color::White => "b",
-        zermelo_chess::Color::Black => "w",
-    });
-    Ok(serde_json::json!({
-        "dtz": syzygy_dtz(start),
-        "precise_dtz": syzygy_dtz(start),
-        "mainline": mainline,
-        "winner": winner,
-    }))
 }
 
 fn stats(args: StatsArgs) -> CliResult {
