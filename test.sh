@@ -20,6 +20,9 @@ cargo fmt --all -- --check
 step "BENCHMARKS.md: every figure names its CPU (scripts/check-benchmarks.sh)"
 ./scripts/check-benchmarks.sh
 
+step "no two files of a crate import each other (scripts/check-imports.py)"
+python3 scripts/check-imports.py
+
 step "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 

@@ -17,8 +17,14 @@
 //!   being solved), seeded from the smaller tables that captures and promotions lead into;
 //!   [`generate_with`] checkpoints to a work folder and resumes; [`generate_pair`] makes the
 //!   DTM and the DTZ table together, the DTZ groups seeded from starts the DTM seeding records;
+//! * [`GenerationJob`] — the tables of some [`Targets`] (a material and what it depends on, or
+//!   every table up to N pieces) made into a tables folder: dependencies first, memory checked
+//!   up front, a lock per table, resumed from the work folder, DTM and DTZ, written atomically;
+//!   what `zermelo tb gen` and Python's `Tablebase.generate` run, told as [`JobEvent`]s;
 //! * [`Table`] — the checksummed, versioned on-disk format, memory-mapped for probing;
 //! * [`Tablebase`] — a directory of tables: probe, best moves, principal line;
+//!   [`Tablebase::answer`]: one position's class under the rule with its clock, DTZ, DTM and
+//!   every move with its own, in the orders the CLI, the server and lichess list them;
 //! * [`verify`] — re-checks a table against the certificate rules with move generation.
 //!
 //! ## Example
@@ -43,6 +49,8 @@
 
 #![deny(missing_docs)]
 
+mod answer;
+mod atomic;
 #[doc(hidden)]
 pub mod bench_hooks;
 mod bitboard;
@@ -50,6 +58,7 @@ mod checkpoint;
 pub mod dtz;
 mod generate;
 mod index;
+mod job;
 mod lock;
 mod material;
 mod plan;
@@ -63,15 +72,22 @@ mod unmove;
 mod value;
 mod verify;
 
+pub use answer::{
+    fen_with_clock, insufficient_material, Answer, Mainline, MainlineStep, MoveAnswer,
+};
 pub use dtz::Wdl50;
 pub use generate::{
     discard_checkpoint, estimate_memory, estimate_pair_memory, generate, generate_pair,
     generate_with, GenError, GenOptions, Lookahead, Pair,
 };
 pub use index::Indexer;
+pub use job::{
+    Folder, FolderError, FolderProblem, GenProgress, Generating, GenerationJob, JobError, JobEvent,
+    JobReport, WrittenTable,
+};
 pub use lock::{lock_path, Acquire, Holder, TableLock};
-pub use material::{Material, ParseMaterialError, MAX_PIECES};
-pub use plan::{Plan, PlannedTable};
+pub use material::{Material, ParseMaterialError, TargetError, MAX_PIECES};
+pub use plan::{Plan, PlannedTable, Targets};
 pub use position::{FenError, Move, Position, PositionError, Setup, MAX_CLOCK};
 pub use probe::{table_file_present, MoveDtz, ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};

@@ -24,6 +24,27 @@ pub struct Material {
 #[error("invalid material {0:?}: expected e.g. KQvKR (kings first, pieces from QRBNP)")]
 pub struct ParseMaterialError(pub String);
 
+/// A request for tables that no table answers: a material that does not parse, or one (or a
+/// piece count) outside the 3 to [`MAX_PIECES`] pieces tables exist for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TargetError {
+    /// Not of the form `K...vK...`.
+    #[error(transparent)]
+    Syntax(#[from] ParseMaterialError),
+    /// A material with too few or too many pieces.
+    #[error("{material}: tables exist for 3 to {MAX_PIECES} pieces, this has {pieces}")]
+    Pieces {
+        /// The material (canonical).
+        material: Material,
+        /// Its piece count, kings included.
+        pieces: usize,
+    },
+    /// Every table of up to this many pieces, which is outside 3 to [`MAX_PIECES`].
+    #[error("tables of up to {0} pieces: tables exist for 3 to {MAX_PIECES} pieces")]
+    AllPieces(usize),
+}
+
 impl Material {
     /// The material of a position (white as white).
     pub fn of(pos: &Position) -> Material {
@@ -34,6 +55,33 @@ impl Material {
             }
         }
         Material::from_sides(sides)
+    }
+
+    /// The material of a table named by `text` (`KQvKR`, `krvkq`): parsed, in its canonical
+    /// orientation, and with 3 to [`MAX_PIECES`] pieces; what `tb gen`, `tb plan` and `tb stats`
+    /// accept.
+    ///
+    /// # Errors
+    /// [`TargetError::Syntax`] or [`TargetError::Pieces`].
+    pub fn parse_table(text: &str) -> Result<Material, TargetError> {
+        text.parse::<Material>()?.table()
+    }
+
+    /// The canonical orientation if tables exist for this many pieces.
+    ///
+    /// # Errors
+    /// [`TargetError::Pieces`] outside 3 to [`MAX_PIECES`] pieces.
+    pub fn table(&self) -> Result<Material, TargetError> {
+        let m = self.canonical().0;
+        let pieces = m.piece_count();
+        if (3..=MAX_PIECES).contains(&pieces) {
+            Ok(m)
+        } else {
+            Err(TargetError::Pieces {
+                material: m,
+                pieces,
+            })
+        }
     }
 
     /// The material with these non-king pieces per side (white first), in any order.
@@ -218,6 +266,20 @@ mod tests {
         assert_eq!("kbnvk".parse::<Material>().unwrap().to_string(), "KBNvK");
         assert!("KQK".parse::<Material>().is_err());
         assert!("KKvK".parse::<Material>().is_err());
+    }
+
+    #[test]
+    fn table_materials_are_canonical_and_have_three_to_five_pieces() {
+        assert_eq!(Material::parse_table("krvkq").unwrap().to_string(), "KQvKR");
+        let e = Material::parse_table("KvK").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "KvK: tables exist for 3 to 5 pieces, this has 2"
+        );
+        let e = Material::parse_table("KQRBNvK").unwrap_err();
+        assert!(matches!(e, TargetError::Pieces { pieces: 6, .. }), "{e}");
+        let e = Material::parse_table("KQ").unwrap_err();
+        assert!(e.to_string().starts_with("invalid material \"KQ\""), "{e}");
     }
 
     #[test]

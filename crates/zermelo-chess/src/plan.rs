@@ -10,7 +10,58 @@
 //!
 //! Cost: O(T x S) for T tables of S successors each (S <= 12 for 5 pieces).
 
-use crate::material::Material;
+use std::path::PathBuf;
+
+use crate::generate::{estimate_memory, GenOptions};
+use crate::material::{Material, TargetError, MAX_PIECES};
+use crate::table::Metric;
+
+/// The tables a job is asked for, checked once: canonical materials of 3 to [`MAX_PIECES`]
+/// pieces, closed under dependencies and in generation order (each after the tables it is
+/// generated from).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Targets {
+    order: Vec<Material>,
+}
+
+impl Targets {
+    /// `materials` (any orientation) and every table they depend on.
+    ///
+    /// # Errors
+    /// [`TargetError::Pieces`] for a material no table holds.
+    pub fn of(materials: &[Material]) -> Result<Targets, TargetError> {
+        let checked = materials
+            .iter()
+            .map(Material::table)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Targets {
+            order: Material::generation_order(&checked),
+        })
+    }
+
+    /// Every table of 3 to `max_pieces` pieces.
+    ///
+    /// # Errors
+    /// [`TargetError::AllPieces`] unless `max_pieces` is 3 to [`MAX_PIECES`].
+    pub fn all_up_to(max_pieces: usize) -> Result<Targets, TargetError> {
+        if !(3..=MAX_PIECES).contains(&max_pieces) {
+            return Err(TargetError::AllPieces(max_pieces));
+        }
+        Ok(Targets {
+            order: Material::all_up_to(max_pieces),
+        })
+    }
+
+    /// The tables, each after the tables it needs.
+    pub fn tables(&self) -> &[Material] {
+        &self.order
+    }
+
+    /// The build plan of these tables: what each needs, in waves.
+    pub fn plan(&self) -> Plan {
+        Plan::from_order(self.order.clone())
+    }
+}
 
 /// One table of a plan and the tables it is generated from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +70,26 @@ pub struct PlannedTable {
     pub material: Material,
     /// The tables it probes (one capture or promotion away), all earlier in the plan.
     pub needs: Vec<Material>,
+}
+
+impl PlannedTable {
+    /// What generating this table needs in memory, in bytes, for DTZ tables of `rule`: the
+    /// larger of its two tables made one at a time, with a work folder (where a pawn table's
+    /// finished groups wait); the smaller tables it maps come on top, from the page cache.
+    pub fn memory(&self, rule: u32) -> u64 {
+        [Metric::Dtm, Metric::Dtz { rule }]
+            .into_iter()
+            .map(|metric| {
+                let options = GenOptions {
+                    metric,
+                    work_dir: Some(PathBuf::from(".")),
+                    ..GenOptions::default()
+                };
+                estimate_memory(&self.material, &options)
+            })
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 /// The tables to build for some targets, in generation order, with their dependencies.
@@ -122,6 +193,21 @@ mod tests {
             .collect();
         needs.sort();
         assert_eq!(needs, ["KBvK", "KNvK", "KQvK", "KRvK"]);
+    }
+
+    #[test]
+    fn targets_are_checked_once_and_closed_under_dependencies() {
+        let t = Targets::of(&[m("KRvKQ")]).unwrap();
+        let names: Vec<String> = t.tables().iter().map(ToString::to_string).collect();
+        assert_eq!(names.last().map(String::as_str), Some("KQvKR"));
+        assert!(names.contains(&"KQvK".to_string()) && names.contains(&"KRvK".to_string()));
+        assert_eq!(t.plan(), Plan::for_targets(&[m("KQvKR")]));
+        assert_eq!(Targets::all_up_to(3).unwrap().tables().len(), 5);
+        assert_eq!(Targets::all_up_to(6), Err(TargetError::AllPieces(6)));
+        assert!(matches!(
+            Targets::of(&[m("KvK")]),
+            Err(TargetError::Pieces { pieces: 2, .. })
+        ));
     }
 
     #[test]

@@ -12,7 +12,6 @@ use zermelo::{NodeId, Player};
 
 use crate::error::{CliResult, Failure};
 use crate::limits::memory_limit;
-pub use crate::limits::{check_memory, set_memory_limit};
 use crate::progress::{Bar, Progress};
 use crate::read::read_text_input;
 

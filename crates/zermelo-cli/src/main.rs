@@ -113,7 +113,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     progress::Progress::init(cli.quiet);
-    input::set_memory_limit(cli.max_memory);
+    limits::set_memory_limit(cli.max_memory);
     if !matches!(cli.command, Command::Serve(_)) {
         output::clean_up_on_interrupt(); // serve shuts down gracefully by itself
     }

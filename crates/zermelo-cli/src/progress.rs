@@ -55,11 +55,23 @@ impl Progress {
     /// A bar over the `total` indices of a layered solve: the counter holds the indices decided
     /// so far, [`Bar::layer`] the layer being processed.
     pub fn layers(&self, label: &str, total: u64) -> Bar {
+        self.layers_with(label, total, Arc::default(), Arc::default())
+    }
+
+    /// [`Progress::layers`] fed through counters the work owns: `counter` holds the indices
+    /// decided, `layer` the layer being processed.
+    pub fn layers_with(
+        &self,
+        label: &str,
+        total: u64,
+        counter: Arc<AtomicU64>,
+        layer: Arc<AtomicU64>,
+    ) -> Bar {
         let style = ProgressStyle::with_template(
             "{prefix:>6} [{bar:40}] layer {msg}: {human_pos}/{human_len} decided, eta {eta}",
         )
         .map(|s| s.progress_chars("=> "));
-        self.start(label, Some(total), style)
+        self.start_counted(label, Some(total), style, counter, layer)
     }
 
     /// A spinner for a phase without a measurable total.
@@ -85,6 +97,17 @@ impl Progress {
         counter: Arc<AtomicU64>,
     ) -> Bar {
         let layer = Arc::new(AtomicU64::new(0));
+        self.start_counted(label, total, style, counter, layer)
+    }
+
+    fn start_counted(
+        &self,
+        label: &str,
+        total: Option<u64>,
+        style: Result<ProgressStyle, indicatif::style::TemplateError>,
+        counter: Arc<AtomicU64>,
+        layer: Arc<AtomicU64>,
+    ) -> Bar {
         if !self.enabled {
             return Bar {
                 counter,

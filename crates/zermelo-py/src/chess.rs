@@ -1,16 +1,36 @@
-//! `zermelo.chess.Tablebase`: zermelo's endgame tables (WDL + DTM) probed by FEN; the Python
-//! wrapper (`zermelo/chess.py`) accepts python-chess boards and names the methods like
+//! `zermelo.chess.Tablebase`: zermelo's endgame tables (WDL + DTM) probed by FEN, and generated
+//! by the library's [`GenerationJob`] (what `zermelo tb gen` runs); the Python wrapper
+//! (`zermelo/chess.py`) accepts python-chess boards and names the methods like
 //! `chess.syzygy.Tablebase`.
+//!
+//! A generation's errors ([`JobError`]) reach Python as the package's exception classes:
+//!
+//! | `JobError` | Python class |
+//! |---|---|
+//! | a material or `all` no table holds, an unsupported material | `ValueError` |
+//! | `Memory`, the engine's `TooBig` | `TooBig` |
+//! | `Folder`, `Lock`, `Write`, `Work`, a work file that cannot be read | `ReadError` (an `OSError`) |
+//! | a damaged or foreign work folder | `CorruptError` |
+//! | `Table`, `Stats`, a smaller table missing or damaged | as a probe's error (`MissingTable`, `CorruptError`, ...) |
+//! | `Held` (another process generates it, `wait=False`) and the rest | `ZermeloError` |
 
 use std::path::PathBuf;
+use std::time::Duration;
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyType;
 
+use zermelo::game::compact::CompactError;
 use zermelo::Value;
 use zermelo_chess::dtz::{syzygy_dtz, Wdl50};
-use zermelo_chess::{Position, ProbeError, Tablebase as LibTablebase};
+use zermelo_chess::{
+    GenError, GenerationJob, JobError, Material, Position, ProbeError, TableError,
+    Tablebase as LibTablebase, Targets,
+};
 
 use crate::errors;
+use crate::wait::interruptible;
 
 /// A directory of tables (``zermelo tb gen MATERIAL --tables DIR``), opened lazily.
 #[pyclass(frozen, module = "zermelo.chess")]
@@ -184,7 +204,129 @@ impl NativeTablebase {
             .collect())
     }
 
+    /// Generates the tables of `material` (and the smaller ones it depends on), or of every
+    /// material of 3 to `all` pieces, into the directory under its rule; the paths written.
+    #[pyo3(signature = (material = None, *, all = None, work_dir = None, max_memory = None,
+                        wait = true, checkpoint_every = 60.0, mapped = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn generate(
+        &self,
+        py: Python<'_>,
+        material: Option<&str>,
+        all: Option<usize>,
+        work_dir: Option<PathBuf>,
+        max_memory: Option<u64>,
+        wait: bool,
+        checkpoint_every: f64,
+        mapped: bool,
+    ) -> PyResult<Vec<String>> {
+        let targets = match (material, all) {
+            (Some(m), None) => {
+                let m = Material::parse_table(m).map_err(value_error)?;
+                Targets::of(&[m]).map_err(value_error)?
+            }
+            (None, Some(n)) => Targets::all_up_to(n).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "all = {n}: tables exist for 3 to {} pieces",
+                    zermelo_chess::MAX_PIECES
+                ))
+            })?,
+            _ => {
+                return Err(PyValueError::new_err(
+                    "name a material or give all = N, not both",
+                ))
+            }
+        };
+        let interval = Duration::try_from_secs_f64(checkpoint_every).map_err(|_| {
+            PyValueError::new_err(format!(
+                "checkpoint_every = {checkpoint_every}: expected seconds, 0 or more"
+            ))
+        })?;
+        let mut job = GenerationJob::new(targets, &self.directory);
+        job.work_dir = work_dir;
+        job.rule = self.tb.rule();
+        job.checkpoint_interval = interval;
+        job.mapped = mapped;
+        job.wait = wait;
+        if let Some(bytes) = max_memory {
+            job.memory = zermelo::memory::Limit::Bytes(bytes);
+        }
+        // Always long enough for a thread of its own, so that Ctrl-C is seen while it runs.
+        let report =
+            interruptible(py, u64::MAX, move || job.run(&mut |_| {}))?.map_err(job_error)?;
+        Ok(report
+            .written
+            .iter()
+            .map(|w| w.path.display().to_string())
+            .collect())
+    }
+
     fn __repr__(&self) -> String {
         format!("Tablebase({:?})", self.directory.display().to_string())
     }
+}
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A new exception of the class `name` of `zermelo._errors` (the classes `errors.rs` maps the
+/// library's other errors to).
+fn zermelo_error(name: &str, message: String) -> PyErr {
+    Python::attach(|py| {
+        match py
+            .import("zermelo._errors")
+            .and_then(|m| m.getattr(name))
+            .and_then(|c| c.cast_into::<PyType>().map_err(PyErr::from))
+        {
+            Ok(ty) => PyErr::from_type(ty, message),
+            Err(e) => e,
+        }
+    })
+}
+
+/// The class of a probe's error, as [`errors::probe`] chooses it.
+fn probe_class(e: &ProbeError) -> &'static str {
+    match e {
+        ProbeError::Table(TableError::Io { .. }) => "ReadError",
+        ProbeError::Table(_) | ProbeError::Rule { .. } => "CorruptError",
+        ProbeError::Illegal(_) => "InvalidPosition",
+        _ => "MissingTable",
+    }
+}
+
+/// A generation job's failure as the package's exception classes (the table in the module
+/// docs).
+fn job_error(e: JobError) -> PyErr {
+    let message = e.to_string();
+    let class = match e {
+        JobError::Table(p) => return errors::probe(p),
+        JobError::Stats(t) => return errors::table(t),
+        JobError::Memory { .. } => return errors::too_big(message),
+        JobError::Folder(_)
+        | JobError::Lock { .. }
+        | JobError::Write { .. }
+        | JobError::Work { .. } => "ReadError",
+        JobError::Generate(g) => match g {
+            GenError::Dependency { source, .. } => probe_class(&source),
+            GenError::Unsupported(..) => return value_error(message),
+            GenError::Engine {
+                source: CompactError::TooBig { .. },
+                ..
+            } => return errors::too_big(message),
+            GenError::Checkpoint { source, .. }
+                if source.kind() != std::io::ErrorKind::InvalidData =>
+            {
+                "ReadError"
+            }
+            GenError::Checkpoint { .. }
+            | GenError::Engine {
+                source: CompactError::Checkpoint { .. },
+                ..
+            } => "CorruptError",
+            _ => "ZermeloError",
+        },
+        _ => "ZermeloError",
+    };
+    zermelo_error(class, message)
 }

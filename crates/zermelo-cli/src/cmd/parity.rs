@@ -170,7 +170,7 @@ pub fn run(args: ParityArgs) -> CliResult {
 
 fn load(path: &std::path::Path) -> CliResult<(Arena, String)> {
     let (bytes, name) = read_text_input(path, &mut GameLines::default())?;
-    crate::input::check_memory(&name, estimate_memory(&bytes))?;
+    crate::limits::check_memory(&name, estimate_memory(&bytes))?;
     let spinner = Progress::global().spinner("parse");
     let arena = parse_game(&bytes, &name)?;
     spinner.finish();

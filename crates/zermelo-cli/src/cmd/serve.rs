@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
-use zermelo_chess::{Position, ProbeError};
+use zermelo_chess::dtz::syzygy_dtz;
+use zermelo_chess::{insufficient_material, Color, Position, ProbeError, Value, Wdl50};
 use zermelo_server::{AppState, Limits, PositionProbe, TablebaseError};
 
 use crate::error::{CliResult, Failure};
@@ -88,19 +89,20 @@ impl zermelo_server::Tablebase for ChessTables {
     fn probe(&self, fen: &str) -> Result<PositionProbe, TablebaseError> {
         let (pos, clock) = Position::from_fen_with_clock(fen)
             .map_err(|e| TablebaseError::BadFen(e.to_string()))?;
-        crate::cmd::tb::position_probe(&self.0, &pos, clock).map_err(probe_error)
+        let answer = self.0.answer(&pos, clock).map_err(probe_error)?;
+        Ok(crate::cmd::tb::probe_row(&answer))
     }
 
     fn standard(&self, fen: &str) -> Result<serde_json::Value, TablebaseError> {
         let (pos, clock) = Position::from_fen_with_clock(fen)
             .map_err(|e| TablebaseError::BadFen(e.to_string()))?;
-        crate::cmd::tb::lichess_standard(&self.0, &pos, clock).map_err(probe_error)
+        lichess_standard(&self.0, &pos, clock).map_err(probe_error)
     }
 
     fn standard_mainline(&self, fen: &str) -> Result<serde_json::Value, TablebaseError> {
         let (pos, clock) = Position::from_fen_with_clock(fen)
             .map_err(|e| TablebaseError::BadFen(e.to_string()))?;
-        crate::cmd::tb::lichess_mainline(&self.0, &pos, clock).map_err(probe_error)
+        lichess_mainline(&self.0, &pos, clock).map_err(probe_error)
     }
 }
 
@@ -111,4 +113,107 @@ fn probe_error(e: ProbeError) -> TablebaseError {
         ProbeError::TooManyPieces { .. } => TablebaseError::Unsupported(e.to_string()),
         _ => TablebaseError::NoTable(e.to_string()),
     }
+}
+
+/// `pos` (with `clock`) in the JSON shape of lichess's tablebase server (`GET /standard`,
+/// lichess-org/lila-tablebase): the position's `category` (the clock applied), `dtz` and
+/// `precise_dtz` (Syzygy's signs; ours are never rounded), `dtm` (plies, negative when the side
+/// to move loses, 0 for a draw and `null` for a position already mated, as lichess keeps 0 for
+/// draws), the end-of-game flags, and every legal move in lichess's order
+/// ([`zermelo_chess::Answer::moves_as_lichess`]) with the same keys for the position it leads
+/// to plus `uci`, `san`, `zeroing` and `conversion`. `dtz` and `category` need the DTZ tables
+/// (`null` and `unknown` without them).
+fn lichess_standard(
+    tb: &zermelo_chess::Tablebase,
+    pos: &Position,
+    clock: u32,
+) -> Result<serde_json::Value, ProbeError> {
+    let a = tb.answer(pos, clock)?;
+    let mut out = lichess_values(&a.position, a.dtm, a.dtz, a.class);
+    let mut rows = Vec::new();
+    for m in a.moves_as_lichess() {
+        let mut row = serde_json::Map::new();
+        row.insert("uci".into(), m.mv.to_string().into());
+        row.insert("san".into(), m.san.clone().into());
+        row.insert("zeroing".into(), m.zeroing.into());
+        row.insert(
+            "conversion".into(),
+            (m.mv.capture || m.mv.promotion.is_some()).into(),
+        );
+        row.extend(lichess_values(&m.after, m.dtm, m.dtz_after, m.class));
+        rows.push(serde_json::Value::Object(row));
+    }
+    out.insert("moves".into(), rows.into());
+    Ok(serde_json::Value::Object(out))
+}
+
+/// The keys lichess gives a position and each move's position.
+fn lichess_values(
+    p: &Position,
+    mate: Value,
+    dtz: Option<Value>,
+    class: Option<Wdl50>,
+) -> serde_json::Map<String, serde_json::Value> {
+    let no_moves = p.legal_moves().is_empty();
+    let dtm = match mate {
+        Value::Win(d) => serde_json::Value::from(d),
+        Value::Lose(0) => serde_json::Value::Null,
+        Value::Lose(d) => serde_json::Value::from(-i64::from(d)),
+        Value::Draw => serde_json::Value::from(0),
+    };
+    let mut m = serde_json::Map::new();
+    m.insert("checkmate".into(), (no_moves && p.is_check()).into());
+    m.insert("stalemate".into(), (no_moves && !p.is_check()).into());
+    m.insert("variant_win".into(), false.into());
+    m.insert("variant_loss".into(), false.into());
+    m.insert(
+        "insufficient_material".into(),
+        insufficient_material(p).into(),
+    );
+    m.insert("dtz".into(), dtz.map(syzygy_dtz).into());
+    m.insert("precise_dtz".into(), dtz.map(syzygy_dtz).into());
+    m.insert("dtc".into(), serde_json::Value::Null);
+    m.insert("dtm".into(), dtm);
+    m.insert("dtw".into(), serde_json::Value::Null);
+    let category = class.map_or("unknown", Wdl50::as_str);
+    m.insert("category".into(), category.into());
+    m
+}
+
+/// The line from `pos` (with `clock`) in the JSON shape of lichess's tablebase server (`GET
+/// /standard/mainline`): `dtz` and `precise_dtz` of the position (Syzygy's signs, never
+/// rounded here), `mainline`, the moves of [`zermelo_chess::Tablebase::dtz_mainline`] as
+/// `{uci, san, dtz, precise_dtz}` (the DTZ of the position each move leads to), empty when the
+/// position is drawn, and `winner`: `"w"` or `"b"` when the line ends in mate, `null`
+/// otherwise.
+fn lichess_mainline(
+    tb: &zermelo_chess::Tablebase,
+    pos: &Position,
+    clock: u32,
+) -> Result<serde_json::Value, ProbeError> {
+    let line = tb.dtz_mainline(pos, clock)?;
+    let mainline: Vec<serde_json::Value> = line
+        .steps
+        .iter()
+        .map(|step| {
+            let dtz = syzygy_dtz(step.dtz.after);
+            serde_json::json!({
+                "uci": step.dtz.mv.to_string(),
+                "san": step.san,
+                "dtz": dtz,
+                "precise_dtz": dtz,
+            })
+        })
+        .collect();
+    // The side to move in a checkmate lost.
+    let winner = line.end.is_checkmate().then(|| match line.end.turn() {
+        Color::White => "b",
+        Color::Black => "w",
+    });
+    Ok(serde_json::json!({
+        "dtz": syzygy_dtz(line.start),
+        "precise_dtz": syzygy_dtz(line.start),
+        "mainline": mainline,
+        "winner": winner,
+    }))
 }

@@ -103,7 +103,7 @@ pub fn run(args: &ClusterArgs, game: &GameArgs, output: Output<'_>) -> CliResult
     let best_moves = !(output.summary || to_binary);
     let estimate =
         zermelo_cluster::estimate(nodes, edges, (processes, process, workers), best_moves);
-    crate::input::check_memory(&game.file.display().to_string(), estimate)?;
+    crate::limits::check_memory(&game.file.display().to_string(), estimate)?;
     let bar = Progress::global().count("solve", nodes);
     let decided = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let counter = Arc::clone(&decided);

@@ -1,14 +1,13 @@
 //! `zermelo tb`: chess endgame tablebases (generate, probe, line, stats, verify).
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use zermelo_chess::dtz::{syzygy_dtz, DEFAULT_RULE};
 use zermelo_chess::{
-    discard_checkpoint, generate_pair, generate_with, verify, verify_dtz, Acquire, FenError,
-    GenError, GenOptions, Longest, Material, Metric, MoveDtz, Position, ProbeError, Table,
-    TableLock, Tablebase, Value, Wdl50, MAX_PIECES,
+    verify, verify_dtz, Answer, FenError, Folder, GenError, Generating, GenerationJob, JobError,
+    JobEvent, Longest, Lookahead, Material, Metric, Position, ProbeError, Table, Tablebase,
+    Targets, Value, Wdl50, WrittenTable, MAX_PIECES,
 };
 
 use zermelo::game::compact::CompactError;
@@ -215,16 +214,8 @@ fn parse_fen_clock(fen: &str) -> CliResult<(Position, u32)> {
     Position::from_fen_with_clock(fen).map_err(|e: FenError| Failure::input(e))
 }
 
-pub(crate) fn parse_material(text: &str) -> CliResult<Material> {
-    let m: Material = text.parse().map_err(Failure::input)?;
-    let m = m.canonical().0;
-    if !(3..=MAX_PIECES).contains(&m.piece_count()) {
-        return Err(Failure::input(format!(
-            "{m}: tables exist for 3 to {MAX_PIECES} pieces, this has {}",
-            m.piece_count()
-        )));
-    }
-    Ok(m)
+fn parse_material(text: &str) -> CliResult<Material> {
+    Material::parse_table(text).map_err(Failure::input)
 }
 
 /// The tables of `dir`, memory-mapped: a probe reads only the blocks it needs.
@@ -237,184 +228,142 @@ fn open_mapped(dir: &Path) -> Tablebase {
     }
 }
 
-/// Makes sure `dir` is a folder or nothing, creating it (and its parents) if nothing is there
-/// and `create` says so; something else at its path (a file, a FIFO, a link to nothing) is an
-/// error naming `what` it is for.
-fn folder(dir: &Path, what: &str, create: bool) -> CliResult {
-    match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(Failure::input(format!(
-            "{}: not a directory ({what})",
-            dir.display()
-        ))),
-        Err(_) if std::fs::symlink_metadata(dir).is_ok() => Err(Failure::input(format!(
-            "{}: a symbolic link to {}, which does not exist ({what})",
-            dir.display(),
-            std::fs::read_link(dir).unwrap_or_default().display()
-        ))),
-        Err(_) if !create => Ok(()),
-        Err(_) => std::fs::create_dir_all(dir)
-            .map_err(|e| Failure::input(format!("{}: cannot create {what}: {e}", dir.display()))),
-    }
-}
-
+/// `tb gen`: the flags as a [`GenerationJob`], run, its events printed as they come.
 fn gen(args: GenArgs) -> CliResult {
     let targets = match (args.all, &args.material) {
-        (Some(n), _) if (3..=MAX_PIECES).contains(&n) => Material::all_up_to(n),
-        (Some(n), _) => {
-            return Err(Failure::input(format!(
+        (Some(n), _) => Targets::all_up_to(n).map_err(|_| {
+            Failure::input(format!(
                 "--all {n}: tables exist for 3 to {MAX_PIECES} pieces"
-            )))
-        }
-        (None, Some(m)) => Material::generation_order(&[parse_material(m)?]),
+            ))
+        })?,
+        (None, Some(m)) => Targets::of(&[parse_material(m)?]).map_err(Failure::input)?,
         (None, None) => return Err(Failure::input("name a material or give --all N")),
     };
-    let dir = &args.tables.tables;
-    folder(dir, "the tables' folder, --tables", true)?;
-    // Tables are written to a temporary file and renamed into place, so a mapped table never
-    // changes under the generator; mapping keeps the smaller tables out of the heap.
-    let tb = open_mapped(dir).with_rule(args.rule);
-    let work = args.work_dir.clone().unwrap_or_else(|| dir.join(".work"));
-    // Made when the first checkpoint is (a refused job leaves nothing behind).
-    folder(&work, "the work folder, --work-dir", false)?;
-    let options = GenOptions {
-        work_dir: Some(work.clone()),
-        checkpoint_interval: std::time::Duration::from_secs(args.checkpoint_every),
-        mapped: args.mapped,
-        stop_after_groups: args.stop_after_groups,
-        lookahead: match args.lookahead.as_str() {
-            "never" => zermelo_chess::Lookahead::Never,
-            "always" => zermelo_chess::Lookahead::Always,
-            _ => zermelo_chess::Lookahead::Auto,
-        },
-        ..GenOptions::default()
+    let mut job = GenerationJob::new(targets, args.tables.tables);
+    job.work_dir = args.work_dir;
+    job.rule = args.rule;
+    job.checkpoint_interval = std::time::Duration::from_secs(args.checkpoint_every);
+    job.mapped = args.mapped;
+    job.lookahead = match args.lookahead.as_str() {
+        "never" => Lookahead::Never,
+        "always" => Lookahead::Always,
+        _ => Lookahead::Auto,
     };
-    let metrics = [Metric::Dtm, Metric::Dtz { rule: args.rule }];
-    check_memory_up_front(&targets, dir, &options, &metrics)?;
-    let started = Instant::now();
-    let total = targets.len();
-    for (k, m) in targets.iter().enumerate() {
-        let missing = metrics
-            .iter()
-            .any(|&metric| !dir.join(metric.file_name(m)).is_file());
-        // Another process (here or on another machine sharing DIR) may be generating it.
-        let _lock = if missing {
-            Some(lock_table(dir, m, args.no_wait)?)
-        } else {
-            None
-        };
-        let absent = metrics
-            .iter()
-            .all(|&metric| !dir.join(metric.file_name(m)).is_file());
-        if absent {
-            // Both at once: the DTZ groups are seeded from the DTM seeding's starts.
-            gen_pair(m, &tb, dir, &work, &options, args.stats, (k + 1, total))?;
-            continue;
-        }
-        for metric in metrics {
-            let options = GenOptions {
-                metric,
-                ..options.clone()
-            };
-            gen_one(m, &tb, dir, &work, &options, args.stats, (k + 1, total))?;
-        }
+    job.memory = crate::limits::memory_limit();
+    job.wait = !args.no_wait;
+    job.stop_after_groups = args.stop_after_groups;
+    // SAFETY: tables are written to a temporary file and renamed into place, so a mapped table
+    // never changes under the generator; mapping keeps the smaller tables out of the heap.
+    #[allow(unsafe_code)]
+    unsafe {
+        job.map_tables();
     }
-    crate::say!("done in {:.1} s", started.elapsed().as_secs_f64());
+    let mut lines = GenLines {
+        stats: args.stats,
+        bar: None,
+    };
+    let report = job.run(&mut |e| lines.show(e)).map_err(job_failure)?;
+    crate::say!("done in {:.1} s", report.time.as_secs_f64());
     Ok(())
 }
 
-/// Refuses before anything is generated when a table to generate does not fit in memory (the
-/// largest one is named).
-fn check_memory_up_front(
-    targets: &[Material],
-    dir: &Path,
-    options: &GenOptions,
-    metrics: &[Metric],
-) -> CliResult {
-    // (estimate, material, the metric generated alone or `None` for both together)
-    let mut todo: Vec<(u64, &Material, Option<Metric>)> = Vec::new();
-    for m in targets {
-        let missing: Vec<Metric> = metrics
-            .iter()
-            .copied()
-            .filter(|metric| !dir.join(metric.file_name(m)).is_file())
-            .collect();
-        if let [Metric::Dtm, Metric::Dtz { rule }] = missing[..] {
-            todo.push((
-                zermelo_chess::estimate_pair_memory(m, options, rule),
-                m,
-                None,
-            ));
-            continue;
-        }
-        for metric in missing {
-            let options = GenOptions {
-                metric,
-                ..options.clone()
-            };
-            let estimate = zermelo_chess::estimate_memory(m, &options);
-            todo.push((estimate, m, Some(metric)));
-        }
-    }
-    todo.sort_by_key(|t| std::cmp::Reverse(t.0));
-    match todo.first() {
-        Some(&(solving, m, metric)) => {
-            let (label, graph) = match metric {
-                Some(Metric::Dtm) => (m.to_string(), dependencies_size(m, dir, Metric::Dtm)),
-                Some(dtz) => (format!("{m} (DTZ)"), dependencies_size(m, dir, dtz)),
-                None => (
-                    format!("{m} (DTM and DTZ)"),
-                    metrics
-                        .iter()
-                        .map(|&x| dependencies_size(m, dir, x))
-                        .max()
-                        .unwrap_or(0),
-                ),
-            };
-            crate::input::check_memory(
-                &format!("tb gen {label}, the largest table to generate"),
-                zermelo::memory::Estimate {
-                    graph,
-                    loading: 0,
-                    solving,
-                },
-            )
-        }
-        None => Ok(()),
+/// A generation job's failure: its folders, a table present but unusable, a damaged work
+/// folder are bad input (exit 2), a memory limit exit 3, the rest (a lock held with
+/// `--no-wait`, writing) exit 1.
+fn job_failure(e: JobError) -> Failure {
+    match e {
+        JobError::Folder(f) => Failure::input(f.describe(match f.folder {
+            Folder::Tables => "the tables' folder, --tables",
+            Folder::Work => "the work folder, --work-dir",
+        })),
+        JobError::Memory { .. } => Failure::TooBig(format!("tb gen {e}")),
+        JobError::Held { .. } => Failure::Internal(anyhow::anyhow!("{e} (--no-wait)")),
+        JobError::Table(p) => probe_failure(p),
+        JobError::Generate(g) => gen_failure(g),
+        JobError::Work { .. } => Failure::input(e),
+        _ => Failure::Internal(anyhow::anyhow!(e.to_string())),
     }
 }
 
-/// The bytes of the smaller tables of `m` already in `dir` (mapped while `m` is generated).
-fn dependencies_size(m: &Material, dir: &Path, metric: Metric) -> u64 {
-    m.successors()
-        .iter()
-        .filter_map(|d| std::fs::metadata(dir.join(metric.file_name(d))).ok())
-        .map(|meta| meta.len())
-        .sum()
+/// What `tb gen` prints while a job runs: a line per table present or written (`--stats`: its
+/// time, threads and the peak memory so far on standard error), a progress bar while one is
+/// generated, and who holds a lock it waits for.
+struct GenLines {
+    stats: bool,
+    bar: Option<crate::progress::Bar>,
 }
 
-/// Takes `m`'s lock in the tables folder, waiting while another live process holds it
-/// (`no_wait`: refusing instead).
-fn lock_table(dir: &Path, m: &Material, no_wait: bool) -> CliResult<TableLock> {
-    let mut told: Option<(u32, String)> = None;
-    loop {
-        let acquired = TableLock::try_acquire(dir, m)
-            .map_err(|e| Failure::Internal(anyhow::anyhow!("locking {m}: {e}")))?;
-        let holder = match acquired {
-            Acquire::Acquired(lock) => return Ok(lock),
-            Acquire::Held(holder) => holder,
-        };
-        if no_wait {
-            return Err(Failure::Internal(anyhow::anyhow!(
-                "{m} is being generated by {holder}; not waiting (--no-wait)"
-            )));
+impl GenLines {
+    fn show(&mut self, e: &JobEvent<'_>) {
+        match e {
+            JobEvent::Waiting { material, holder } => {
+                crate::note!("zermelo: {material} is being generated by {holder}; waiting for it");
+            }
+            JobEvent::Present { material, metric } => {
+                crate::say!("{}: present", table_label(material, *metric));
+            }
+            JobEvent::Started {
+                material,
+                generating,
+                step,
+                steps,
+                indices,
+                progress,
+            } => {
+                let label = match generating {
+                    Generating::One(metric) => table_label(material, *metric),
+                    Generating::Both => format!("{material} DTM+DTZ"),
+                };
+                self.bar = Some(Progress::global().layers_with(
+                    &format!("[{step}/{steps}] {label}"),
+                    *indices,
+                    progress.settled.clone(),
+                    progress.layer.clone(),
+                ));
+            }
+            JobEvent::Solved { .. } => {
+                if let Some(bar) = self.bar.take() {
+                    bar.finish();
+                }
+            }
+            JobEvent::Written(w) => self.written(w),
+            _ => {}
         }
-        let who = (holder.pid, holder.host.clone());
-        if told.as_ref() != Some(&who) {
-            crate::note!("zermelo: {m} is being generated by {holder}; waiting for it");
-            told = Some(who);
+    }
+
+    /// A table's line (and, with `--stats`, its time and the peak memory so far).
+    fn written(&self, w: &WrittenTable) {
+        let (m, label) = (&w.material, table_label(&w.material, w.metric));
+        let (bytes, secs) = (w.bytes, w.time.as_secs_f64());
+        match &w.stats.wdl50 {
+            None => {
+                let longest = w
+                    .stats
+                    .longest_win
+                    .map(|l| l.map_or(0, |l| Value::Win(l.plies).moves().unwrap_or(0)));
+                crate::say!(
+                    "{m}: {bytes} bytes, {secs:.2} s, longest mate {} moves with white to move, {} with black",
+                    longest[0], longest[1],
+                );
+            }
+            Some(z) => crate::say!(
+                "{label}: {bytes} bytes, {secs:.2} s, longest DTZ {} plies with white to move, {} with black; cursed wins {} and {}, blessed losses {} and {}",
+                z.longest_dtz_win[0].max(z.longest_dtz_cursed_win[0]),
+                z.longest_dtz_win[1].max(z.longest_dtz_cursed_win[1]),
+                z.counts[0][Wdl50::CursedWin as usize],
+                z.counts[1][Wdl50::CursedWin as usize],
+                z.counts[0][Wdl50::BlessedLoss as usize],
+                z.counts[1][Wdl50::BlessedLoss as usize],
+            ),
         }
-        std::thread::sleep(std::time::Duration::from_millis(500));
+        if self.stats {
+            crate::note!(
+                "stats: {label}: {} indices in {secs:.3}s; {} threads; peak memory {}",
+                w.indices,
+                rayon::current_num_threads(),
+                crate::cmd::solve::peak_memory_text(),
+            );
+        }
     }
 }
 
@@ -426,391 +375,36 @@ fn table_label(m: &Material, metric: Metric) -> String {
     }
 }
 
-/// Generates and writes one table of `options.metric` unless it is present (and readable).
-fn gen_one(
-    m: &Material,
-    tb: &Tablebase,
-    dir: &Path,
-    work: &Path,
-    options: &GenOptions,
-    stats: bool,
-    (k, total): (usize, usize),
-) -> CliResult {
-    let metric = options.metric;
-    let label = table_label(m, metric);
-    let path = dir.join(metric.file_name(m));
-    if path.is_file() {
-        // Opening it checks every block's checksum (and lets its pages go again: a resumed
-        // `--all 5` counted the 1.6 GB of tables present in its peak before).
-        tb.table_for(m, metric).map_err(probe_failure)?;
-        crate::say!("{label}: present");
-        return Ok(());
-    }
-    // The smaller tables are mapped while this one is generated.
-    check_table_memory(
-        m,
-        dependencies_size(m, dir, metric),
-        zermelo_chess::estimate_memory(m, options),
-    )?;
-    let t0 = Instant::now();
-    let size = zermelo_chess::Indexer::new(m).size();
-    let bar = Progress::global().layers(&format!("[{k}/{total}] {label}"), size);
-    let options = GenOptions {
-        layer: Some(bar.shared_layer()),
-        ..options.clone()
-    };
-    let table = generate_with(m, tb, &bar.shared_counter(), &options).map_err(gen_failure)?;
-    bar.finish();
-    write_generated(m, &table, &path, work, t0.elapsed(), stats)
-}
-
-/// Refuses to generate `m` when the smaller tables mapped (`dependencies` bytes) and the
-/// solver's estimate (`solving`) do not fit in the memory allowed.
-fn check_table_memory(m: &Material, dependencies: u64, solving: u64) -> CliResult {
-    crate::input::check_memory(
-        &format!("tb gen {m}"),
-        zermelo::memory::Estimate {
-            graph: dependencies,
-            loading: 0,
-            solving,
-        },
-    )
-}
-
-/// Generates and writes both tables of `m` ([`generate_pair`]), neither being present.
-fn gen_pair(
-    m: &Material,
-    tb: &Tablebase,
-    dir: &Path,
-    work: &Path,
-    options: &GenOptions,
-    stats: bool,
-    (k, total): (usize, usize),
-) -> CliResult {
-    let dtz = Metric::Dtz { rule: tb.rule() };
-    check_table_memory(
-        m,
-        // Mapped, read block by block and released after each group: the larger set counts.
-        dependencies_size(m, dir, Metric::Dtm).max(dependencies_size(m, dir, dtz)),
-        zermelo_chess::estimate_pair_memory(m, options, tb.rule()),
-    )?;
-    let size = zermelo_chess::Indexer::new(m).size();
-    let bar = Progress::global().layers(&format!("[{k}/{total}] {m} DTM+DTZ"), 2 * size);
-    let options = GenOptions {
-        layer: Some(bar.shared_layer()),
-        ..options.clone()
-    };
-    let pair = generate_pair(m, tb, &bar.shared_counter(), &options).map_err(gen_failure)?;
-    bar.finish();
-    write_generated(
-        m,
-        &pair.dtm,
-        &dir.join(Metric::Dtm.file_name(m)),
-        work,
-        pair.dtm_time,
-        stats,
-    )?;
-    write_generated(
-        m,
-        &pair.dtz,
-        &dir.join(dtz.file_name(m)),
-        work,
-        pair.dtz_time,
-        stats,
-    )
-}
-
-/// Writes a generated table to `path`, deletes its checkpoints and prints its line (and,
-/// with `stats`, its time and the peak memory so far).
-fn write_generated(
-    m: &Material,
-    table: &zermelo_chess::Table,
-    path: &Path,
-    work: &Path,
-    took: std::time::Duration,
-    stats: bool,
-) -> CliResult {
-    let t0 = Instant::now();
-    let metric = table.metric();
-    let label = table_label(m, metric);
-    let size = table.size();
-    let mut written = 0;
-    emit(Some(path), |w| {
-        written = table.write_to(w)?;
-        Ok(())
-    })?;
-    discard_checkpoint(work, m, metric)
-        .map_err(|e| Failure::input(format!("{}: {e}", work.display())))?;
-    let s = table.stats().map_err(|e| anyhow::anyhow!(e))?;
-    let secs = (took + t0.elapsed()).as_secs_f64();
-    match &s.wdl50 {
-        None => {
-            let longest = s
-                .longest_win
-                .map(|l| l.map_or(0, |l| Value::Win(l.plies).moves().unwrap_or(0)));
-            crate::say!(
-                "{m}: {written} bytes, {secs:.2} s, longest mate {} moves with white to move, {} with black",
-                longest[0], longest[1],
-            );
-        }
-        Some(w) => crate::say!(
-            "{label}: {written} bytes, {secs:.2} s, longest DTZ {} plies with white to move, {} with black; cursed wins {} and {}, blessed losses {} and {}",
-            w.longest_dtz_win[0].max(w.longest_dtz_cursed_win[0]),
-            w.longest_dtz_win[1].max(w.longest_dtz_cursed_win[1]),
-            w.counts[0][Wdl50::CursedWin as usize],
-            w.counts[1][Wdl50::CursedWin as usize],
-            w.counts[0][Wdl50::BlessedLoss as usize],
-            w.counts[1][Wdl50::BlessedLoss as usize],
-        ),
-    }
-    if stats {
-        crate::note!(
-            "stats: {label}: {size} indices in {secs:.3}s; {} threads; peak memory {}",
-            rayon::current_num_threads(),
-            crate::cmd::solve::peak_memory_text(),
-        );
-    }
-    Ok(())
-}
-
-/// The class reported for a position of zeroing-scale `value` with `clock` plies on the clock,
-/// reached by a move made when the clock stood at `before` (`None` when unknown: a clock of 0
-/// says only that the last move zeroed): as [`Wdl50::with_clock`], except that once the clock
-/// had reached the rule before that move, a draw could have been claimed instead of it, so a
-/// decisive result after it is drawn by the rule. A mate delivered at a clock of 100 is thus a
-/// blessed loss for the mated side and the mating move's position a cursed win, as lichess
-/// reports them (the class of a move's row and of the position before it agree).
-fn class_after(value: Value, rule: u32, before: Option<u32>, clock: u32) -> Wdl50 {
-    match (before, value) {
-        (Some(b), Value::Win(_)) if b >= rule => Wdl50::CursedWin,
-        (Some(b), Value::Lose(_)) if b >= rule => Wdl50::BlessedLoss,
-        _ => Wdl50::with_clock(value, rule, clock),
-    }
-}
-
-/// The class of the position a FEN names, its clock applied (the move before it, if it did
-/// not zero, was made at one ply less).
-fn class_here(value: Value, rule: u32, clock: u32) -> Wdl50 {
-    class_after(value, rule, clock.checked_sub(1), clock)
-}
-
-/// The class of the position after a move made at `clock`, for its side to move.
-fn class_of_move(md: &MoveDtz, rule: u32, clock: u32) -> Wdl50 {
-    let clock_after = if md.zeroing { 0 } else { clock + 1 };
-    class_after(md.after, rule, Some(clock), clock_after)
-}
-
-/// The DTZ-scale value of `pos`, or `None` when its DTZ table is not there (tables made
-/// before DTZ existed): the probe then speaks of depth to mate only.
-fn optional_dtz(tb: &Tablebase, pos: &Position) -> Result<Option<Value>, ProbeError> {
-    match tb.probe_dtz(pos) {
-        Ok(v) => Ok(Some(v)),
-        Err(ProbeError::MissingTable { metric: "DTZ", .. }) => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
-/// The probe of `pos` with `clock` plies since the last capture or pawn move, as `tb probe
-/// --stdin` and `GET /api/tb` print it: one serde row type ([`PositionProbe`]), each move with
-/// the values of the position it leads to; best first under the 50-move rule when the DTZ
-/// tables are there, by depth to mate otherwise.
-pub fn position_probe(
-    tb: &Tablebase,
-    pos: &Position,
-    clock: u32,
-) -> Result<PositionProbe, ProbeError> {
-    let value = tb.probe(pos)?;
-    let rule = tb.rule();
-    let mut moves = Vec::new();
-    let mut probe = match optional_dtz(tb, pos)? {
-        Some(dtz) => {
-            for md in tb.probe_moves_dtz(pos)? {
-                moves.push(move_probe(tb, pos, md.mv, Some((md, clock)))?);
+/// The probe row of an answer, as `tb probe --stdin` and `GET /api/tb` print it: one serde
+/// row type ([`PositionProbe`]), each move with the values of the position it leads to, in
+/// the order [`Answer::moves_as_shown`] gives.
+pub(crate) fn probe_row(a: &Answer) -> PositionProbe {
+    let moves = a
+        .moves_as_shown()
+        .into_iter()
+        .map(|m| {
+            let mut row = MoveProbe::new(m.mv.to_string(), m.after.fen(), m.dtm);
+            row.san = Some(m.san.clone());
+            if a.dtz.is_some() {
+                row.zeroing = Some(m.zeroing);
+                row.category = m.class.map(|c| c.as_str().into());
+                row.dtz = m.dtz_after.map(syzygy_dtz);
+                row.fen = m.fen();
             }
-            sort_by_rule_then_mate(&mut moves);
-            let mut p = PositionProbe::new(pos.fen(), value, moves);
-            p.category = Some(class_here(dtz, rule, clock).as_str().into());
-            p.dtz = Some(syzygy_dtz(dtz));
-            p
-        }
-        None => {
-            for (m, _) in tb.probe_moves(pos)? {
-                moves.push(move_probe(tb, pos, m, None)?);
-            }
-            PositionProbe::new(pos.fen(), value, moves)
-        }
-    };
-    probe.fen = with_clock_fen(pos, clock);
-    Ok(probe)
-}
-
-/// `pos` (with `clock`) in the JSON shape of lichess's tablebase server (`GET /standard`,
-/// lichess-org/lila-tablebase): the position's `category` (the clock applied), `dtz` and
-/// `precise_dtz` (Syzygy's signs; ours are never rounded), `dtm` (plies, negative when the side
-/// to move loses, 0 for a draw and `null` for a position already mated, as lichess keeps 0 for
-/// draws), the end-of-game flags, and every legal move, best first, with the same keys for the
-/// position it leads to plus `uci`, `san`, `zeroing` and `conversion`. A move's `category`
-/// counts the clock before it too ([`class_after`]). `dtz` and `category` need the DTZ tables
-/// (`null` and `unknown` without them).
-pub fn lichess_standard(
-    tb: &Tablebase,
-    pos: &Position,
-    clock: u32,
-) -> Result<serde_json::Value, ProbeError> {
-    let rule = tb.rule();
-    let info = |p: &Position,
-                before: Option<u32>,
-                c: u32|
-     -> Result<serde_json::Map<String, serde_json::Value>, ProbeError> {
-        let mate = tb.probe(p)?;
-        let dtz = optional_dtz(tb, p)?;
-        let no_moves = p.legal_moves().is_empty();
-        let dtm = match mate {
-            Value::Win(d) => serde_json::Value::from(d),
-            Value::Lose(0) => serde_json::Value::Null,
-            Value::Lose(d) => serde_json::Value::from(-i64::from(d)),
-            Value::Draw => serde_json::Value::from(0),
-        };
-        let mut m = serde_json::Map::new();
-        m.insert("checkmate".into(), (no_moves && p.is_check()).into());
-        m.insert("stalemate".into(), (no_moves && !p.is_check()).into());
-        m.insert("variant_win".into(), false.into());
-        m.insert("variant_loss".into(), false.into());
-        m.insert(
-            "insufficient_material".into(),
-            insufficient_material(p).into(),
-        );
-        m.insert("dtz".into(), dtz.map(syzygy_dtz).into());
-        m.insert("precise_dtz".into(), dtz.map(syzygy_dtz).into());
-        m.insert("dtc".into(), serde_json::Value::Null);
-        m.insert("dtm".into(), dtm);
-        m.insert("dtw".into(), serde_json::Value::Null);
-        let category = match dtz {
-            Some(v) => class_after(v, rule, before, c).as_str(),
-            None => "unknown",
-        };
-        m.insert("category".into(), category.into());
-        Ok(m)
-    };
-    let mut out = info(pos, clock.checked_sub(1), clock)?;
-    // With DTZ tables: best first under the rule, equal values by depth to mate
-    // (`probe_moves_dtz`), and among draws the ones that end the game at once (stalemate,
-    // insufficient material) first, as lichess lists them. Without: by depth to mate.
-    let moves: Vec<(zermelo_chess::Move, bool)> = match optional_dtz(tb, pos)? {
-        Some(_) => {
-            let mut moves = tb.probe_moves_dtz(pos)?;
-            let ends_drawn = |m: &MoveDtz| {
-                let after = pos.play(m.mv);
-                m.value == Value::Draw
-                    && ((after.legal_moves().is_empty() && !after.is_check())
-                        || insufficient_material(&after))
-            };
-            moves.sort_by(|a, b| {
-                b.value
-                    .cmp(&a.value)
-                    .then_with(|| ends_drawn(b).cmp(&ends_drawn(a)))
-            });
-            moves.into_iter().map(|md| (md.mv, md.zeroing)).collect()
-        }
-        None => tb
-            .probe_moves(pos)?
-            .into_iter()
-            .map(|(m, _)| (m, pos.is_zeroing(m)))
-            .collect(),
-    };
-    let mut rows = Vec::new();
-    for (m, zeroing) in moves {
-        let after = pos.play(m);
-        let mut row = serde_json::Map::new();
-        row.insert("uci".into(), m.to_string().into());
-        row.insert("san".into(), pos.san(m).into());
-        row.insert("zeroing".into(), zeroing.into());
-        row.insert(
-            "conversion".into(),
-            (m.capture || m.promotion.is_some()).into(),
-        );
-        row.extend(info(
-            &after,
-            Some(clock),
-            if zeroing { 0 } else { clock + 1 },
-        )?);
-        rows.push(serde_json::Value::Object(row));
-    }
-    out.insert("moves".into(), rows.into());
-    Ok(serde_json::Value::Object(out))
-}
-
-/// Neither side can mate by any series of legal moves: bare kings, a lone minor piece, or
-/// only bishops all on squares of one colour.
-fn insufficient_material(pos: &Position) -> bool {
-    use zermelo_chess::Role;
-    let others: Vec<_> = pos.pieces().filter(|(_, p)| p.role != Role::King).collect();
-    match others.as_slice() {
-        [] => true,
-        [(_, p)] => matches!(p.role, Role::Bishop | Role::Knight),
-        many => {
-            let colour = |s: zermelo_chess::Square| (s.file() + s.rank()) % 2;
-            many.iter().all(|(_, p)| p.role == Role::Bishop)
-                && many.iter().all(|(s, _)| colour(*s) == colour(many[0].0))
-        }
-    }
-}
-
-/// The FEN of `pos` with its halfmove clock.
-fn with_clock_fen(pos: &Position, clock: u32) -> String {
-    let fen = pos.fen();
-    match fen.rsplit_once(' ') {
-        Some((head, _)) if clock > 0 => match head.rsplit_once(' ') {
-            Some((board, _)) => format!("{board} {clock} 1"),
-            None => fen,
-        },
-        _ => fen,
-    }
-}
-
-/// One move's row: the position after it, its depth to mate and, with `dtz`, its class
-/// (the clock after the move applied) and DTZ.
-fn move_probe(
-    tb: &Tablebase,
-    pos: &Position,
-    m: zermelo_chess::Move,
-    dtz: Option<(MoveDtz, u32)>,
-) -> Result<MoveProbe, ProbeError> {
-    let after = pos.play(m);
-    let mut row = MoveProbe::new(m.to_string(), after.fen(), tb.probe(&after)?);
-    row.san = Some(pos.san(m));
-    if let Some((md, clock)) = dtz {
-        row.zeroing = Some(md.zeroing);
-        row.category = Some(class_of_move(&md, tb.rule(), clock).as_str().into());
-        row.dtz = Some(syzygy_dtz(md.after));
-        // The position after the move with its clock (at most 150, where a FEN's clock ends).
-        let clock_after = if md.zeroing { 0 } else { clock + 1 };
-        row.fen = with_clock_fen(&after, clock_after.min(zermelo_chess::MAX_CLOCK));
-    }
-    Ok(row)
-}
-
-/// Orders move rows as the DTZ order already did, then by depth to mate among moves of equal
-/// DTZ value (stable, so UCI order breaks the remaining ties).
-fn sort_by_rule_then_mate(rows: &mut [MoveProbe]) {
-    // The rows come best first by the DTZ-scale value; refine runs of equal (category, dtz)
-    // by depth to mate, best for the mover first.
-    let key = |r: &MoveProbe| (r.category.clone(), r.dtz);
-    let mut i = 0;
-    while i < rows.len() {
-        let mut j = i + 1;
-        while j < rows.len() && key(&rows[j]) == key(&rows[i]) {
-            j += 1;
-        }
-        rows[i..j].sort_by_key(|r| std::cmp::Reverse(r.value_for_mover()));
-        i = j;
-    }
+            row
+        })
+        .collect();
+    let mut probe = PositionProbe::new(a.position.fen(), a.dtm, moves);
+    probe.category = a.class.map(|c| c.as_str().into());
+    probe.dtz = a.dtz.map(syzygy_dtz);
+    probe.fen = a.fen();
+    probe
 }
 
 fn probe_json(tb: &Tablebase, fen: &str) -> Result<serde_json::Value, Failure> {
     let (pos, clock) = parse_fen_clock(fen)?;
-    let probe = position_probe(tb, &pos, clock).map_err(probe_failure)?;
-    serde_json::to_value(probe).map_err(|e| Failure::Internal(e.into()))
+    let answer = tb.answer(&pos, clock).map_err(probe_failure)?;
+    serde_json::to_value(probe_row(&answer)).map_err(|e| Failure::Internal(e.into()))
 }
 
 /// `1 ply`, `3 plies`.
@@ -834,81 +428,53 @@ fn probe(args: ProbeArgs) -> CliResult {
     }
     let fen = args.fen.unwrap_or_default();
     let (pos, clock) = parse_fen_clock(&fen)?;
-    let value = tb.probe(&pos).map_err(probe_failure)?;
-    let dtz = optional_dtz(&tb, &pos).map_err(probe_failure)?;
-    let rule = tb.rule();
+    let a = tb.answer(&pos, clock).map_err(probe_failure)?;
     emit(None, |w| {
-        writeln!(w, "fen       {}", with_clock_fen(&pos, clock))?;
-        writeln!(w, "outcome   {}", value.outcome())?;
-        match dtz {
-            Some(d) => {
-                let class = class_here(d, rule, clock);
+        writeln!(w, "fen       {}", a.fen())?;
+        writeln!(w, "outcome   {}", a.dtm.outcome())?;
+        match (a.dtz, a.class) {
+            (Some(d), Some(class)) => {
                 writeln!(w, "category  {class} (halfmove clock {clock})")?;
                 writeln!(w, "dtz       {}", dtz_text(d))?;
             }
-            None => writeln!(
+            _ => writeln!(
                 w,
                 "category  - (no DTZ table: `zermelo tb gen {}` writes it)",
                 Material::of(&pos).canonical().0
             )?,
         }
-        writeln!(w, "dtm       {}", dtm_text(value))?;
-        Ok(())
-    })?;
-    match dtz {
-        Some(_) => {
-            let moves = tb.probe_moves_dtz(&pos).map_err(probe_failure)?;
-            let mut rows = Vec::new();
-            for md in moves {
-                let mate = tb
-                    .probe(&pos.play(md.mv))
-                    .map_err(probe_failure)?
-                    .for_parent();
-                let class = class_of_move(&md, rule, clock).flip();
-                rows.push((md, mate, class));
+        writeln!(w, "dtm       {}", dtm_text(a.dtm))?;
+        if a.dtz.is_none() {
+            writeln!(w, "moves (value for the side to move, best first):")?;
+            for m in &a.moves {
+                let mate = describe(m.dtm.for_parent());
+                writeln!(w, "  {:<6} {:<8} {mate}", m.mv.to_string(), m.san)?;
             }
-            emit(None, |w| {
-                writeln!(
-                    w,
-                    "moves (for the side to move, best first under the 50-move rule):"
-                )?;
-                writeln!(
-                    w,
-                    "  {:<6} {:<8} {:<13} {:>5}  {:<4} mate",
-                    "uci", "san", "category", "dtz", "zero"
-                )?;
-                for (md, mate, class) in &rows {
-                    writeln!(
-                        w,
-                        "  {:<6} {:<8} {:<13} {:>5}  {:<4} {}",
-                        md.mv.to_string(),
-                        pos.san(md.mv),
-                        class.as_str(),
-                        syzygy_dtz(md.value),
-                        if md.zeroing { "yes" } else { "no" },
-                        describe(*mate)
-                    )?;
-                }
-                Ok(())
-            })
+            return Ok(());
         }
-        None => {
-            let moves = tb.probe_moves(&pos).map_err(probe_failure)?;
-            emit(None, |w| {
-                writeln!(w, "moves (value for the side to move, best first):")?;
-                for (m, v) in &moves {
-                    writeln!(
-                        w,
-                        "  {:<6} {:<8} {}",
-                        m.to_string(),
-                        pos.san(*m),
-                        describe(*v)
-                    )?;
-                }
-                Ok(())
-            })
+        writeln!(
+            w,
+            "moves (for the side to move, best first under the 50-move rule):"
+        )?;
+        writeln!(
+            w,
+            "  {:<6} {:<8} {:<13} {:>5}  {:<4} mate",
+            "uci", "san", "category", "dtz", "zero"
+        )?;
+        for m in &a.moves {
+            writeln!(
+                w,
+                "  {:<6} {:<8} {:<13} {:>5}  {:<4} {}",
+                m.mv.to_string(),
+                m.san,
+                m.class.map_or("-", |c| c.flip().as_str()),
+                m.value.map_or(0, syzygy_dtz),
+                if m.zeroing { "yes" } else { "no" },
+                describe(m.dtm.for_parent())
+            )?;
         }
-    }
+        Ok(())
+    })
 }
 
 /// `13 plies to a capture, pawn move or mate (win)`, as a line of `tb probe`.
@@ -1011,117 +577,36 @@ fn line(args: LineArgs) -> CliResult {
     })
 }
 
-/// One move of a line under the 50-move rule: the move with its DTZ values, its SAN and the
-/// halfmove clock after it.
-struct DtzStep {
-    md: MoveDtz,
-    san: String,
-    clock: u32,
-}
-
-/// Plays the best move by DTZ (the winner zeroes as soon as it keeps the win, the loser as
-/// late as it can) from `pos` with `clock` while `go_on(position, its DTZ-scale value, clock)`
-/// holds and a move is left; returns the moves and where they end. Every zeroing move is
-/// irreversible and the clock bounds the plies between two, so a line of a correct table is
-/// short; 10,000 moves bound a damaged one.
-fn follow_dtz(
-    tb: &Tablebase,
-    mut pos: Position,
-    mut clock: u32,
-    mut go_on: impl FnMut(&Position, Value, u32) -> bool,
-) -> Result<(Vec<DtzStep>, Position, u32), ProbeError> {
-    let mut steps = Vec::new();
-    while steps.len() < 10_000 && go_on(&pos, tb.probe_dtz(&pos)?, clock) {
-        let Some(best) = tb.probe_moves_dtz(&pos)?.first().copied() else {
-            break;
-        };
-        let san = pos.san(best.mv);
-        clock = if best.zeroing { 0 } else { clock + 1 };
-        pos = pos.play(best.mv);
-        steps.push(DtzStep {
-            md: best,
-            san,
-            clock,
-        });
-    }
-    Ok((steps, pos, clock))
-}
-
-/// The line under the 50-move rule: best moves by DTZ from the FEN's clock, until mate, or
-/// until the clock reaches the rule and a draw can be claimed (a cursed win or blessed loss
-/// gets there); nothing for a draw. `GET /standard/mainline` plays the same line.
+/// The line under the 50-move rule ([`Tablebase::dtz_mainline`]): best moves by DTZ from the
+/// FEN's clock until mate, or until a draw can be claimed; nothing for a draw.
+/// `GET /standard/mainline` plays the same line.
 fn line_dtz(tb: &Tablebase, fen: &str) -> CliResult {
     let (pos, clock) = parse_fen_clock(fen)?;
-    let rule = tb.rule();
-    let start = tb.probe_dtz(&pos).map_err(probe_failure)?;
-    let class = class_here(start, rule, clock);
-    let (rows, last, _) = follow_dtz(tb, pos, clock, |_, here, c| here != Value::Draw && c < rule)
-        .map_err(probe_failure)?;
-    let end = if last.is_checkmate() {
+    let line = tb.dtz_mainline(&pos, clock).map_err(probe_failure)?;
+    let end = if line.end.is_checkmate() {
         "checkmate"
-    } else if tb.probe_dtz(&last).map_err(probe_failure)? == Value::Draw {
+    } else if tb.probe_dtz(&line.end).map_err(probe_failure)? == Value::Draw {
         "draw"
     } else {
         "draw by the 50-move rule (it can be claimed here)"
     };
     emit(None, |w| {
-        writeln!(w, "{fen}: {class}, dtz {}", syzygy_dtz(start))?;
-        for (i, step) in rows.iter().enumerate() {
+        writeln!(w, "{fen}: {}, dtz {}", line.class, syzygy_dtz(line.start))?;
+        for (i, step) in line.steps.iter().enumerate() {
             writeln!(
                 w,
                 "{:>3}. {:<6} {:<8} dtz {:>4}  clock {}{}",
                 i + 1,
-                step.md.mv.to_string(),
+                step.dtz.mv.to_string(),
                 step.san,
-                syzygy_dtz(step.md.after),
+                syzygy_dtz(step.dtz.after),
                 step.clock,
-                if step.md.zeroing { "  (zeroing)" } else { "" }
+                if step.dtz.zeroing { "  (zeroing)" } else { "" }
             )?;
         }
         writeln!(w, "{end}")?;
         Ok(())
     })
-}
-
-/// The line from `pos` (with `clock`) in the JSON shape of lichess's tablebase server (`GET
-/// /standard/mainline`): `dtz` and `precise_dtz` of the position (Syzygy's signs, never
-/// rounded here), `mainline`, the best moves by DTZ as `{uci, san, dtz, precise_dtz}` (the
-/// DTZ of the position each move leads to) until mate or until the clock reaches the rule
-/// (a draw can be claimed there, and the line ends), empty when the position is drawn, and
-/// `winner`: `"w"` or `"b"` when the line ends in mate, `null` otherwise.
-pub fn lichess_mainline(
-    tb: &Tablebase,
-    pos: &Position,
-    clock: u32,
-) -> Result<serde_json::Value, ProbeError> {
-    let rule = tb.rule();
-    let start = tb.probe_dtz(pos)?;
-    let (steps, last, _) = follow_dtz(tb, *pos, clock, |_, here, c| {
-        here != Value::Draw && c < rule
-    })?;
-    let mainline: Vec<serde_json::Value> = steps
-        .iter()
-        .map(|step| {
-            let dtz = syzygy_dtz(step.md.after);
-            serde_json::json!({
-                "uci": step.md.mv.to_string(),
-                "san": step.san,
-                "dtz": dtz,
-                "precise_dtz": dtz,
-            })
-        })
-        .collect();
-    // The side to move in a checkmate lost.
-    let winner = last.is_checkmate().then(|| match last.turn() {
-        zermelo_chess::Color::White => "b",
-        zermelo_chess::Color::Black => "w",
-    });
-    Ok(serde_json::json!({
-        "dtz": syzygy_dtz(start),
-        "precise_dtz": syzygy_dtz(start),
-        "mainline": mainline,
-        "winner": winner,
-    }))
 }
 
 fn stats(args: StatsArgs) -> CliResult {

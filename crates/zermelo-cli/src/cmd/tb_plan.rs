@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use zermelo_chess::dtz::DEFAULT_RULE;
-use zermelo_chess::{estimate_memory, GenOptions, Material, Metric, Plan, MAX_PIECES};
+use zermelo_chess::{Material, Metric, Plan, Targets, MAX_PIECES};
 
 use crate::error::{CliResult, Failure};
 use crate::output::emit;
@@ -47,21 +47,21 @@ enum PlanFormat {
 
 /// Runs `zermelo tb plan`.
 pub fn run(args: PlanArgs) -> CliResult {
-    let plan = match args.all {
-        Some(n) if (3..=MAX_PIECES).contains(&n) => Plan::all_up_to(n),
-        Some(n) => {
-            return Err(Failure::input(format!(
+    let targets = match args.all {
+        Some(n) => Targets::all_up_to(n).map_err(|_| {
+            Failure::input(format!(
                 "--all {n}: tables exist for 3 to {MAX_PIECES} pieces"
-            )))
-        }
+            ))
+        })?,
         None => {
-            let mut targets = Vec::new();
+            let mut materials = Vec::new();
             for m in &args.materials {
-                targets.push(super::tb::parse_material(m)?);
+                materials.push(Material::parse_table(m).map_err(Failure::input)?);
             }
-            Plan::for_targets(&targets)
+            Targets::of(&materials).map_err(Failure::input)?
         }
     };
+    let plan = targets.plan();
     let dir = args.tables.to_str().ok_or_else(|| {
         Failure::input(format!(
             "{}: the tables folder must be valid UTF-8 to be written into a plan",
@@ -83,25 +83,6 @@ fn gen_flags(rule: u32) -> Vec<String> {
     } else {
         vec!["--rule".into(), rule.to_string()]
     }
-}
-
-/// What one table's generation needs in memory, in bytes (the larger of its two tables, as
-/// `tb gen` checks it; the smaller tables it maps come on top, from the page cache).
-fn memory(m: &Material, rule: u32) -> u64 {
-    [Metric::Dtm, Metric::Dtz { rule }]
-        .into_iter()
-        .map(|metric| {
-            estimate_memory(
-                m,
-                &GenOptions {
-                    metric,
-                    work_dir: Some(PathBuf::from(".")),
-                    ..GenOptions::default()
-                },
-            )
-        })
-        .max()
-        .unwrap_or(0)
 }
 
 /// A Makefile: `all`, then per table a phony target named after the material and a file
@@ -208,7 +189,7 @@ fn slurm(plan: &Plan, dir: &str, rule: u32) -> String {
     );
     for t in plan.tables() {
         let m = &t.material;
-        let mb = memory(m, rule).div_ceil(1 << 20) + 256;
+        let mb = t.memory(rule).div_ceil(1 << 20) + 256;
         let deps: String = t.needs.iter().map(|n| format!(" \"$job_{n}\"")).collect();
         let _ = writeln!(s, "job_{m}=$(submit {m} {mb}{deps})");
     }
@@ -242,7 +223,7 @@ fn json(plan: &Plan, dir: &str, rule: u32) -> String {
                 "pieces": m.piece_count(),
                 "files": [Metric::Dtm.file_name(m), Metric::Dtz { rule }.file_name(m)],
                 "depends_on": t.needs.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                "memory_bytes": memory(m, rule),
+                "memory_bytes": t.memory(rule),
                 "command": command,
             })
         })

@@ -251,3 +251,14 @@ class NativeTablebase:
     def probe_dtz(self, fen: str) -> int: ...
     def probe(self, fen: str) -> Probe: ...
     def probe_moves(self, fen: str) -> List[Tuple[str, int]]: ...
+    def generate(
+        self,
+        material: Optional[str] = None,
+        *,
+        all: Optional[int] = None,
+        work_dir: Optional[_PathLike] = None,
+        max_memory: Optional[int] = None,
+        wait: bool = True,
+        checkpoint_every: float = 60.0,
+        mapped: bool = False,
+    ) -> List[str]: ...

@@ -1,10 +1,12 @@
 """Chess endgame tables made by zermelo (WDL + DTM, 3 to 5 pieces, no castling).
 
-Generate tables with the command line (``zermelo tb gen KQvK --tables DIR``), then probe them
-by FEN or with a python-chess board; the methods are named like ``chess.syzygy.Tablebase`` so
-that code moves over easily::
+Generate tables with :meth:`Tablebase.generate` (or the command line, ``zermelo tb gen KQvK
+--tables DIR``: the same library call, the same files), then probe them by FEN or with a
+python-chess board; the methods are named like ``chess.syzygy.Tablebase`` so that code moves
+over easily::
 
     with zermelo.chess.Tablebase("tables") as tb:
+        tb.generate("KQvK")   # and any smaller table it needs; kept if already there
         tb.probe_wdl(board)   # 2 win, 1 cursed win, 0 draw, -1 blessed loss, -2 loss
         tb.probe_dtz(board)   # Syzygy-signed distance to zeroing (50-move rule)
         tb.probe_dtm(board)   # signed plies to mate
@@ -30,7 +32,7 @@ if TYPE_CHECKING:  # python-chess is optional
 else:
     BoardLike = object
 
-__all__ = ["Tablebase", "Probe"]
+__all__ = ["Tablebase", "Probe", "generate"]
 
 
 def _fen(board: BoardLike) -> str:
@@ -91,6 +93,43 @@ class Tablebase:
         """Every legal move (UCI) with its signed DTM for the side that moves, best first."""
         return self._native.probe_moves(_fen(board))
 
+    def generate(
+        self,
+        material: Optional[str] = None,
+        *,
+        all: Optional[int] = None,
+        work_dir: Union[str, "os.PathLike[str]", None] = None,
+        max_memory: Optional[int] = None,
+        wait: bool = True,
+        checkpoint_every: float = 60.0,
+        mapped: bool = False,
+    ) -> List[str]:
+        """Generates the DTM and DTZ tables (under this tablebase's rule) of ``material``
+        (``"KQvKR"``) and of every smaller table it depends on that the directory lacks, or
+        with ``all=N`` every table of 3 to N pieces, into the directory (made if missing), as
+        ``zermelo tb gen`` does: the same files, byte for byte. Returns the paths written;
+        tables already there are checked and kept.
+
+        Like the command line it refuses up front a table whose memory estimate exceeds
+        ``max_memory`` bytes (default: the memory available) with :class:`zermelo.TooBig`,
+        takes a lock per table in the directory (``wait=False``: raise
+        :class:`zermelo.ZermeloError` instead of waiting for another process), checkpoints
+        every ``checkpoint_every`` seconds in ``work_dir`` (default ``DIR/.work``) so that the
+        same call resumes an interrupted run, and with ``mapped`` keeps the solver's state in a
+        file there. It runs without the GIL; Ctrl-C raises ``KeyboardInterrupt`` at once while
+        the table being made is finished in the background. A material no table holds raises
+        ``ValueError``; a folder or file that cannot be used :class:`zermelo.ReadError`.
+        """
+        return self._native.generate(
+            material,
+            all=all,
+            work_dir=None if work_dir is None else os.fspath(work_dir),
+            max_memory=max_memory,
+            wait=wait,
+            checkpoint_every=checkpoint_every,
+            mapped=mapped,
+        )
+
     def get_wdl(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
         """``probe_wdl``, or ``default`` when the table is missing."""
         try:
@@ -128,3 +167,34 @@ class Tablebase:
 
     def __repr__(self) -> str:
         return f"Tablebase({self.directory!r})"
+
+
+def generate(
+    directory: Union[str, "os.PathLike[str]"],
+    material: Optional[str] = None,
+    *,
+    all: Optional[int] = None,
+    rule: int = 100,
+    work_dir: Union[str, "os.PathLike[str]", None] = None,
+    max_memory: Optional[int] = None,
+    wait: bool = True,
+    checkpoint_every: float = 60.0,
+    mapped: bool = False,
+) -> Tablebase:
+    """Generates tables into ``directory`` (see :meth:`Tablebase.generate`) and returns the
+    tablebase, ready to probe::
+
+        tb = zermelo.chess.generate("tables", "KRvK")
+        tb.probe_dtm("8/8/8/8/8/2k5/8/K6R w - - 0 1")   # 27
+    """
+    tb = Tablebase(directory, rule=rule)
+    tb.generate(
+        material,
+        all=all,
+        work_dir=work_dir,
+        max_memory=max_memory,
+        wait=wait,
+        checkpoint_every=checkpoint_every,
+        mapped=mapped,
+    )
+    return tb

@@ -340,7 +340,7 @@ fn solve(
         counters,
         ..CompactOptions::default()
     };
-    crate::input::check_memory(
+    crate::limits::check_memory(
         what,
         zermelo::memory::Estimate {
             graph: 0,

@@ -1,0 +1,791 @@
+//! A generation job: the tables of some [`Targets`] made into a tables folder, the one call
+//! behind `zermelo tb gen`, the Makefile of `tb plan` (a `tb gen` per table) and Python's
+//! `Tablebase.generate`.
+//!
+//! What the job decides, so that its front ends only print:
+//!
+//! * the order: every table after the tables it is generated from ([`Targets`]); a table
+//!   whose file is present is checked (every block's checksum) and skipped;
+//! * memory, up front: the largest table still to generate is estimated before anything is
+//!   made and refused over the [`Limit`]; each table is checked again just before it is made,
+//!   with the smaller tables it reads counted by their file sizes;
+//! * a lock per table in the tables folder ([`TableLock`]): a table another process is
+//!   generating is waited for, or refused;
+//! * both metrics: the DTM table and the DTZ table under the job's rule, made together
+//!   ([`generate_pair`]) when both are missing;
+//! * resuming: checkpoints in the work folder (default `DIR/.work`), so the same job started
+//!   again goes on where a killed one stopped and writes the same bytes;
+//! * writing: a table goes to a file with no name (or a temporary one) in the tables folder,
+//!   is synced and renamed into place, then its work files are deleted.
+//!
+//! What happens is told to an observer as [`JobEvent`]s (a table started, its progress
+//! counters, solved, written with its statistics, present, waiting for a lock); the run
+//! returns a [`JobReport`].
+//!
+//! ```
+//! use zermelo_chess::{GenerationJob, Material, Position, Tablebase, Targets, Value};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let targets = Targets::of(&[Material::parse_table("KRvK")?])?;
+//! let report = GenerationJob::new(targets, dir.path()).run(&mut |_event| {})?;
+//! assert_eq!(report.written.len(), 2); // KRvK.zct (DTM) and KRvK.zdz (DTZ)
+//! let pos = Position::from_fen("8/8/8/8/8/2k5/8/K6R w - - 0 1")?;
+//! assert_eq!(Tablebase::open(dir.path()).probe(&pos)?, Value::Win(27));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use zermelo::memory::{Estimate, Limit};
+
+use crate::atomic::write_atomically;
+use crate::dtz::DEFAULT_RULE;
+use crate::generate::{
+    discard_checkpoint, estimate_memory, estimate_pair_memory, generate_pair, generate_with,
+    GenError, GenOptions, Lookahead,
+};
+use crate::index::Indexer;
+use crate::lock::{Acquire, Holder, TableLock};
+use crate::material::Material;
+use crate::plan::Targets;
+use crate::probe::{table_file_present, ProbeError, Tablebase};
+use crate::table::{Metric, Stats, Table, TableError};
+
+/// How long a job waiting for another process's lock sleeps between two attempts.
+const LOCK_POLL: Duration = Duration::from_millis(500);
+
+/// The tables to make and how: build one with [`GenerationJob::new`], set what differs from
+/// the defaults, then [`run`](GenerationJob::run) it.
+#[derive(Clone, Debug)]
+pub struct GenerationJob {
+    /// The tables, in generation order.
+    pub targets: Targets,
+    /// The tables folder: made if missing; the smaller tables are read from it.
+    pub tables: PathBuf,
+    /// The work folder for checkpoints; `None`: `tables/.work`. Made with the first
+    /// checkpoint.
+    pub work_dir: Option<PathBuf>,
+    /// The drawing rule of the DTZ tables in plies (100: the 50-move rule).
+    pub rule: u32,
+    /// The least time between two checkpoints.
+    pub checkpoint_interval: Duration,
+    /// Keep the solver's state in a memory-mapped file in the work folder.
+    pub mapped: bool,
+    /// How the engine finds the wins above a layer of lost positions (the same tables every
+    /// way).
+    pub lookahead: Lookahead,
+    /// The memory the job may use: a table whose estimate exceeds it is refused.
+    pub memory: Limit,
+    /// Wait while another process holds a table's lock (`false`: refuse with
+    /// [`JobError::Held`]).
+    pub wait: bool,
+    /// For tests: stop with [`GenError::Stopped`] once this many groups of a pawn table are
+    /// in the work folder.
+    pub stop_after_groups: Option<usize>,
+    /// Map the tables folder's tables instead of reading them (see
+    /// [`map_tables`](GenerationJob::map_tables)).
+    map_tables: bool,
+}
+
+/// Which tables of a material are being generated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Generating {
+    /// The table of one metric (the other one is present).
+    One(Metric),
+    /// The DTM and the DTZ table together.
+    Both,
+}
+
+/// The counters of the table being generated, for a progress display: both start at 0.
+#[derive(Clone, Debug, Default)]
+pub struct GenProgress {
+    /// Indices settled so far (decided, or in a finished group), of [`JobEvent::Started`]'s
+    /// `indices`.
+    pub settled: Arc<AtomicU64>,
+    /// The layer (depth in plies) being solved.
+    pub layer: Arc<AtomicU64>,
+}
+
+/// A table the job wrote.
+#[derive(Clone, Debug)]
+pub struct WrittenTable {
+    /// Its material.
+    pub material: Material,
+    /// Its metric.
+    pub metric: Metric,
+    /// Its file.
+    pub path: PathBuf,
+    /// The file's size.
+    pub bytes: u64,
+    /// The time it took: solving, compressing, writing, counting.
+    pub time: Duration,
+    /// Its indices (positions up to symmetry, holes included).
+    pub indices: u64,
+    /// Its counts and longest values.
+    pub stats: Stats,
+}
+
+/// What a job tells its observer, in order.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum JobEvent<'a> {
+    /// Another process holds the lock of `material`; the job waits for it (told again only
+    /// when the holder changes).
+    Waiting {
+        /// The table.
+        material: &'a Material,
+        /// Who holds the lock.
+        holder: &'a Holder,
+    },
+    /// The table is in the folder (and its checksums are right): skipped.
+    Present {
+        /// The table's material.
+        material: &'a Material,
+        /// Its metric.
+        metric: Metric,
+    },
+    /// Generating starts.
+    Started {
+        /// The material.
+        material: &'a Material,
+        /// One table or both.
+        generating: Generating,
+        /// Which target this is, from 1.
+        step: usize,
+        /// How many targets the job has.
+        steps: usize,
+        /// The indices to settle: the table's, twice for both tables.
+        indices: u64,
+        /// The counters the generation moves.
+        progress: &'a GenProgress,
+    },
+    /// Solved; the tables are written next.
+    Solved {
+        /// The material.
+        material: &'a Material,
+    },
+    /// A table was written.
+    Written(&'a WrittenTable),
+}
+
+/// What a job did.
+#[derive(Clone, Debug, Default)]
+pub struct JobReport {
+    /// The tables written, in order.
+    pub written: Vec<WrittenTable>,
+    /// The tables that were present already.
+    pub present: Vec<(Material, Metric)>,
+    /// The time from the memory check to the last table.
+    pub time: Duration,
+}
+
+/// A folder of the job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Folder {
+    /// The tables folder ([`GenerationJob::tables`]).
+    Tables,
+    /// The work folder ([`GenerationJob::work_dir`]).
+    Work,
+}
+
+impl Folder {
+    /// `the tables' folder`, `the work folder`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Folder::Tables => "the tables' folder",
+            Folder::Work => "the work folder",
+        }
+    }
+}
+
+/// What is wrong with a folder's path.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum FolderProblem {
+    /// Something else is there (a file, a FIFO).
+    NotADirectory,
+    /// A symbolic link to this path, where nothing is.
+    DanglingLink(PathBuf),
+    /// Nothing is there and it cannot be made.
+    Create(io::Error),
+}
+
+/// A folder of the job cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", self.describe(self.folder.name()))]
+pub struct FolderError {
+    /// Its path.
+    pub path: PathBuf,
+    /// Which folder it was meant to be.
+    pub folder: Folder,
+    /// What is wrong.
+    pub problem: FolderProblem,
+}
+
+impl FolderError {
+    /// The message, naming the folder `what` (a front end adds its option's name).
+    pub fn describe(&self, what: &str) -> String {
+        let path = self.path.display();
+        match &self.problem {
+            FolderProblem::NotADirectory => format!("{path}: not a directory ({what})"),
+            FolderProblem::DanglingLink(target) => format!(
+                "{path}: a symbolic link to {}, which does not exist ({what})",
+                target.display()
+            ),
+            FolderProblem::Create(e) => format!("{path}: cannot create {what}: {e}"),
+        }
+    }
+}
+
+/// Why a job stopped.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum JobError {
+    /// The tables folder or the work folder cannot be used.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
+    /// A table needs more memory than the job may use.
+    #[error("{table}{}: {message}", if *largest { ", the largest table to generate" } else { "" })]
+    Memory {
+        /// The table: `KQvKR`, `KQvKR (DTZ)`, `KQvKR (DTM and DTZ)`.
+        table: String,
+        /// Refused up front, as the largest of the job's tables.
+        largest: bool,
+        /// The estimate against the limit ([`Limit::check`]).
+        message: String,
+    },
+    /// A table's lock cannot be taken (the folder cannot be written, something else at the
+    /// lock's name).
+    #[error("locking {material}: {source}")]
+    Lock {
+        /// The table.
+        material: Material,
+        /// The cause.
+        source: io::Error,
+    },
+    /// Another process is generating a table and the job does not wait.
+    #[error("{material} is being generated by {holder}; not waiting")]
+    Held {
+        /// The table.
+        material: Material,
+        /// Who holds its lock.
+        holder: Holder,
+    },
+    /// A table in the folder is unusable: damaged, of another rule, or its name taken by
+    /// something that is not a file.
+    #[error(transparent)]
+    Table(ProbeError),
+    /// Generating a table failed.
+    #[error(transparent)]
+    Generate(#[from] GenError),
+    /// A table cannot be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The table's file.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// A written table's work files cannot be deleted.
+    #[error("{}: {source}", dir.display())]
+    Work {
+        /// The work folder.
+        dir: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// A written table's statistics cannot be counted.
+    #[error(transparent)]
+    Stats(TableError),
+}
+
+impl GenerationJob {
+    /// The job for `targets` in the folder `tables`, with the defaults: the work folder
+    /// `tables/.work`, the 50-move rule, a checkpoint a minute, the solver's state in memory,
+    /// the memory available, waiting for locks.
+    pub fn new(targets: Targets, tables: impl Into<PathBuf>) -> GenerationJob {
+        GenerationJob {
+            targets,
+            tables: tables.into(),
+            work_dir: None,
+            rule: DEFAULT_RULE,
+            checkpoint_interval: Duration::from_secs(60),
+            mapped: false,
+            lookahead: Lookahead::Auto,
+            memory: Limit::Available,
+            wait: true,
+            stop_after_groups: None,
+            map_tables: false,
+        }
+    }
+
+    /// Maps the tables of the folder instead of reading them into memory: the smaller tables
+    /// stay in the page cache, one tablebase serves the whole job, and a present table's
+    /// pages are released once its checksums are checked. Read, each target's tables are
+    /// opened afresh, so that what one target read is freed before the next.
+    ///
+    /// # Safety
+    /// No table file in the folder may be modified or truncated in place while the job runs
+    /// (replacing one by rename, as every job does, is fine).
+    #[allow(unsafe_code)]
+    pub unsafe fn map_tables(&mut self) {
+        self.map_tables = true;
+    }
+
+    /// The work folder: [`work_dir`](GenerationJob::work_dir), or `.work` in the tables folder.
+    pub fn work_folder(&self) -> PathBuf {
+        self.work_dir
+            .clone()
+            .unwrap_or_else(|| self.tables.join(".work"))
+    }
+
+    /// Makes every table of the targets that the folder lacks, telling `observe` what happens.
+    ///
+    /// # Errors
+    /// The first failure ([`JobError`]); the tables written before it stay, and the same job
+    /// resumes the table it was generating.
+    pub fn run(&self, observe: &mut dyn FnMut(&JobEvent<'_>)) -> Result<JobReport, JobError> {
+        folder(&self.tables, Folder::Tables, true)?;
+        let work = self.work_folder();
+        // Made when the first checkpoint is (a refused job leaves nothing behind).
+        folder(&work, Folder::Work, false)?;
+        let options = GenOptions {
+            work_dir: Some(work.clone()),
+            checkpoint_interval: self.checkpoint_interval,
+            mapped: self.mapped,
+            stop_after_groups: self.stop_after_groups,
+            lookahead: self.lookahead,
+            ..GenOptions::default()
+        };
+        self.check_memory_up_front(&options)?;
+        let started = Instant::now();
+        let shared = self.map_tables.then(|| self.tablebase());
+        let mut session = Session {
+            job: self,
+            work,
+            options,
+            observe,
+            report: JobReport::default(),
+        };
+        let steps = self.targets.tables().len();
+        for (k, m) in self.targets.tables().iter().enumerate() {
+            let fresh;
+            let tb = match &shared {
+                Some(tb) => tb,
+                None => {
+                    fresh = self.tablebase();
+                    &fresh
+                }
+            };
+            session.material(m, tb, (k + 1, steps))?;
+        }
+        session.report.time = started.elapsed();
+        Ok(session.report)
+    }
+
+    /// The two metrics, DTM first.
+    fn metrics(&self) -> [Metric; 2] {
+        [Metric::Dtm, Metric::Dtz { rule: self.rule }]
+    }
+
+    fn tablebase(&self) -> Tablebase {
+        let tb = if self.map_tables {
+            // SAFETY: whoever called `map_tables` vouched that no table of the folder changes
+            // in place; the job itself replaces tables only by rename.
+            #[allow(unsafe_code)]
+            unsafe {
+                Tablebase::open_mapped(&self.tables)
+            }
+        } else {
+            Tablebase::open(&self.tables)
+        };
+        tb.with_rule(self.rule)
+    }
+
+    /// The file of `m`'s table of `metric`.
+    fn path(&self, m: &Material, metric: Metric) -> PathBuf {
+        self.tables.join(metric.file_name(m))
+    }
+
+    /// Whether `m`'s table of `metric` is there (something else at its name is an error).
+    fn present(&self, m: &Material, metric: Metric) -> Result<bool, JobError> {
+        table_file_present(&self.path(m, metric)).map_err(JobError::Table)
+    }
+
+    /// Refuses before anything is generated when a table to generate does not fit in memory
+    /// (the largest one is named).
+    fn check_memory_up_front(&self, options: &GenOptions) -> Result<(), JobError> {
+        // (estimate, material, the metric generated alone or `None` for both together)
+        let mut todo: Vec<(u64, &Material, Option<Metric>)> = Vec::new();
+        for m in self.targets.tables() {
+            let mut missing = Vec::new();
+            for metric in self.metrics() {
+                if !self.present(m, metric)? {
+                    missing.push(metric);
+                }
+            }
+            if let [Metric::Dtm, Metric::Dtz { rule }] = missing[..] {
+                todo.push((estimate_pair_memory(m, options, rule), m, None));
+                continue;
+            }
+            for metric in missing {
+                let options = GenOptions {
+                    metric,
+                    ..options.clone()
+                };
+                todo.push((estimate_memory(m, &options), m, Some(metric)));
+            }
+        }
+        todo.sort_by_key(|t| std::cmp::Reverse(t.0));
+        let Some(&(solving, m, metric)) = todo.first() else {
+            return Ok(());
+        };
+        let (table, graph) = match metric {
+            Some(Metric::Dtm) => (m.to_string(), self.dependencies_size(m, Metric::Dtm)),
+            Some(dtz) => (format!("{m} (DTZ)"), self.dependencies_size(m, dtz)),
+            None => (
+                format!("{m} (DTM and DTZ)"),
+                self.metrics()
+                    .iter()
+                    .map(|&x| self.dependencies_size(m, x))
+                    .max()
+                    .unwrap_or(0),
+            ),
+        };
+        self.check_memory(table, true, graph, solving)
+    }
+
+    /// Refuses a table when the smaller tables it reads (`dependencies` bytes) and the
+    /// solver's estimate (`solving`) do not fit in the memory allowed.
+    fn check_memory(
+        &self,
+        table: String,
+        largest: bool,
+        dependencies: u64,
+        solving: u64,
+    ) -> Result<(), JobError> {
+        let estimate = Estimate {
+            graph: dependencies,
+            loading: 0,
+            solving,
+        };
+        self.memory
+            .check(estimate)
+            .map_err(|message| JobError::Memory {
+                table,
+                largest,
+                message,
+            })
+    }
+
+    /// The bytes of the smaller tables of `m` already in the folder (read while `m` is
+    /// generated).
+    fn dependencies_size(&self, m: &Material, metric: Metric) -> u64 {
+        m.successors()
+            .iter()
+            .filter_map(|d| std::fs::metadata(self.path(d, metric)).ok())
+            .map(|meta| meta.len())
+            .sum()
+    }
+}
+
+/// A job being run: where it writes, whom it tells, what it did.
+struct Session<'a> {
+    job: &'a GenerationJob,
+    work: PathBuf,
+    options: GenOptions,
+    observe: &'a mut dyn FnMut(&JobEvent<'_>),
+    report: JobReport,
+}
+
+impl Session<'_> {
+    /// Makes the tables of `m` that are missing, under its lock.
+    fn material(
+        &mut self,
+        m: &Material,
+        tb: &Tablebase,
+        step: (usize, usize),
+    ) -> Result<(), JobError> {
+        let job = self.job;
+        let mut missing = false;
+        for metric in job.metrics() {
+            missing |= !job.present(m, metric)?;
+        }
+        // Another process (here or on another machine sharing the folder) may be making it.
+        let _lock = if missing { Some(self.lock(m)?) } else { None };
+        let mut absent = true;
+        for metric in job.metrics() {
+            absent &= !job.present(m, metric)?;
+        }
+        if absent {
+            // Both at once: the DTZ groups are seeded from the DTM seeding's starts.
+            return self.pair(m, tb, step);
+        }
+        for metric in job.metrics() {
+            self.one(m, metric, tb, step)?;
+        }
+        Ok(())
+    }
+
+    /// Takes `m`'s lock in the tables folder, waiting while another live process holds it
+    /// (or refusing, if the job does not wait).
+    fn lock(&mut self, m: &Material) -> Result<TableLock, JobError> {
+        let mut told: Option<(u32, String)> = None;
+        loop {
+            let acquired =
+                TableLock::try_acquire(&self.job.tables, m).map_err(|source| JobError::Lock {
+                    material: m.clone(),
+                    source,
+                })?;
+            let holder = match acquired {
+                Acquire::Acquired(lock) => return Ok(lock),
+                Acquire::Held(holder) => holder,
+            };
+            if !self.job.wait {
+                return Err(JobError::Held {
+                    material: m.clone(),
+                    holder,
+                });
+            }
+            let who = (holder.pid, holder.host.clone());
+            if told.as_ref() != Some(&who) {
+                (self.observe)(&JobEvent::Waiting {
+                    material: m,
+                    holder: &holder,
+                });
+                told = Some(who);
+            }
+            std::thread::sleep(LOCK_POLL);
+        }
+    }
+
+    /// Generates and writes `m`'s table of `metric` unless it is present (and readable).
+    fn one(
+        &mut self,
+        m: &Material,
+        metric: Metric,
+        tb: &Tablebase,
+        (step, steps): (usize, usize),
+    ) -> Result<(), JobError> {
+        let job = self.job;
+        let path = job.path(m, metric);
+        if job.present(m, metric)? {
+            // Opening it checks every block's checksum (and lets a mapped table's pages go
+            // again: a resumed `--all 5` counted the 1.6 GB of tables present in its peak).
+            tb.table_for(m, metric).map_err(JobError::Table)?;
+            (self.observe)(&JobEvent::Present {
+                material: m,
+                metric,
+            });
+            self.report.present.push((m.clone(), metric));
+            return Ok(());
+        }
+        let options = GenOptions {
+            metric,
+            ..self.options.clone()
+        };
+        job.check_memory(
+            m.to_string(),
+            false,
+            job.dependencies_size(m, metric),
+            estimate_memory(m, &options),
+        )?;
+        let t0 = Instant::now();
+        let progress = GenProgress::default();
+        (self.observe)(&JobEvent::Started {
+            material: m,
+            generating: Generating::One(metric),
+            step,
+            steps,
+            indices: Indexer::new(m).size(),
+            progress: &progress,
+        });
+        let options = GenOptions {
+            layer: Some(progress.layer.clone()),
+            ..options
+        };
+        let table = generate_with(m, tb, &progress.settled, &options)?;
+        (self.observe)(&JobEvent::Solved { material: m });
+        self.write(m, &table, path, t0.elapsed())
+    }
+
+    /// Generates and writes both tables of `m` ([`generate_pair`]), neither being present.
+    fn pair(
+        &mut self,
+        m: &Material,
+        tb: &Tablebase,
+        (step, steps): (usize, usize),
+    ) -> Result<(), JobError> {
+        let job = self.job;
+        let [dtm, dtz] = job.metrics();
+        job.check_memory(
+            m.to_string(),
+            false,
+            // Read block by block and released after each group: the larger set counts.
+            job.dependencies_size(m, dtm)
+                .max(job.dependencies_size(m, dtz)),
+            estimate_pair_memory(m, &self.options, job.rule),
+        )?;
+        let progress = GenProgress::default();
+        (self.observe)(&JobEvent::Started {
+            material: m,
+            generating: Generating::Both,
+            step,
+            steps,
+            indices: 2 * Indexer::new(m).size(),
+            progress: &progress,
+        });
+        let options = GenOptions {
+            layer: Some(progress.layer.clone()),
+            ..self.options.clone()
+        };
+        let pair = generate_pair(m, tb, &progress.settled, &options)?;
+        (self.observe)(&JobEvent::Solved { material: m });
+        self.write(m, &pair.dtm, job.path(m, dtm), pair.dtm_time)?;
+        self.write(m, &pair.dtz, job.path(m, dtz), pair.dtz_time)
+    }
+
+    /// Writes a generated table to `path`, deletes its work files, counts its statistics and
+    /// tells the observer.
+    fn write(
+        &mut self,
+        m: &Material,
+        table: &Table,
+        path: PathBuf,
+        took: Duration,
+    ) -> Result<(), JobError> {
+        let t0 = Instant::now();
+        let metric = table.metric();
+        let bytes =
+            write_atomically(&path, |w| table.write_to(w)).map_err(|source| JobError::Write {
+                path: path.clone(),
+                source,
+            })?;
+        discard_checkpoint(&self.work, m, metric).map_err(|source| JobError::Work {
+            dir: self.work.clone(),
+            source,
+        })?;
+        let stats = table.stats().map_err(JobError::Stats)?;
+        let written = WrittenTable {
+            material: m.clone(),
+            metric,
+            path,
+            bytes,
+            time: took + t0.elapsed(),
+            indices: table.size(),
+            stats,
+        };
+        (self.observe)(&JobEvent::Written(&written));
+        self.report.written.push(written);
+        Ok(())
+    }
+}
+
+/// Makes sure `dir` is a folder or nothing, creating it (and its parents) if nothing is there
+/// and `create` says so; something else at its path (a file, a FIFO, a link to nothing) is an
+/// error naming the folder it was meant to be.
+fn folder(dir: &Path, which: Folder, create: bool) -> Result<(), FolderError> {
+    let problem = match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => return Ok(()),
+        Ok(_) => FolderProblem::NotADirectory,
+        Err(_) if std::fs::symlink_metadata(dir).is_ok() => {
+            FolderProblem::DanglingLink(std::fs::read_link(dir).unwrap_or_default())
+        }
+        Err(_) if !create => return Ok(()),
+        Err(_) => match std::fs::create_dir_all(dir) {
+            Ok(()) => return Ok(()),
+            Err(e) => FolderProblem::Create(e),
+        },
+    };
+    Err(FolderError {
+        path: dir.to_path_buf(),
+        folder: which,
+        problem,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(targets: &str, dir: &Path) -> GenerationJob {
+        let m = Material::parse_table(targets).unwrap();
+        GenerationJob::new(Targets::of(&[m]).unwrap(), dir)
+    }
+
+    #[test]
+    fn a_job_makes_both_tables_once_and_then_finds_them_present() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut events = Vec::new();
+        let report = job("KRvK", dir.path())
+            .run(&mut |e| {
+                events.push(match e {
+                    JobEvent::Started { generating, .. } => format!("started {generating:?}"),
+                    JobEvent::Solved { .. } => "solved".into(),
+                    JobEvent::Written(w) => format!("{} {}", w.material, w.metric.name()),
+                    other => format!("{other:?}"),
+                })
+            })
+            .unwrap();
+        assert_eq!(events, ["started Both", "solved", "KRvK DTM", "KRvK DTZ"]);
+        let names: Vec<_> = report.written.iter().map(|w| w.path.clone()).collect();
+        assert_eq!(
+            names,
+            [dir.path().join("KRvK.zct"), dir.path().join("KRvK.zdz")]
+        );
+        // Nothing but the tables (the work folder is made by the first checkpoint, if any).
+        let mut files: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != ".work")
+            .collect();
+        files.sort();
+        assert_eq!(files, ["KRvK.zct", "KRvK.zdz"]);
+        let again = job("KRvK", dir.path()).run(&mut |_| {}).unwrap();
+        assert!(again.written.is_empty());
+        assert_eq!(again.present.len(), 2);
+    }
+
+    #[test]
+    fn a_job_over_its_memory_limit_makes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut j = job("KQvKR", dir.path());
+        j.memory = Limit::Bytes(1 << 20);
+        let e = j.run(&mut |_| {}).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("KQvKR (DTM and DTZ), the largest table to generate: "),
+            "{e}"
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_file_where_a_folder_belongs_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        let e = job("KRvK", &file).run(&mut |_| {}).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{}: not a directory (the tables' folder)", file.display())
+        );
+        let mut j = job("KRvK", dir.path());
+        j.work_dir = Some(file.clone());
+        let JobError::Folder(e) = j.run(&mut |_| {}).unwrap_err() else {
+            panic!("a folder error");
+        };
+        assert_eq!(e.folder, Folder::Work);
+        assert_eq!(
+            e.describe("the work folder, --work-dir"),
+            format!(
+                "{}: not a directory (the work folder, --work-dir)",
+                file.display()
+            )
+        );
+    }
+}
