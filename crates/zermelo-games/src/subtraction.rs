@@ -75,7 +75,7 @@ impl SubtractionSet {
 /// A subtraction game by its rules. A position is the pile size.
 ///
 /// As a [`Ranked`] game its index space is the piles `0..=max_pile`, with [`Unmoves`]
-/// `n -> n + s`, so [`solve_dense`](zermelo::game::solve_dense) gives every pile up to
+/// `n -> n + s`, so [`solve_dense`] gives every pile up to
 /// `max_pile` with depths.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Subtraction {
