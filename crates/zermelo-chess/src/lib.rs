@@ -19,7 +19,9 @@
 //!   DTM and the DTZ table together, the DTZ groups seeded from starts the DTM seeding records;
 //! * [`Table`] — the checksummed, versioned on-disk format, memory-mapped for probing;
 //! * [`Tablebase`] — a directory of tables: probe, best moves, principal line;
-//! * [`verify`] — re-checks a table against the certificate rules with move generation.
+//! * [`verify`] — re-checks a table against the certificate rules with move generation;
+//! * [`SyzygyTables`] — Syzygy's published WDL and DTZ files, read and probed
+//!   ([`syzygy`]).
 //!
 //! ## Example
 //!
@@ -58,6 +60,7 @@ mod probe;
 mod slice;
 mod square;
 mod starts;
+pub mod syzygy;
 mod table;
 mod unmove;
 mod value;
@@ -75,6 +78,7 @@ pub use plan::{Plan, PlannedTable};
 pub use position::{FenError, Move, Position, PositionError, Setup, MAX_CLOCK};
 pub use probe::{table_file_present, MoveDtz, ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};
+pub use syzygy::{SyzygyDtz, SyzygyError, SyzygyTables};
 pub use table::{Codec, Longest, Metric, Stats, Table, TableError, Wdl50Stats, WriteOptions};
 pub use unmove::Unmove;
 pub use value::Value;
