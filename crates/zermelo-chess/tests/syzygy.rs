@@ -69,3 +69,83 @@ fn a_rook_wins_and_bare_kings_draw() {
     assert_eq!(tb.probe_wdl(&kk).unwrap(), Wdl50::Draw);
     assert_eq!(tb.probe_dtz(&kk).unwrap().plies, 0);
 }
+
+/// zermelo's DTZ tables (50-move rule) of every 3- and 4-piece material, generated in memory.
+fn zermelo_tables() -> (zermelo_chess::Tablebase, Vec<zermelo_chess::Material>) {
+    use zermelo_chess::{generate_with, GenOptions, Material, Metric, Tablebase};
+    let tb = Tablebase::in_memory();
+    let all = Material::all_up_to(4);
+    let options = GenOptions {
+        metric: Metric::Dtz { rule: 100 },
+        ..GenOptions::default()
+    };
+    for m in &all {
+        let t = generate_with(m, &tb, &Default::default(), &options).unwrap();
+        tb.insert(t);
+    }
+    (tb, all)
+}
+
+/// Positions per material compared with zermelo's tables: `ZERMELO_SYZYGY_SAMPLE` (0 = every
+/// position), 40,000 by default (every position of the 3-piece tables).
+fn sample_size() -> u64 {
+    std::env::var("ZERMELO_SYZYGY_SAMPLE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40_000)
+}
+
+#[test]
+fn zermelo_tables_agree_with_syzygy() {
+    use std::collections::BTreeMap;
+    use zermelo_chess::dtz::syzygy_dtz;
+    use zermelo_chess::Indexer;
+    let Some(syz) = tables() else { return };
+    let started = std::time::Instant::now();
+    let (tb, all) = zermelo_tables();
+    eprintln!("generated {} tables in {:?}", all.len(), started.elapsed());
+    let sample = sample_size();
+    // (precise, sign of the DTZ, Syzygy's minus zermelo's): how often each case occurs.
+    let mut seen: BTreeMap<(bool, i32, i32), u64> = BTreeMap::new();
+    let mut total = 0u64;
+    for m in &all {
+        let ix = Indexer::new(m);
+        // Every position when the sample is 0.
+        let stride = ix.size().checked_div(sample).map_or(1, |s| s.max(1));
+        let mut idx = 0;
+        while idx < ix.size() {
+            if let Some(pos) = ix.legal(idx) {
+                let ours = tb.probe_dtz(&pos).unwrap();
+                let class = tb.probe_wdl50(&pos, 0).unwrap();
+                let wdl = syz.probe_wdl(&pos).unwrap();
+                assert_eq!(wdl, class, "{m} {}", pos.fen());
+                let z = syzygy_dtz(ours);
+                let s = syz.probe_dtz(&pos).unwrap();
+                assert!(
+                    dtz_agrees(z, s),
+                    "{m} {}: zermelo {z}, Syzygy {s:?}",
+                    pos.fen()
+                );
+                *seen
+                    .entry((s.precise, z.signum(), s.plies - z))
+                    .or_default() += 1;
+                total += 1;
+            }
+            idx += stride;
+        }
+    }
+    eprintln!("{total} positions in {:?}: {seen:?}", started.elapsed());
+    assert!(total >= 500_000, "{total}");
+}
+
+/// Syzygy's DTZ `s` against zermelo's exact one `z` (python-chess's and lichess's sign
+/// convention, 100 added past the rule): a precise value is equal; a rounded one (stored in
+/// moves) is equal or one ply closer to zero, never of another sign:
+/// `s == z || s == z - signum(z)`, with `s != 0` exactly when `z != 0`.
+fn dtz_agrees(z: i32, s: zermelo_chess::SyzygyDtz) -> bool {
+    if s.precise {
+        s.plies == z
+    } else {
+        z != 0 && (s.plies == z || s.plies == z - z.signum())
+    }
+}

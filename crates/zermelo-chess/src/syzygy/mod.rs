@@ -93,14 +93,14 @@ pub enum SyzygyError {
 /// the 50-move rule spoils (cursed wins above 100, blessed losses below -100).
 ///
 /// Many tables store moves rather than plies: such a value is *rounded* and may be one ply
-/// more (in absolute value) than the true distance; Syzygy rounds only where this cannot change
-/// the outcome under the rule.
+/// short (in absolute value) of the true distance: `|plies|` is the truth or one less. Syzygy
+/// rounds only where this cannot change the outcome under the rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SyzygyDtz {
     /// The value python-chess's `Tablebase.probe_dtz` returns for the same files.
     pub plies: i32,
-    /// Whether `plies` is exact (`false`: it may exceed the truth by one ply, as lichess's
-    /// `precise_dtz` is then absent).
+    /// Whether `plies` is exact (`false`: the truth may be one ply further from zero; lichess
+    /// then gives no `precise_dtz`).
     pub precise: bool,
 }
 

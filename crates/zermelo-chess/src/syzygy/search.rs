@@ -200,7 +200,7 @@ impl SyzygyTables {
                 },
                 _ => continue,
             };
-            best = better(best, candidate, |a, b| a < b, |p, q| p && q);
+            best = better(best, candidate, |p, q| p || q);
         }
         Ok(best)
     }
@@ -225,22 +225,20 @@ impl SyzygyTables {
                     precise: d.precise,
                 }
             };
-            best = better(best, candidate, |a, b| a < b, |p, q| p || q);
+            best = better(best, candidate, |p, q| p && q);
         }
         Ok(best)
     }
 }
 
-/// `candidate` if `before(candidate, best)`; on a tie the value with its precision merged
-/// (a win's minimum is exact only if every move reaching it is; a loss's longest line is
-/// exact if one exact move reaches it).
-fn better(
-    best: SyzygyDtz,
-    candidate: SyzygyDtz,
-    before: impl Fn(i32, i32) -> bool,
-    merge: impl Fn(bool, bool) -> bool,
-) -> SyzygyDtz {
-    if before(candidate.plies, best.plies) {
+/// The smaller of `best` and `candidate`; on a tie the value with its precision merged.
+///
+/// A rounded value may be one ply short of the truth, so for a win (the quickest move) a tie
+/// is exact if one exact move reaches it, while for a loss (the most negative, longest
+/// resistance) a rounded move that ties may really resist one ply longer: exact only if
+/// every move reaching it is.
+fn better(best: SyzygyDtz, candidate: SyzygyDtz, merge: impl Fn(bool, bool) -> bool) -> SyzygyDtz {
+    if candidate.plies < best.plies {
         candidate
     } else if candidate.plies == best.plies {
         SyzygyDtz {

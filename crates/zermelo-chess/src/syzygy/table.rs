@@ -284,7 +284,7 @@ impl TableFile {
     }
 
     /// The stored DTZ of `pos` knowing its class `wdl` (not 0): plies (or moves, doubled), and
-    /// whether they were doubled (then possibly one more than the truth); `None` when the table
+    /// whether they were doubled (then possibly one ply short of the truth); `None` when the table
     /// stores the other side to move.
     pub(crate) fn dtz(&self, pos: &Position, wdl: i8) -> Result<Option<(i32, bool)>, SyzygyError> {
         let found = self.locate(pos).map_err(|c| corrupt(&self.path, c))?;
