@@ -165,10 +165,11 @@ impl Pairs {
     pub(crate) fn section_lengths(&self) -> [u64; 3] {
         match self {
             Pairs::Constant(_) => [0; 3],
+            // Saturating: a hostile header's sizes then fail the check against the file's.
             Pairs::Coded(c) => [
-                6 * c.values.div_ceil(1 << c.idx_bits),
-                2 * c.blocks,
-                c.real_blocks << c.block_bits,
+                c.values.div_ceil(1 << c.idx_bits).saturating_mul(6),
+                c.blocks.saturating_mul(2),
+                c.real_blocks.saturating_mul(1 << c.block_bits),
             ],
         }
     }

@@ -567,10 +567,10 @@ fn place_sections(
     for section in 0..3 {
         for sub in subtables.iter().flatten() {
             if section == 2 {
-                at = at.div_ceil(64) * 64;
+                at = at.div_ceil(64).saturating_mul(64);
             }
             offsets.push(at);
-            at += sub.pairs.section_lengths()[section];
+            at = at.saturating_add(sub.pairs.section_lengths()[section]);
         }
     }
     if at > len as u64 {
