@@ -3,8 +3,9 @@
 probe_dtz on random positions of every 3-4-piece Syzygy table, the oracle that
 crates/zermelo-chess/tests/syzygy.rs checks zermelo's Syzygy reader against.
 
-Usage: scripts/syzygy-oracle.py [TABLE_DIR] [PER_MATERIAL]
-(defaults: ../shared/syzygy-3-4 and 200). Deterministic: the positions come from a seeded
+Usage: scripts/syzygy-oracle.py [TABLE_DIR] [PER_MATERIAL] [OUT]
+(defaults: ../shared/syzygy-3-4, 200 and the file above; a larger file elsewhere is checked
+with ZERMELO_SYZYGY_ORACLE=OUT cargo test -p zermelo-chess --test syzygy python). Deterministic: the positions come from a seeded
 generator; positions with an en passant square are included where one can be set legally.
 """
 import os
@@ -56,6 +57,7 @@ def with_en_passant(board):
 def main():
     table_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "syzygy-3-4")
     per_material = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    out_path = sys.argv[3] if len(sys.argv) > 3 else OUT
     materials = sorted(f[:-5] for f in os.listdir(table_dir) if f.endswith(".rtbw"))
     rng = random.Random(43)
     rows = []
@@ -74,13 +76,13 @@ def main():
                 ep_wanted -= 1 if board.ep_square is not None else 0
                 seen.add(board.fen())
                 rows.append((board.fen(), tb.probe_wdl(board), tb.probe_dtz(board)))
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as out:
+    os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
+    with open(out_path, "w") as out:
         out.write("# python-chess %s chess.syzygy on %s; scripts/syzygy-oracle.py\n" % (chess.__version__, os.path.basename(os.path.normpath(table_dir))))
         out.write("fen,wdl,dtz\n")
         for fen, wdl, dtz in rows:
             out.write("%s,%d,%d\n" % (fen, wdl, dtz))
-    print("%d positions of %d materials -> %s" % (len(rows), len(materials), OUT))
+    print("%d positions of %d materials -> %s" % (len(rows), len(materials), out_path))
 
 
 if __name__ == "__main__":

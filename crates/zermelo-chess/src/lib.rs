@@ -41,7 +41,9 @@
 //!
 //! FEN parsing returns [`FenError`]; opening a table returns [`TableError`] (bad magic or
 //! version, wrong size, checksum mismatch); probing returns [`ProbeError`] (a missing table, too
-//! many pieces). Nothing here panics on bad input.
+//! many pieces); reading Syzygy's files returns [`SyzygyError`] (a missing table named by its
+//! material, a file that is not a table or is damaged, named by its path). Nothing here panics
+//! on bad input.
 
 #![deny(missing_docs)]
 
