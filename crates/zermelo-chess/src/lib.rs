@@ -25,7 +25,9 @@
 //! * [`Tablebase`] — a directory of tables: probe, best moves, principal line;
 //!   [`Tablebase::answer`]: one position's class under the rule with its clock, DTZ, DTM and
 //!   every move with its own, in the orders the CLI, the server and lichess list them;
-//! * [`verify`] — re-checks a table against the certificate rules with move generation.
+//! * [`verify`] — re-checks a table against the certificate rules with move generation;
+//! * [`SyzygyTables`] — Syzygy's published WDL and DTZ files, read and probed
+//!   ([`syzygy`]).
 //!
 //! ## Example
 //!
@@ -45,7 +47,9 @@
 //!
 //! FEN parsing returns [`FenError`]; opening a table returns [`TableError`] (bad magic or
 //! version, wrong size, checksum mismatch); probing returns [`ProbeError`] (a missing table, too
-//! many pieces). Nothing here panics on bad input.
+//! many pieces); reading Syzygy's files returns [`SyzygyError`] (a missing table named by its
+//! material, a file that is not a table or is damaged, named by its path). Nothing here panics
+//! on bad input.
 
 #![deny(missing_docs)]
 
@@ -67,6 +71,7 @@ mod probe;
 mod slice;
 mod square;
 mod starts;
+pub mod syzygy;
 mod table;
 mod unmove;
 mod value;
@@ -91,6 +96,7 @@ pub use plan::{Plan, PlannedTable, Targets};
 pub use position::{FenError, Move, Position, PositionError, Setup, MAX_CLOCK};
 pub use probe::{table_file_present, MoveDtz, ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};
+pub use syzygy::{SyzygyDtz, SyzygyError, SyzygyTables};
 pub use table::{Codec, Longest, Metric, Stats, Table, TableError, Wdl50Stats, WriteOptions};
 pub use unmove::Unmove;
 pub use value::Value;

@@ -25,7 +25,7 @@ use zermelo::game::compact::CompactError;
 use zermelo::Value;
 use zermelo_chess::dtz::{syzygy_dtz, Wdl50};
 use zermelo_chess::{
-    GenError, GenerationJob, JobError, Material, Position, ProbeError, TableError,
+    GenError, GenerationJob, JobError, Material, Position, ProbeError, SyzygyTables, TableError,
     Tablebase as LibTablebase, Targets,
 };
 
@@ -329,4 +329,47 @@ fn job_error(e: JobError) -> PyErr {
         _ => "ZermeloError",
     };
     zermelo_error(class, message)
+}
+
+/// Syzygy's published tables (``.rtbw``/``.rtbz``) in one or more directories, read by
+/// zermelo (``zermelo_chess::SyzygyTables``).
+#[pyclass(frozen, module = "zermelo.chess")]
+pub struct NativeSyzygyTables {
+    tables: SyzygyTables,
+}
+
+#[pymethods]
+impl NativeSyzygyTables {
+    #[new]
+    fn new(directories: Vec<PathBuf>) -> PyResult<NativeSyzygyTables> {
+        let tables = SyzygyTables::open(&directories).map_err(errors::syzygy)?;
+        Ok(NativeSyzygyTables { tables })
+    }
+
+    /// The directories searched, in order.
+    #[getter]
+    fn directories(&self) -> Vec<String> {
+        let dirs = self.tables.dirs();
+        dirs.iter().map(|d| d.display().to_string()).collect()
+    }
+
+    /// Syzygy's class of a FEN (-2..=2) at halfmove clock 0, as python-chess's ``probe_wdl``.
+    fn probe_wdl(&self, py: Python<'_>, fen: &str) -> PyResult<i8> {
+        let pos = position(fen)?;
+        py.detach(|| self.tables.probe_wdl(&pos))
+            .map(Wdl50::syzygy)
+            .map_err(errors::syzygy)
+    }
+
+    /// Python-chess's ``probe_dtz`` of a FEN, and whether it is exact (not rounded).
+    fn probe_dtz(&self, py: Python<'_>, fen: &str) -> PyResult<(i32, bool)> {
+        let pos = position(fen)?;
+        py.detach(|| self.tables.probe_dtz(&pos))
+            .map(|d| (d.plies, d.precise))
+            .map_err(errors::syzygy)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("SyzygyTables({:?})", self.directories())
+    }
 }

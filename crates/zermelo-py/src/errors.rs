@@ -184,3 +184,14 @@ pub fn probe(e: ProbeError) -> PyErr {
         _ => raise(Class::MissingTable, e.to_string(), Vec::new()),
     }
 }
+
+/// A Syzygy table that is missing, unreadable or damaged.
+pub fn syzygy(e: zermelo_chess::SyzygyError) -> PyErr {
+    use zermelo_chess::SyzygyError;
+    let class = match e {
+        SyzygyError::Io { .. } => Class::ReadError,
+        SyzygyError::NotATable { .. } | SyzygyError::Corrupt { .. } => Class::CorruptError,
+        _ => Class::MissingTable,
+    };
+    raise(class, e.to_string(), Vec::new())
+}

@@ -53,6 +53,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<parity::ParitySolution>()?;
     m.add_class::<chess::NativeTablebase>()?;
     m.add_class::<chess::Probe>()?;
+    m.add_class::<chess::NativeSyzygyTables>()?;
     m.add_function(wrap_pyfunction!(graph::solve_edges, m)?)?;
     m.add_function(wrap_pyfunction!(graph::load, m)?)?;
     m.add_class::<grundy::LoopyGrundy>()?;

@@ -9,7 +9,7 @@ from typing_extensions import Self
 
 __all__ = [
     "WIN", "LOSE", "DRAW", "__version__", "Graph", "Solution", "Counts", "Line", "GameSolution",
-    "Arena", "ParitySolution", "NativeTablebase", "Probe", "solve", "load", "grundy", "verify",
+    "Arena", "ParitySolution", "NativeTablebase", "Probe", "NativeSyzygyTables", "solve", "load", "grundy", "verify",
     "solve_game", "parity_solve", "parity_load", "parity_verify", "LoopyGrundy", "loopy_grundy",
     "parity_solvers", "parity_default_solver",
 ]
@@ -262,3 +262,11 @@ class NativeTablebase:
         checkpoint_every: float = 60.0,
         mapped: bool = False,
     ) -> List[str]: ...
+
+@final
+class NativeSyzygyTables:
+    def __new__(cls, directories: Sequence[_PathLike]) -> Self: ...
+    @property
+    def directories(self) -> List[str]: ...
+    def probe_wdl(self, fen: str) -> int: ...
+    def probe_dtz(self, fen: str) -> Tuple[int, bool]: ...

@@ -12,6 +12,9 @@ over easily::
         tb.probe_dtm(board)   # signed plies to mate
         tb.probe(board)       # Probe(outcome, depth, wdl, dtm, dtz, best_move)
 
+Syzygy's published tables (``KQvKR.rtbw``/``.rtbz``) are read by :class:`SyzygyTables`, which
+answers as ``chess.syzygy.open_tablebase`` does on the same files.
+
 Positions with no table raise :class:`zermelo.MissingTable` (a ``KeyError``, like
 python-chess's ``MissingTableError``); ``get_wdl`` / ``get_dtm`` return ``None`` instead.
 """
@@ -20,10 +23,10 @@ from __future__ import annotations
 
 import os
 from types import TracebackType
-from typing import TYPE_CHECKING, List, Optional, Tuple, Type, Union
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Type, Union
 
 from ._errors import MissingTable
-from ._native import NativeTablebase, Probe
+from ._native import NativeSyzygyTables, NativeTablebase, Probe
 
 if TYPE_CHECKING:  # python-chess is optional
     import chess as _chess
@@ -32,7 +35,7 @@ if TYPE_CHECKING:  # python-chess is optional
 else:
     BoardLike = object
 
-__all__ = ["Tablebase", "Probe", "generate"]
+__all__ = ["Tablebase", "Probe", "SyzygyTables", "generate"]
 
 
 def _fen(board: BoardLike) -> str:
@@ -198,3 +201,54 @@ def generate(
         mapped=mapped,
     )
     return tb
+
+
+class SyzygyTables:
+    """Syzygy's published tables (``.rtbw`` WDL, ``.rtbz`` DTZ) in one or more directories,
+    read by zermelo; the probes return what ``chess.syzygy.Tablebase`` returns on the same
+    files, rounding of DTZ included."""
+
+    def __init__(
+        self,
+        directories: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+    ) -> None:
+        """One directory or several, searched in order (python-chess's ``add_directory``)."""
+        if isinstance(directories, (str, os.PathLike)):
+            directories = [directories]
+        self._native = NativeSyzygyTables([os.fspath(d) for d in directories])
+
+    @property
+    def directories(self) -> List[str]:
+        """The directories searched, in order."""
+        return self._native.directories
+
+    def probe_wdl(self, board: BoardLike) -> int:
+        """2 win, 1 cursed win, 0 draw, -1 blessed loss, -2 loss (halfmove clock 0)."""
+        return self._native.probe_wdl(_fen(board))
+
+    def probe_dtz(self, board: BoardLike) -> int:
+        """Syzygy's DTZ (python-chess's ``probe_dtz``: possibly rounded, see
+        :meth:`probe_dtz_precise`)."""
+        return self._native.probe_dtz(_fen(board))[0]
+
+    def probe_dtz_precise(self, board: BoardLike) -> Tuple[int, bool]:
+        """The DTZ and whether it is exact; when not, the truth may be one ply further from
+        zero."""
+        return self._native.probe_dtz(_fen(board))
+
+    def get_wdl(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
+        """``probe_wdl``, or ``default`` when a table is missing."""
+        try:
+            return self.probe_wdl(board)
+        except MissingTable:
+            return default
+
+    def get_dtz(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
+        """``probe_dtz``, or ``default`` when a table is missing."""
+        try:
+            return self.probe_dtz(board)
+        except MissingTable:
+            return default
+
+    def __repr__(self) -> str:
+        return f"SyzygyTables({self.directories!r})"
