@@ -121,3 +121,50 @@ fn a_resumed_pair_reads_the_recorded_dtz_starts_and_recomputes_what_is_damaged()
     zermelo_chess::discard_checkpoint(work, &m, reference.dtz.metric()).unwrap();
     assert!(!log.exists(), "removed with the DTZ table's work files");
 }
+
+/// A pawn table killed after its DTM group k was finished but before its DTZ group k was: the
+/// resumed DTZ group replays the log the DTM group left (it was seeded without one before).
+#[test]
+fn a_dtz_group_behind_its_finished_dtm_group_replays_its_log() {
+    let m: Material = "KPvK".parse().unwrap();
+    let tb = dependencies(&m);
+    let reference = generate_pair(&m, &tb, &Default::default(), &GenOptions::default()).unwrap();
+    let resume = |keep_log: bool| {
+        let dir = tempfile::tempdir().unwrap();
+        let work = dir.path();
+        let stopped = GenOptions {
+            work_dir: Some(work.to_path_buf()),
+            stop_after_groups: Some(2),
+            ..GenOptions::default()
+        };
+        assert!(generate_pair(&m, &tb, &Default::default(), &stopped).is_err());
+        // The DTZ group count set back from 2 to 1 (magic, fingerprint, count, a CRC-32 per
+        // group, the CRC-32 of it all; see checkpoint.rs), as a kill between the two groups 2
+        // would have left it.
+        let groups = work.join(format!("{m}.dtz.groups"));
+        let b = std::fs::read(&groups).unwrap();
+        assert_eq!(&b[..8], b"ZRMGRP02");
+        assert_eq!(u32::from_le_bytes(b[16..20].try_into().unwrap()), 2);
+        let mut one = b[..24].to_vec();
+        one[16..20].copy_from_slice(&1u32.to_le_bytes());
+        let crc = crc32fast::hash(&one);
+        one.extend_from_slice(&crc.to_le_bytes());
+        std::fs::write(&groups, one).unwrap();
+        if !keep_log {
+            std::fs::remove_file(work.join(format!("{m}.dtz.starts"))).unwrap();
+        }
+        let resumed = GenOptions {
+            stop_after_groups: None,
+            ..stopped
+        };
+        let pair = generate_pair(&m, &tb, &Default::default(), &resumed).unwrap();
+        assert!(bytes(&pair.dtm) == bytes(&reference.dtm), "DTM");
+        assert!(bytes(&pair.dtz) == bytes(&reference.dtz), "DTZ");
+        pair.dtz_starts
+    };
+    // Without its log, group 1 is seeded from scratch (and not counted: nothing replayed).
+    let without = resume(false);
+    let with = resume(true);
+    assert!(with.replayed > without.replayed, "{with:?} vs {without:?}");
+    assert!(with.computed <= reference.dtz_starts.computed, "{with:?}");
+}
