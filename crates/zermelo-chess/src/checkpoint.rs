@@ -186,10 +186,11 @@ pub(crate) fn check_group(
     ))
 }
 
-/// Removes the group count and the engine's work folder of `material`.
+/// Removes the group count, the engine's work folder and the DTZ starts of `material`.
 pub(crate) fn remove(dir: &Path, material: &str) -> io::Result<()> {
     for r in [
         fs::remove_file(groups_path(dir, material)),
+        fs::remove_file(crate::starts::path(dir, material)),
         fs::remove_dir_all(group_dir(dir, material)),
     ] {
         match r {

@@ -43,7 +43,7 @@ use crate::material::{Material, MAX_PIECES};
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
 use crate::slice::{Board, Child, SliceGame};
-use crate::starts::StartLog;
+use crate::starts::{self, StartLog};
 use crate::table::{Metric, Table, TableError, WriteOptions};
 use crate::value::{Value, MAX_PLIES};
 
@@ -214,6 +214,21 @@ pub struct Pair {
     pub dtm_time: Duration,
     /// The time spent solving the DTZ groups.
     pub dtz_time: Duration,
+    /// How the DTZ seeding got its starts: read from the starts the DTM seeding recorded,
+    /// or computed (what a resumed run could not find recorded).
+    pub dtz_starts: StartCounts,
+}
+
+/// How many starts of a DTZ seeding in a [`generate_pair`] were read from the recorded ones
+/// and how many computed (board, moves, exits probed). An uninterrupted run computes almost
+/// none (a start the log cannot hold: more than 255 moves); a resumed run reads the starts
+/// the killed one recorded in the work folder.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StartCounts {
+    /// Starts read from the log.
+    pub replayed: u64,
+    /// Starts computed.
+    pub computed: u64,
 }
 
 /// Generates the DTM and the DTZ table (of the tablebase's rule) of the canonical `material`
@@ -221,9 +236,9 @@ pub struct Pair {
 /// recorded (two bytes per index), and the DTZ group is solved right after it from those starts
 /// without generating a move. The tables are the same as [`generate_with`]'s, one metric at a
 /// time. `options.metric` is not read; `options.stop_after_groups` counts DTZ groups. A run
-/// resumed from the work folder goes on where each metric stopped (the starts of a DTM group
-/// solved before the kill are computed again by the DTZ seeding). `progress` counts the
-/// indices of both tables.
+/// resumed from the work folder goes on where each metric stopped, and seeds its DTZ group from
+/// the starts the killed run recorded there (`<material>.dtz.starts`, checked run by run: what
+/// is missing or damaged is computed again). `progress` counts the indices of both tables.
 pub fn generate_pair(
     material: &Material,
     tb: &Tablebase,
@@ -244,16 +259,19 @@ pub fn generate_pair(
     let mut dtz = Run::new(material, tb, progress, &dtz_options)?;
     let (mut dtm_time, mut dtz_time) = (Duration::ZERO, Duration::ZERO);
     let mut dtm_table = None;
+    let mut dtz_starts = StartCounts::default();
     for k in 0..dtz.groups.len() {
+        let len = Window::new(dtz.game.indexer(), &dtz.groups[k]).len() as u64;
+        let print = fingerprint(material, dtz.metric, k, len);
+        let path = dtz.dir.as_deref().map(|d| starts::path(d, &dtz.name));
         let mut log = None;
         if let Some(run) = dtm.as_mut().filter(|r| k >= r.done()) {
             let t0 = Instant::now();
-            let path = dtz
-                .dir
-                .as_ref()
-                .map(|d| d.join(format!("{}.starts", dtz.name)));
-            let len = Window::new(run.game.indexer(), &run.groups[k]).len() as u64;
-            let recorded = StartLog::new(len, rule, path.as_deref()).map_err(|e| run.ck(e))?;
+            let recorded = match &path {
+                Some(p) => StartLog::open(p, len, rule, print),
+                None => Ok(StartLog::in_memory(len, rule)),
+            }
+            .map_err(|e| run.ck(e))?;
             run.solve_group(
                 k,
                 Seeding::Record {
@@ -263,6 +281,9 @@ pub fn generate_pair(
             )?;
             log = Some(recorded);
             dtm_time += t0.elapsed();
+        } else if let Some(p) = path.as_deref().filter(|_| k >= dtz.done()) {
+            // The DTM group was finished before a kill: its starts may be in the work folder.
+            log = StartLog::existing(p, len, rule, print).map_err(|e| dtz.ck(e))?;
         }
         if !dtz.pawns {
             // A pawnless table is one group: its DTM state is freed before the DTZ solve.
@@ -274,7 +295,10 @@ pub fn generate_pair(
         }
         if k >= dtz.done() {
             let t0 = Instant::now();
-            dtz.solve_group(k, log.as_ref().map_or(Seeding::Plain, Seeding::Replay))?;
+            let counts =
+                dtz.solve_group(k, log.as_ref().map_or(Seeding::Plain, Seeding::Replay))?;
+            dtz_starts.replayed += counts.replayed;
+            dtz_starts.computed += counts.computed;
             dtz_time += t0.elapsed();
         }
     }
@@ -291,6 +315,7 @@ pub fn generate_pair(
         dtz: dtz_table,
         dtm_time,
         dtz_time,
+        dtz_starts,
     })
 }
 
@@ -463,8 +488,9 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Solves group `k` and keeps its values (a pawnless table's solution stays in `last`).
-    fn solve_group(&mut self, k: usize, seeding: Seeding<'_, 'a>) -> Result<(), GenError> {
+    /// Solves group `k` and keeps its values (a pawnless table's solution stays in `last`);
+    /// returns how its starts were found when they were replayed.
+    fn solve_group(&mut self, k: usize, seeding: Seeding<'_, 'a>) -> Result<StartCounts, GenError> {
         let (material, metric, tb) = (self.material, self.metric, self.tb);
         let window = Window::new(self.game.indexer(), &self.groups[k]);
         let (twin, replay) = match seeding {
@@ -496,6 +522,8 @@ impl<'a> Run<'a> {
             window: &window,
             failure: Mutex::new(None),
             released: Mutex::new(Instant::now()),
+            replayed: AtomicU64::new(0),
+            computed: AtomicU64::new(0),
         };
         let progress = self.progress;
         let before = progress.load(Relaxed);
@@ -521,6 +549,10 @@ impl<'a> Run<'a> {
             ..CompactOptions::default()
         };
         let solved = compact::solve(&group, &engine_options);
+        let counts = StartCounts {
+            replayed: group.replayed.load(Relaxed),
+            computed: group.computed.load(Relaxed),
+        };
         if let Some(e) = group
             .failure
             .into_inner()
@@ -566,7 +598,7 @@ impl<'a> Run<'a> {
         } else {
             self.last = Some(solution);
         }
-        Ok(())
+        Ok(counts)
     }
 
     /// The table, once every group is solved.
@@ -1067,6 +1099,9 @@ struct GroupGame<'a> {
     /// When the pages of the mapped smaller tables were last released
     /// ([`release_now_and_then`](Self::release_now_and_then)).
     released: Mutex<Instant>,
+    /// Replaying: the starts read from the log, and those computed (not recorded there).
+    replayed: AtomicU64,
+    computed: AtomicU64,
 }
 
 /// How often seeding lets the pages of the mapped smaller tables go (see
@@ -1082,10 +1117,13 @@ impl IndexedGame for GroupGame<'_> {
         self.release_now_and_then();
         if let Some(log) = self.replay {
             match log.get(local) {
-                Ok(Some(start)) => return start,
-                Ok(None) => {}
+                Ok(Some(start)) => {
+                    self.replayed.fetch_add(1, Relaxed);
+                    return start;
+                }
+                Ok(None) => self.computed.fetch_add(1, Relaxed),
                 Err(e) => return self.fail(log.io_error(e)),
-            }
+            };
         }
         thread_local! {
             // Reused: an allocation per position made the threads queue on malloc's lock.
@@ -1113,13 +1151,15 @@ impl IndexedGame for GroupGame<'_> {
         // starts to record, for the whole range: no thread-local lookups per index.
         let mut children = Vec::new();
         let mut twins = Vec::with_capacity(if self.twin.is_some() { out.len() } else { 0 });
+        let mut replayed = 0;
         for (k, s) in out.iter_mut().enumerate() {
-            let replayed = match (self.replay, entries.get(k)) {
+            let recorded = match (self.replay, entries.get(k)) {
                 (Some(log), Some(&e)) => log.decode_entry(e),
                 _ => None,
             };
-            if let Some(start) = replayed {
+            if let Some(start) = recorded {
                 *s = start;
+                replayed += 1;
                 continue;
             }
             let (start, twin) = self.starts(first + k as u64, &mut children);
@@ -1127,6 +1167,11 @@ impl IndexedGame for GroupGame<'_> {
             if self.twin.is_some() {
                 twins.push(twin);
             }
+        }
+        if self.replay.is_some() {
+            self.replayed.fetch_add(replayed, Relaxed);
+            self.computed
+                .fetch_add(out.len() as u64 - replayed, Relaxed);
         }
         if let Some((_, log)) = self.twin {
             if let Err(e) = log.record_range(first, &twins) {

@@ -83,7 +83,7 @@ pub use answer::{
 pub use dtz::Wdl50;
 pub use generate::{
     discard_checkpoint, estimate_memory, estimate_pair_memory, generate, generate_pair,
-    generate_with, GenError, GenOptions, Lookahead, Pair,
+    generate_with, GenError, GenOptions, Lookahead, Pair, StartCounts,
 };
 pub use index::Indexer;
 pub use job::{

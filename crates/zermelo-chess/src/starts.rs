@@ -21,17 +21,27 @@
 //!
 //! Entries are written a whole run of [`RUN`] indices at a time (the engine's seeding chunk:
 //! [`StartLog::record_range`], [`StartLog::entries`]; one by one, through per-thread runs
-//! flushed at run boundaries), so a log in a file costs sequential writes; a run never written whole (a seeding resumed from a
-//! checkpoint, a chunking that does not line up) reads as unrecorded and is computed again, so
-//! a log is never wrong, only incomplete. Each run written to a file has its CRC-32 kept in
-//! memory and checked when it is read back: a file changed behind the generator's back fails
-//! the generation (exit 2) instead of seeding wrong starts.
+//! flushed at run boundaries), so a log in a file costs sequential writes; a run never written
+//! whole (a chunking that does not line up) reads as unrecorded and is computed again, so a
+//! log is never wrong, only incomplete.
+//!
+//! In the work folder the log outlives the process, so that a run killed at any moment and
+//! started again seeds its DTZ group from it rather than computing every start again (the DTM
+//! group resumed from a layered checkpoint is not seeded again, and records nothing). The file
+//! `<material>.dtz.starts` is: a header of [`HEADER`] bytes (magic `ZMSTRT01`, the DTZ group's
+//! fingerprint, the entry count, flags (bit 0: the DTM draws are marked), CRC-32 of these 28
+//! bytes; little-endian), the entries (`u16` each), then one `u64` per run: the CRC-32 of the
+//! run's bytes with bit 32 set once the run is written whole (written after the run, so a kill
+//! between the two leaves a run that fails its CRC). Nothing in it is trusted: a file of
+//! another group, another format or size, or a damaged header starts a new log; a run that
+//! fails its CRC reads as unrecorded (computed again) when an earlier process wrote it, and
+//! fails the generation (exit 2) when this one did (the file changed behind its back).
 
 use std::cell::RefCell;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 use zermelo::game::compact::Start;
@@ -49,25 +59,38 @@ const MATED: u16 = 2;
 const DRAW: u16 = 3;
 const OPEN: u16 = 0x8000;
 
+const MAGIC: &[u8; 8] = b"ZMSTRT01";
+/// Bytes before the entries in a file.
+const HEADER: u64 = 32;
+/// Header flag: every run in the file has the DTM draws marked.
+const MARKED: u32 = 1;
+/// A run's CRC slot: written whole (in the file too).
+const WRITTEN: u64 = 1 << 32;
+/// A run's CRC slot: read from the file an earlier process left, not yet checked (in memory
+/// only).
+const INHERITED: u64 = 1 << 33;
+
 /// The next [`StartLog::id`].
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Where the entries are.
 enum Backing {
     Memory(Vec<AtomicU16>),
-    /// A file, and per run of [`RUN`] indices the CRC-32 of its bytes as written (bit 32
-    /// set once written): a run read back is checked against it, and a run without one (never
-    /// written whole) reads as unrecorded.
+    /// A file, and per run of [`RUN`] indices the CRC-32 of its bytes as written (with
+    /// [`WRITTEN`]; [`INHERITED`] until checked): a run read back is checked against it, and a
+    /// run without one (never written whole) reads as unrecorded.
     File {
         file: File,
         path: PathBuf,
         crcs: Vec<AtomicU64>,
+        /// The header's [`MARKED`] flag as in the file.
+        marked: AtomicBool,
     },
 }
 
 /// The CRC of a run's bytes, with the written bit.
 fn run_crc(bytes: &[u8]) -> u64 {
-    1 << 32 | u64::from(crc32fast::hash(bytes))
+    WRITTEN | u64::from(crc32fast::hash(bytes))
 }
 
 /// The DTZ starts of one group (see the module documentation).
@@ -75,6 +98,7 @@ pub(crate) struct StartLog {
     backing: Backing,
     len: u64,
     rule: u32,
+    fingerprint: u64,
     /// Names this log's present contents in the threads' run buffers (renewed when the
     /// draws are marked, so no thread reads a run it buffered before).
     id: AtomicU64,
@@ -88,41 +112,129 @@ thread_local! {
     static READING: RefCell<Run> = const { RefCell::new((0, 0, Vec::new())) };
 }
 
+/// The log file of the DTZ table whose work name is `name` in the work folder `dir`.
+pub(crate) fn path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.starts"))
+}
+
+/// The header of a log of `len` entries of the group named `fingerprint`.
+fn header(fingerprint: u64, len: u64, flags: u32) -> [u8; HEADER as usize] {
+    let mut h = [0u8; HEADER as usize];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..16].copy_from_slice(&fingerprint.to_le_bytes());
+    h[16..24].copy_from_slice(&len.to_le_bytes());
+    h[24..28].copy_from_slice(&flags.to_le_bytes());
+    let crc = crc32fast::hash(&h[..28]);
+    h[28..].copy_from_slice(&crc.to_le_bytes());
+    h
+}
+
+/// The size of a log file of `len` entries.
+fn file_size(len: u64) -> u64 {
+    HEADER + 2 * len + 8 * len.div_ceil(RUN)
+}
+
+/// The header's flags if `file` is a log of `len` entries of the group named `fingerprint`
+/// (its size and header checked), or `None`.
+fn flags_of(file: &File, fingerprint: u64, len: u64) -> std::io::Result<Option<u32>> {
+    if file.metadata()?.len() != file_size(len) {
+        return Ok(None);
+    }
+    let mut h = [0u8; HEADER as usize];
+    file.read_exact_at(&mut h, 0)?;
+    let flags = u32::from_le_bytes(h[24..28].try_into().expect("4 bytes"));
+    Ok((h == header(fingerprint, len, flags) && flags & !MARKED == 0).then_some(flags))
+}
+
 impl StartLog {
-    /// A log of `len` entries, all unset: in memory, or in a new file `path` (replacing any).
-    pub(crate) fn new(len: u64, rule: u32, path: Option<&Path>) -> std::io::Result<StartLog> {
-        let backing = match path {
-            None => Backing::Memory(
-                (0..len)
-                    .into_par_iter()
-                    .map(|_| AtomicU16::new(0))
-                    .collect(),
-            ),
-            Some(p) => {
-                if let Some(d) = p.parent() {
-                    std::fs::create_dir_all(d)?;
-                }
-                crate::checkpoint::regular_or_absent(p)?;
-                let file = std::fs::OpenOptions::new()
-                    .read(true)
-                    .write(true)
-                    .create(true)
-                    .truncate(true)
-                    .open(p)?;
-                file.set_len(len * 2)?;
-                Backing::File {
-                    file,
-                    path: p.to_path_buf(),
-                    crcs: (0..len.div_ceil(RUN)).map(|_| AtomicU64::new(0)).collect(),
-                }
-            }
-        };
-        Ok(StartLog {
+    /// A log of `len` entries, all unset, in memory.
+    pub(crate) fn in_memory(len: u64, rule: u32) -> StartLog {
+        let v = (0..len)
+            .into_par_iter()
+            .map(|_| AtomicU16::new(0))
+            .collect();
+        StartLog::with(Backing::Memory(v), len, rule, 0)
+    }
+
+    fn with(backing: Backing, len: u64, rule: u32, fingerprint: u64) -> StartLog {
+        StartLog {
             backing,
             len,
             rule,
+            fingerprint,
             id: AtomicU64::new(NEXT_ID.fetch_add(1, Relaxed)),
-        })
+        }
+    }
+
+    /// The log of `len` entries of the DTZ group named `fingerprint` in the file `path`: what
+    /// an earlier run of this group left there (its runs checked as they are read), or a new
+    /// log with every entry unset (replacing a file of another group, format or size, or a
+    /// damaged one).
+    pub(crate) fn open(
+        path: &Path,
+        len: u64,
+        rule: u32,
+        fingerprint: u64,
+    ) -> std::io::Result<StartLog> {
+        if let Some(log) = StartLog::existing(path, len, rule, fingerprint)? {
+            return Ok(log);
+        }
+        if let Some(d) = path.parent() {
+            std::fs::create_dir_all(d)?;
+        }
+        crate::checkpoint::regular_or_absent(path)?;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)?;
+        file.write_all_at(&header(fingerprint, len, 0), 0)?;
+        file.set_len(file_size(len))?;
+        let crcs = (0..len.div_ceil(RUN)).map(|_| AtomicU64::new(0)).collect();
+        let backing = Backing::File {
+            file,
+            path: path.to_path_buf(),
+            crcs,
+            marked: AtomicBool::new(false),
+        };
+        Ok(StartLog::with(backing, len, rule, fingerprint))
+    }
+
+    /// The log an earlier run of the DTZ group named `fingerprint` left in `path`, if there is
+    /// one (see [`open`](Self::open)).
+    pub(crate) fn existing(
+        path: &Path,
+        len: u64,
+        rule: u32,
+        fingerprint: u64,
+    ) -> std::io::Result<Option<StartLog>> {
+        if !crate::checkpoint::regular_or_absent(path)? {
+            return Ok(None);
+        }
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)?;
+        let Some(flags) = flags_of(&file, fingerprint, len)? else {
+            return Ok(None);
+        };
+        let runs = len.div_ceil(RUN);
+        let mut slots = vec![0u8; 8 * runs as usize];
+        file.read_exact_at(&mut slots, HEADER + 2 * len)?;
+        let crcs: Vec<AtomicU64> = slots
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+            .map(|s| if s >> 32 == 1 { s | INHERITED } else { 0 })
+            .map(AtomicU64::new)
+            .collect();
+        let backing = Backing::File {
+            file,
+            path: path.to_path_buf(),
+            crcs,
+            marked: AtomicBool::new(flags & MARKED != 0),
+        };
+        Ok(Some(StartLog::with(backing, len, rule, fingerprint)))
     }
 
     /// The entry of a DTZ start (`exit` a zeroing exit of this rule, or none).
@@ -173,16 +285,74 @@ impl StartLog {
         }
     }
 
+    /// Writes the bytes of the run starting at `at` to the file and vouches for them: the
+    /// header's [`MARKED`] flag cleared first if set (these entries are not marked), the
+    /// run's CRC slot after the run.
+    fn write_run(&self, at: u64, bytes: &[u8]) -> std::io::Result<()> {
+        let Backing::File {
+            file, crcs, marked, ..
+        } = &self.backing
+        else {
+            unreachable!("a run is written to a file");
+        };
+        if marked.swap(false, Relaxed) {
+            file.write_all_at(&header(self.fingerprint, self.len, 0), 0)?;
+        }
+        file.write_all_at(bytes, HEADER + at * 2)?;
+        let c = at / RUN;
+        let crc = run_crc(bytes);
+        file.write_all_at(&crc.to_le_bytes(), HEADER + 2 * self.len + 8 * c)?;
+        crcs[c as usize].store(crc, Relaxed);
+        Ok(())
+    }
+
+    /// The bytes of run `c` of the file (`None`: unrecorded, or left damaged by an earlier
+    /// process, which is as good), checked against their CRC.
+    fn read_run(&self, c: u64) -> std::io::Result<Option<Vec<u8>>> {
+        let Backing::File {
+            file, crcs, path, ..
+        } = &self.backing
+        else {
+            unreachable!("a run is read from a file");
+        };
+        let slot = &crcs[c as usize];
+        let crc = slot.load(Relaxed);
+        if crc == 0 {
+            return Ok(None);
+        }
+        let at = c * RUN;
+        let n = RUN.min(self.len - at);
+        let mut bytes = vec![0u8; 2 * n as usize];
+        file.read_exact_at(&mut bytes, HEADER + at * 2)?;
+        if run_crc(&bytes) == crc & !INHERITED {
+            if crc & INHERITED != 0 {
+                let _ = slot.compare_exchange(crc, crc & !INHERITED, Relaxed, Relaxed);
+            }
+            return Ok(Some(bytes));
+        }
+        if crc & INHERITED != 0 {
+            // Damaged before this process opened the log (a kill between a run and its CRC,
+            // a disk): never trusted, computed again.
+            let _ = slot.compare_exchange(crc, 0, Relaxed, Relaxed);
+            return Ok(None);
+        }
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "{}: indices {at} to {}: CRC mismatch (changed while the table was generated?)",
+                path.display(),
+                at + n - 1
+            ),
+        ))
+    }
+
     /// Records the DTZ start of local index `i` (called by the DTM seeding, chunk by chunk).
     pub(crate) fn record(&self, i: u64, start: Start) -> std::io::Result<()> {
         let e = self.encode(start);
-        let (file, crcs) = match &self.backing {
-            Backing::Memory(v) => {
-                v[i as usize].store(e, Relaxed);
-                return Ok(());
-            }
-            Backing::File { file, crcs, .. } => (file, crcs),
-        };
+        if let Backing::Memory(v) = &self.backing {
+            v[i as usize].store(e, Relaxed);
+            return Ok(());
+        }
         let me = self.id.load(Relaxed);
         WRITING.with_borrow_mut(|(id, first, run)| {
             if *id != me || *first + run.len() as u64 != i {
@@ -197,10 +367,9 @@ impl StartLog {
                 let at = *first;
                 run.clear();
                 *first = next;
-                file.write_all_at(&bytes, at * 2)?;
                 // Only a whole run is vouched for.
                 if at % RUN == 0 {
-                    crcs[(at / RUN) as usize].store(run_crc(&bytes), Relaxed);
+                    self.write_run(at, &bytes)?;
                 }
             }
             Ok(())
@@ -212,15 +381,12 @@ impl StartLog {
     /// of [`RUN`] indices are written and vouched for.
     pub(crate) fn record_range(&self, first: u64, starts: &[Option<Start>]) -> std::io::Result<()> {
         let encode = |s: &Option<Start>| s.map_or(UNSET, |s| self.encode(s));
-        let (file, crcs) = match &self.backing {
-            Backing::Memory(v) => {
-                for (a, s) in v[first as usize..].iter().zip(starts) {
-                    a.store(encode(s), Relaxed);
-                }
-                return Ok(());
+        if let Backing::Memory(v) = &self.backing {
+            for (a, s) in v[first as usize..].iter().zip(starts) {
+                a.store(encode(s), Relaxed);
             }
-            Backing::File { file, crcs, .. } => (file, crcs),
-        };
+            return Ok(());
+        }
         let end = first + starts.len() as u64;
         let mut at = first.next_multiple_of(RUN);
         while at < end {
@@ -230,8 +396,7 @@ impl StartLog {
             }
             let part = &starts[(at - first) as usize..(stop - first) as usize];
             let bytes: Vec<u8> = part.iter().flat_map(|s| encode(s).to_le_bytes()).collect();
-            file.write_all_at(&bytes, at * 2)?;
-            crcs[(at / RUN) as usize].store(run_crc(&bytes), Relaxed);
+            self.write_run(at, &bytes)?;
             at = stop;
         }
         Ok(())
@@ -242,47 +407,27 @@ impl StartLog {
     pub(crate) fn entries(&self, first: u64, n: usize, out: &mut Vec<u16>) -> std::io::Result<()> {
         out.clear();
         let end = first + n as u64;
-        let (file, crcs, path) = match &self.backing {
-            Backing::Memory(v) => {
-                out.extend(
-                    v[first as usize..end as usize]
-                        .iter()
-                        .map(|a| a.load(Relaxed)),
-                );
-                return Ok(());
-            }
-            Backing::File { file, crcs, path } => (file, crcs, path),
-        };
+        if let Backing::Memory(v) = &self.backing {
+            out.extend(
+                v[first as usize..end as usize]
+                    .iter()
+                    .map(|a| a.load(Relaxed)),
+            );
+            return Ok(());
+        }
         let mut i = first;
         while i < end {
             let at = i - i % RUN;
-            let len = RUN.min(self.len - at);
-            let take = (at + len).min(end) - i;
-            match crcs[(at / RUN) as usize].load(Relaxed) {
-                0 => out.resize(out.len() + take as usize, UNSET),
-                crc => {
-                    let mut bytes = vec![0u8; 2 * len as usize];
-                    file.read_exact_at(&mut bytes, at * 2)?;
-                    if run_crc(&bytes) != crc {
-                        return Err(std::io::Error::new(
-                            std::io::ErrorKind::InvalidData,
-                            format!(
-                                "{}: indices {at} to {}: CRC mismatch (changed while the \
-                                 table was generated?)",
-                                path.display(),
-                                at + len - 1
-                            ),
-                        ));
-                    }
-                    let skip = (i - at) as usize;
-                    out.extend(
-                        bytes
-                            .chunks_exact(2)
-                            .skip(skip)
-                            .take(take as usize)
-                            .map(|b| u16::from_le_bytes([b[0], b[1]])),
-                    );
-                }
+            let take = (at + RUN).min(self.len).min(end) - i;
+            match self.read_run(at / RUN)? {
+                None => out.resize(out.len() + take as usize, UNSET),
+                Some(bytes) => out.extend(
+                    bytes
+                        .chunks_exact(2)
+                        .skip((i - at) as usize)
+                        .take(take as usize)
+                        .map(|b| u16::from_le_bytes([b[0], b[1]])),
+                ),
             }
             i += take;
         }
@@ -308,35 +453,19 @@ impl StartLog {
     pub(crate) fn get(&self, i: u64) -> std::io::Result<Option<Start>> {
         let e = match &self.backing {
             Backing::Memory(v) => v[i as usize].load(Relaxed),
-            Backing::File { file, crcs, path } => READING.with_borrow_mut(|(id, first, run)| {
+            Backing::File { .. } => READING.with_borrow_mut(|(id, first, run)| {
                 let me = self.id.load(Relaxed);
                 if *id != me || i < *first || i >= *first + run.len() as u64 {
                     let at = i - i % RUN;
-                    let n = RUN.min(self.len - at) as usize;
                     *id = 0;
                     run.clear();
-                    match crcs[(at / RUN) as usize].load(Relaxed) {
-                        0 => run.resize(n, UNSET),
-                        crc => {
-                            let mut bytes = vec![0u8; 2 * n];
-                            file.read_exact_at(&mut bytes, at * 2)?;
-                            if run_crc(&bytes) != crc {
-                                return Err(std::io::Error::new(
-                                    std::io::ErrorKind::InvalidData,
-                                    format!(
-                                        "{}: indices {at} to {}: CRC mismatch (changed while \
-                                         the table was generated?)",
-                                        path.display(),
-                                        at + n as u64 - 1
-                                    ),
-                                ));
-                            }
-                            run.extend(
-                                bytes
-                                    .chunks_exact(2)
-                                    .map(|b| u16::from_le_bytes([b[0], b[1]])),
-                            );
-                        }
+                    match self.read_run(at / RUN)? {
+                        None => run.resize(RUN.min(self.len - at) as usize, UNSET),
+                        Some(bytes) => run.extend(
+                            bytes
+                                .chunks_exact(2)
+                                .map(|b| u16::from_le_bytes([b[0], b[1]])),
+                        ),
                     }
                     (*id, *first) = (me, at);
                 }
@@ -347,7 +476,8 @@ impl StartLog {
     }
 
     /// Turns the open entries of the indices where `draw` holds into draws: the DTM group's
-    /// draws, which are the DTZ group's (the same moves, exits of the same outcomes).
+    /// draws, which are the DTZ group's (the same moves, exits of the same outcomes). In a
+    /// file, the header then says so, and a log that says so is left as it is.
     pub(crate) fn mark_draws(&self, draw: impl Fn(u64) -> bool + Sync) -> std::io::Result<()> {
         // Runs buffered by any thread before are stale from here on.
         self.id.store(NEXT_ID.fetch_add(1, Relaxed), Relaxed);
@@ -358,7 +488,7 @@ impl StartLog {
                 }
             }
         };
-        match &self.backing {
+        let (file, marked) = match &self.backing {
             Backing::Memory(v) => {
                 v.par_chunks(RUN as usize)
                     .enumerate()
@@ -371,34 +501,34 @@ impl StartLog {
                             .zip(entries)
                             .for_each(|(a, e)| a.store(e, Relaxed));
                     });
-                Ok(())
+                return Ok(());
             }
-            Backing::File { file, crcs, .. } => (0..self.len.div_ceil(RUN))
-                .into_par_iter()
-                .try_for_each(|c| {
-                    let crc = &crcs[c as usize];
-                    if crc.load(Relaxed) == 0 {
-                        return Ok(()); // unrecorded: read as such
-                    }
-                    let first = c * RUN;
-                    let n = RUN.min(self.len - first) as usize;
-                    let mut bytes = vec![0u8; 2 * n];
-                    file.read_exact_at(&mut bytes, first * 2)?;
-                    if run_crc(&bytes) != crc.load(Relaxed) {
-                        // Left as found, for `get` to report.
-                        return Ok(());
-                    }
-                    let mut entries: Vec<u16> = bytes
-                        .chunks_exact(2)
-                        .map(|b| u16::from_le_bytes([b[0], b[1]]))
-                        .collect();
-                    mark(first, &mut entries);
-                    let bytes: Vec<u8> = entries.iter().flat_map(|e| e.to_le_bytes()).collect();
-                    file.write_all_at(&bytes, first * 2)?;
-                    crc.store(run_crc(&bytes), Relaxed);
-                    Ok(())
-                }),
+            Backing::File { file, marked, .. } => (file, marked),
+        };
+        if marked.load(Relaxed) {
+            return Ok(()); // marked by an earlier run, nothing recorded since
         }
+        (0..self.len.div_ceil(RUN))
+            .into_par_iter()
+            .try_for_each(|c| {
+                let bytes = match self.read_run(c) {
+                    Ok(Some(bytes)) => bytes,
+                    Ok(None) => return Ok(()), // unrecorded: read as such
+                    // Left as found, for `get` to report.
+                    Err(e) if e.kind() == std::io::ErrorKind::InvalidData => return Ok(()),
+                    Err(e) => return Err(e),
+                };
+                let mut entries: Vec<u16> = bytes
+                    .chunks_exact(2)
+                    .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                    .collect();
+                mark(c * RUN, &mut entries);
+                let bytes: Vec<u8> = entries.iter().flat_map(|e| e.to_le_bytes()).collect();
+                self.write_run(c * RUN, &bytes)
+            })?;
+        file.write_all_at(&header(self.fingerprint, self.len, MARKED), 0)?;
+        marked.store(true, Relaxed);
+        Ok(())
     }
 
     /// How many entries are recorded (a test's and a statistic's view).
@@ -410,18 +540,21 @@ impl StartLog {
     }
 }
 
-impl Drop for StartLog {
-    fn drop(&mut self) {
-        if let Backing::File { path, .. } = &self.backing {
-            let _ = std::fs::remove_file(path);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::value::Value;
+
+    /// A log of `len` entries in memory, or new in the file `path`.
+    fn new_log(len: u64, rule: u32, path: Option<&Path>) -> StartLog {
+        match path {
+            None => StartLog::in_memory(len, rule),
+            Some(p) => {
+                let _ = std::fs::remove_file(p);
+                StartLog::open(p, len, rule, 7).unwrap()
+            }
+        }
+    }
 
     /// Whether a start may hold `value` as its exit (the zeroing exits of the rule).
     fn recordable(rule: u32, value: Value) -> bool {
@@ -454,7 +587,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let len = 3 * RUN + 77;
         for path in [None, Some(dir.path().join("g.starts"))] {
-            let log = StartLog::new(len, rule, path.as_deref()).unwrap();
+            let log = new_log(len, rule, path.as_deref());
             // Runs in reverse order, each in order, one of them left out.
             for c in (0..len.div_ceil(RUN)).rev().filter(|&c| c != 1) {
                 for i in c * RUN..((c + 1) * RUN).min(len) {
@@ -478,8 +611,8 @@ mod tests {
             assert_eq!(log.recorded(), len - RUN);
         }
         assert!(
-            !dir.path().join("g.starts").exists(),
-            "removed when dropped"
+            dir.path().join("g.starts").exists(),
+            "a work file: removed with the table's work files, not when dropped"
         );
     }
 
@@ -503,7 +636,7 @@ mod tests {
         let len = 3 * RUN + 77;
         for path in [None, Some(dir.path().join("r.starts"))] {
             let in_file = path.is_some();
-            let log = StartLog::new(len, rule, path.as_deref()).unwrap();
+            let log = new_log(len, rule, path.as_deref());
             // Chunks as the engine seeds them (the last one short), run 1 left out, and a
             // range that covers run 2 only in part before it is covered whole.
             let range = |lo: u64, hi: u64| (lo..hi).map(start).collect::<Vec<_>>();
@@ -547,12 +680,12 @@ mod tests {
         }
         // A damaged run is refused by `entries` as by `get`.
         let path = dir.path().join("d.starts");
-        let log = StartLog::new(2 * RUN, rule, Some(&path)).unwrap();
+        let log = new_log(2 * RUN, rule, Some(&path));
         let all: Vec<_> = (0..2 * RUN).map(|_| Some(Start::Hole)).collect();
         log.record_range(0, &all[..RUN as usize]).unwrap();
         log.record_range(RUN, &all[RUN as usize..]).unwrap();
         let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
-        file.write_all_at(&DRAW.to_le_bytes(), (RUN + 1) * 2)
+        file.write_all_at(&DRAW.to_le_bytes(), HEADER + (RUN + 1) * 2)
             .unwrap();
         let mut got = Vec::new();
         log.entries(0, RUN as usize, &mut got).unwrap();
@@ -566,7 +699,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("g.starts");
         let len = 2 * RUN;
-        let log = StartLog::new(len, 100, Some(&path)).unwrap();
+        let log = new_log(len, 100, Some(&path));
         let open = Start::Open {
             moves: 3,
             exit: None,
@@ -576,7 +709,7 @@ mod tests {
         }
         let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
         // Index RUN + 5 becomes a hole.
-        file.write_all_at(&HOLE.to_le_bytes(), (RUN + 5) * 2)
+        file.write_all_at(&HOLE.to_le_bytes(), HEADER + (RUN + 5) * 2)
             .unwrap();
         assert_eq!(log.get(7).unwrap(), Some(open));
         assert_eq!(log.get(RUN - 1).unwrap(), Some(open), "run 0 buffered");
@@ -587,10 +720,142 @@ mod tests {
         assert!(log.get(RUN).is_err());
         assert_eq!(log.get(0).unwrap(), Some(Start::Terminal(Outcome::Draw)));
         // A run buffered before the marking is read again after it.
-        let log = StartLog::new(len, 100, Some(&path)).unwrap();
+        let path = dir.path().join("h.starts");
+        let log = new_log(len, 100, Some(&path));
         (0..len).for_each(|i| log.record(i, open).unwrap());
         assert_eq!(log.get(1).unwrap(), Some(open));
         log.mark_draws(|i| i == 2).unwrap();
         assert_eq!(log.get(2).unwrap(), Some(Start::Terminal(Outcome::Draw)));
+    }
+
+    /// Opens the log `path` of `len` entries as a resumed run does (the group named 7).
+    fn reopen(path: &Path, len: u64) -> StartLog {
+        StartLog::open(path, len, 100, 7).unwrap()
+    }
+
+    /// A log is a work file: what a killed run recorded (and whether it marked the draws) is
+    /// what the next run reads, and a run recorded again after the marking clears it.
+    #[test]
+    fn a_log_left_by_a_killed_run_is_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.starts");
+        let len = 3 * RUN + 5;
+        let open = |i: u64| Start::Open {
+            moves: (i % 7) as u32 + 1,
+            exit: None,
+        };
+        let range = |c: u64| {
+            let (lo, hi) = (c * RUN, ((c + 1) * RUN).min(len));
+            (lo, (lo..hi).map(|i| Some(open(i))).collect::<Vec<_>>())
+        };
+        let log = new_log(len, 100, Some(&path));
+        for c in [0, 1, 3] {
+            let (lo, starts) = range(c);
+            log.record_range(lo, &starts).unwrap();
+        }
+        drop(log); // killed
+        let log = reopen(&path, len);
+        assert_eq!(log.get(5).unwrap(), Some(open(5)));
+        assert_eq!(log.get(2 * RUN + 1).unwrap(), None, "never recorded");
+        assert_eq!(log.get(len - 1).unwrap(), Some(open(len - 1)));
+        assert_eq!(log.recorded(), len - RUN);
+        let (lo, starts) = range(2);
+        log.record_range(lo, &starts).unwrap();
+        log.mark_draws(|i| i % 2 == 0).unwrap();
+        drop(log);
+        let log = reopen(&path, len);
+        let draw = Some(Start::Terminal(Outcome::Draw));
+        assert_eq!(log.get(2 * RUN + 2).unwrap(), draw);
+        assert_eq!(log.get(2 * RUN + 3).unwrap(), Some(open(2 * RUN + 3)));
+        // Marked already: marking again (after the DTM group resumed from its last
+        // checkpoint) changes nothing.
+        log.mark_draws(|_| true).unwrap();
+        assert_eq!(log.get(3).unwrap(), Some(open(3)));
+        // A run recorded again (a resumed seeding) is not marked: neither is the log.
+        let (lo, starts) = range(0);
+        log.record_range(lo, &starts).unwrap();
+        drop(log);
+        let log = reopen(&path, len);
+        assert_eq!(log.get(2).unwrap(), Some(open(2)));
+        log.mark_draws(|i| i == 2).unwrap();
+        assert_eq!(log.get(2).unwrap(), draw);
+        // Another group's log, or another length: a new log.
+        assert!(StartLog::existing(&path, len, 100, 8).unwrap().is_none());
+        assert!(StartLog::existing(&path, len + 1, 100, 7)
+            .unwrap()
+            .is_none());
+        let log = StartLog::open(&path, len, 100, 8).unwrap();
+        assert_eq!(log.recorded(), 0);
+    }
+
+    /// What a killed run left damaged is never trusted: a run whose bytes or CRC changed reads
+    /// as unrecorded (and is computed again), a truncated file, a damaged header or a file of
+    /// another format is a new log.
+    #[test]
+    fn a_damaged_log_is_computed_again_not_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.starts");
+        let len = 3 * RUN;
+        let hole = Some(Start::Hole);
+        let write = || {
+            let log = new_log(len, 100, Some(&path));
+            log.record_range(0, &vec![hole; len as usize]).unwrap();
+        };
+        let flip = |at: u64, bit: u8| {
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(&path)
+                .unwrap();
+            let mut b = [0u8];
+            file.read_exact_at(&mut b, at).unwrap();
+            file.write_all_at(&[b[0] ^ bit], at).unwrap();
+        };
+        // A bit of run 1's entries, then of run 2's CRC.
+        write();
+        flip(HEADER + 2 * (RUN + 9), 0x10);
+        flip(HEADER + 2 * len + 8 * 2, 0x01);
+        let log = reopen(&path, len);
+        let mut got = Vec::new();
+        log.entries(0, len as usize, &mut got).unwrap();
+        let recorded = |r: std::ops::Range<u64>| r.map(|i| log.decode_entry(got[i as usize]));
+        assert!(recorded(0..RUN).all(|s| s == hole));
+        assert!(recorded(RUN..len).all(|s| s.is_none()), "runs 1 and 2");
+        // Recorded again, they are trusted again.
+        log.record_range(RUN, &vec![hole; 2 * RUN as usize])
+            .unwrap();
+        assert_eq!(log.get(RUN + 9).unwrap(), hole);
+        drop(log);
+        assert_eq!(reopen(&path, len).recorded(), len);
+        // The written bit of a CRC cleared: unrecorded.
+        flip(HEADER + 2 * len + 4, 0x01);
+        assert_eq!(reopen(&path, len).recorded(), len - RUN);
+        // Truncated (by a byte, or to the entries), or a damaged header: a new log.
+        for cut in [file_size(len) - 1, HEADER + 2 * len] {
+            write();
+            let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+            file.set_len(cut).unwrap();
+            assert!(StartLog::existing(&path, len, 100, 7).unwrap().is_none());
+            assert_eq!(reopen(&path, len).recorded(), 0, "cut at {cut}");
+        }
+        for at in [0, 9, 17, 25, 30] {
+            write();
+            flip(at, 0x04);
+            assert!(
+                StartLog::existing(&path, len, 100, 7).unwrap().is_none(),
+                "{at}"
+            );
+            assert_eq!(reopen(&path, len).recorded(), 0, "header byte {at}");
+        }
+        // An unknown flag with a valid CRC (a later format): a new log.
+        write();
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.write_all_at(&header(7, len, 2), 0).unwrap();
+        assert!(StartLog::existing(&path, len, 100, 7).unwrap().is_none());
+        // Not a regular file: refused, never opened.
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        let e = StartLog::open(&path, len, 100, 7).err().unwrap();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
     }
 }
