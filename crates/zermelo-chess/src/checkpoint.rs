@@ -34,6 +34,11 @@ pub(crate) fn group_dir(dir: &Path, material: &str) -> PathBuf {
     dir.join(material)
 }
 
+/// The DTZ start log of the group of `name` being solved (starts.rs).
+pub(crate) fn starts_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.starts"))
+}
+
 fn groups_path(dir: &Path, material: &str) -> PathBuf {
     dir.join(format!("{material}.groups"))
 }
@@ -190,7 +195,7 @@ pub(crate) fn check_group(
 pub(crate) fn remove(dir: &Path, material: &str) -> io::Result<()> {
     for r in [
         fs::remove_file(groups_path(dir, material)),
-        fs::remove_file(crate::starts::path(dir, material)),
+        fs::remove_file(starts_path(dir, material)),
         fs::remove_dir_all(group_dir(dir, material)),
     ] {
         match r {

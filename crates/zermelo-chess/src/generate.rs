@@ -263,7 +263,10 @@ pub fn generate_pair(
     for k in 0..dtz.groups.len() {
         let len = Window::new(dtz.game.indexer(), &dtz.groups[k]).len() as u64;
         let print = fingerprint(material, dtz.metric, k, len);
-        let path = dtz.dir.as_deref().map(|d| starts::path(d, &dtz.name));
+        let path = dtz
+            .dir
+            .as_deref()
+            .map(|d| checkpoint::starts_path(d, &dtz.name));
         let mut log = None;
         if let Some(run) = dtm.as_mut().filter(|r| k >= r.done()) {
             let t0 = Instant::now();

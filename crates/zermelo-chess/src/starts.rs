@@ -112,11 +112,6 @@ thread_local! {
     static READING: RefCell<Run> = const { RefCell::new((0, 0, Vec::new())) };
 }
 
-/// The log file of the DTZ table whose work name is `name` in the work folder `dir`.
-pub(crate) fn path(dir: &Path, name: &str) -> PathBuf {
-    dir.join(format!("{name}.starts"))
-}
-
 /// The header of a log of `len` entries of the group named `fingerprint`.
 fn header(fingerprint: u64, len: u64, flags: u32) -> [u8; HEADER as usize] {
     let mut h = [0u8; HEADER as usize];
