@@ -43,7 +43,7 @@ use crate::material::{Material, MAX_PIECES};
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
 use crate::slice::{Board, Child, SliceGame};
-use crate::starts::{self, StartLog};
+use crate::starts::StartLog;
 use crate::table::{Metric, Table, TableError, WriteOptions};
 use crate::value::{Value, MAX_PLIES};
 
