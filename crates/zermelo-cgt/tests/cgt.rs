@@ -8,18 +8,16 @@
 
 use std::ops::Neg;
 
+use zermelo::graph::generate::SplitMix64;
 use zermelo::graph::{Rules, TwoPlayerGraph};
 use zermelo::solve;
 use zermelo::{NodeId, Outcome, Player};
 use zermelo_cgt::{graph_values, OutcomeClass, Relation, Value};
 
-mod common;
-use common::Rng;
-
 /// Moves of each player of a random acyclic game on `n` positions (moves go to lower ids).
 type Moves = [Vec<(u64, u64)>; 2];
 
-fn random_game(rng: &mut Rng, n: u64) -> Moves {
+fn random_game(rng: &mut SplitMix64, n: u64) -> Moves {
     let mut moves: Moves = [Vec::new(), Vec::new()];
     for u in 1..n {
         for side in &mut moves {
@@ -86,7 +84,7 @@ fn all_values(n: u64, moves: &Moves) -> Vec<Value> {
 
 #[test]
 fn outcome_classes_of_sums_equal_retrograde_analysis_of_the_product() {
-    let mut rng = Rng(4);
+    let mut rng = SplitMix64::new(4);
     let mut seen = std::collections::HashMap::new();
     for case in 0..1500 {
         let k = 1 + rng.below(3) as usize;
@@ -117,7 +115,7 @@ fn outcome_classes_of_sums_equal_retrograde_analysis_of_the_product() {
 
 #[test]
 fn negatives_cancel_and_notation_round_trips() {
-    let mut rng = Rng(5);
+    let mut rng = SplitMix64::new(5);
     for case in 0..600 {
         let n = 1 + rng.below(10);
         let moves = random_game(&mut rng, n);
@@ -136,7 +134,7 @@ fn negatives_cancel_and_notation_round_trips() {
 
 #[test]
 fn values_are_invariant_under_renaming_and_dominated_options() {
-    let mut rng = Rng(6);
+    let mut rng = SplitMix64::new(6);
     for case in 0..600 {
         let n = 2 + rng.below(8);
         let moves = random_game(&mut rng, n);
@@ -361,7 +359,7 @@ fn super_big() -> Value {
 #[test]
 fn random_strings_parse_or_fail_cleanly_and_round_trip() {
     let alphabet: Vec<char> = "0123456789/*^v{}|,+- ".chars().collect();
-    let mut rng = Rng(77);
+    let mut rng = SplitMix64::new(77);
     let mut parsed = 0;
     for _ in 0..10_000 {
         let len = 1 + rng.below(14) as usize;

@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::ops::Neg;
 
+use zermelo::graph::generate::SplitMix64;
 use zermelo::graph::{Rules, TwoPlayerGraph};
 use zermelo::solve;
 use zermelo::{Outcome, Player};
@@ -17,9 +18,6 @@ use zermelo_cgt::{Dyadic, OutcomeClass, Value};
 use zermelo_games::blue_red_hackenbush::Picture;
 use zermelo_games::domineering::{Board, Domineering};
 use zermelo_games::hackenbush::Forest;
-
-mod common;
-use common::Rng;
 
 /// Berlekamp's sign expansion of a stalk, colours listed from the ground up: the first run of
 /// one colour counts ±1 an edge, every later edge ±1/2, ±1/4, ... in turn.
@@ -36,7 +34,7 @@ fn sign_expansion(colours: &[char]) -> Dyadic {
 
 #[test]
 fn stalks_follow_the_sign_expansion() {
-    let mut rng = Rng(1);
+    let mut rng = SplitMix64::new(1);
     for case in 0..400 {
         let len = 1 + rng.below(14) as usize;
         let colours: Vec<char> = (0..len)
@@ -64,7 +62,7 @@ fn stalks_follow_the_sign_expansion() {
 
 #[test]
 fn the_tree_rule_equals_the_search() {
-    let mut rng = Rng(2);
+    let mut rng = SplitMix64::new(2);
     for case in 0..500 {
         let n = 2 + rng.below(12) as usize;
         let mut parents = vec!["-".to_string()];
@@ -139,7 +137,7 @@ fn explored_class(starts: &[u64], moves: &dyn Fn(usize, u64, bool) -> Vec<u64>) 
     }
 }
 
-fn random_picture(rng: &mut Rng, max_edges: u64) -> Picture {
+fn random_picture(rng: &mut SplitMix64, max_edges: u64) -> Picture {
     let m = 1 + rng.below(max_edges);
     let vertices = 1 + rng.below(m + 1);
     let edges: Vec<String> = (0..m)
@@ -153,7 +151,7 @@ fn random_picture(rng: &mut Rng, max_edges: u64) -> Picture {
 
 #[test]
 fn hackenbush_sums_match_retrograde_analysis() {
-    let mut rng = Rng(3);
+    let mut rng = SplitMix64::new(3);
     let mut seen = HashMap::new();
     for case in 0..300 {
         let k = 1 + rng.below(2) as usize;
@@ -168,7 +166,7 @@ fn hackenbush_sums_match_retrograde_analysis() {
     assert!(seen.len() == 4, "{seen:?}");
 }
 
-fn random_board(rng: &mut Rng) -> Board {
+fn random_board(rng: &mut SplitMix64) -> Board {
     let (w, h) = (1 + rng.below(4) as usize, 1 + rng.below(3) as usize);
     let rows: Vec<String> = (0..h)
         .map(|_| {
@@ -182,7 +180,7 @@ fn random_board(rng: &mut Rng) -> Board {
 
 #[test]
 fn domineering_sums_match_retrograde_analysis() {
-    let mut rng = Rng(4);
+    let mut rng = SplitMix64::new(4);
     let mut solver = Domineering::new();
     let mut seen = HashMap::new();
     for case in 0..300 {
@@ -215,7 +213,7 @@ fn domineering_sums_match_retrograde_analysis() {
 
 #[test]
 fn a_transposed_board_is_the_negative() {
-    let mut rng = Rng(5);
+    let mut rng = SplitMix64::new(5);
     let mut solver = Domineering::new();
     for case in 0..200 {
         let (w, h) = (1 + rng.below(4) as usize, 1 + rng.below(4) as usize);
@@ -246,7 +244,7 @@ fn a_transposed_board_is_the_negative() {
 #[test]
 fn long_stalks_follow_the_sign_expansion_exactly() {
     use zermelo_cgt::BigDyadic;
-    let mut rng = Rng(9);
+    let mut rng = SplitMix64::new(9);
     for case in 0..40 {
         let len = 100 + rng.below(400) as usize;
         let colours: Vec<char> = (0..len)
@@ -279,7 +277,7 @@ fn long_stalks_follow_the_sign_expansion_exactly() {
 #[test]
 fn toads_and_frogs_sums_match_retrograde_analysis() {
     use zermelo_games::toads_frogs::{Strip, ToadsFrogs};
-    let mut rng = Rng(10);
+    let mut rng = SplitMix64::new(10);
     let mut solver = ToadsFrogs::new();
     let mut seen = HashMap::new();
     for case in 0..300 {
