@@ -52,7 +52,31 @@ def _fen(board: BoardLike) -> str:
     )
 
 
-class Tablebase:
+class _Getters:
+    """python-chess's ``get_*`` probes: ``probe_*``, or a default when a table is missing."""
+
+    def probe_wdl(self, board: BoardLike) -> int:
+        raise NotImplementedError
+
+    def probe_dtz(self, board: BoardLike) -> int:
+        raise NotImplementedError
+
+    def get_wdl(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
+        """``probe_wdl``, or ``default`` when a table is missing."""
+        try:
+            return self.probe_wdl(board)
+        except MissingTable:
+            return default
+
+    def get_dtz(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
+        """``probe_dtz``, or ``default`` when a table is missing."""
+        try:
+            return self.probe_dtz(board)
+        except MissingTable:
+            return default
+
+
+class Tablebase(_Getters):
     """A directory of zermelo tables, opened lazily on first probe."""
 
     def __init__(self, directory: Union[str, "os.PathLike[str]"], *, rule: int = 100) -> None:
@@ -133,20 +157,6 @@ class Tablebase:
             mapped=mapped,
         )
 
-    def get_wdl(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
-        """``probe_wdl``, or ``default`` when the table is missing."""
-        try:
-            return self.probe_wdl(board)
-        except MissingTable:
-            return default
-
-    def get_dtz(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
-        """``probe_dtz``, or ``default`` when the table is missing."""
-        try:
-            return self.probe_dtz(board)
-        except MissingTable:
-            return default
-
     def get_dtm(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
         """``probe_dtm``, or ``default`` when the table is missing."""
         try:
@@ -203,7 +213,7 @@ def generate(
     return tb
 
 
-class SyzygyTables:
+class SyzygyTables(_Getters):
     """Syzygy's published tables (``.rtbw`` WDL, ``.rtbz`` DTZ) in one or more directories,
     read by zermelo; the probes return what ``chess.syzygy.Tablebase`` returns on the same
     files, rounding of DTZ included."""
@@ -235,20 +245,6 @@ class SyzygyTables:
         """The DTZ and whether it is exact; when not, the truth may be one ply further from
         zero."""
         return self._native.probe_dtz(_fen(board))
-
-    def get_wdl(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
-        """``probe_wdl``, or ``default`` when a table is missing."""
-        try:
-            return self.probe_wdl(board)
-        except MissingTable:
-            return default
-
-    def get_dtz(self, board: BoardLike, default: Optional[int] = None) -> Optional[int]:
-        """``probe_dtz``, or ``default`` when a table is missing."""
-        try:
-            return self.probe_dtz(board)
-        except MissingTable:
-            return default
 
     def __repr__(self) -> str:
         return f"SyzygyTables({self.directories!r})"
