@@ -5,7 +5,8 @@
 //!
 //! Exit codes ([`EXIT_CODES`], also in `--help`): 0 success; 1 a claimed solution is invalid
 //! (`verify`) or an internal failure; 2 bad input; 3 too big; 4 a cluster peer lost or silent
-//! (`solve --cluster`); 5 unreadable input; 130 interrupted.
+//! (`solve --cluster`); 5 unreadable input; 10 / 20 `synth`'s realizable / unrealizable (as
+//! SYNTCOMP's); 130 interrupted.
 
 mod cmd;
 mod error;
@@ -30,6 +31,8 @@ Exit codes:
   3    too big: over --max-memory, the memory available, or a size limit
   4    solve --cluster: a peer process was lost or stopped answering
   5    an input cannot be read (missing file, permissions, a read error)
+  10   synth: the specification is realizable (REALIZABLE)
+  20   synth: the specification is unrealizable (UNREALIZABLE)
   130  interrupted (Ctrl-C, SIGTERM); no partial output file is left";
 
 /// Solve two-player games on graphs: WIN / LOSE / DRAW for the player to move, depth to the end
@@ -108,6 +111,10 @@ enum Command {
     /// Conway values of short partizan games: `cgt value FILE --from NODE`, `cgt sum FILE --at
     /// A,B`, `cgt show VALUE` (CGSuite notation; two-player files, player 0 = Left).
     Cgt(cmd::cgt::CgtArgs),
+    /// Reactive synthesis from SYNTCOMP's extended HOA: REALIZABLE (exit 10) or UNREALIZABLE
+    /// (exit 20), the controller as AIGER (`-o c.aag`); `synth verify SPEC CIRCUIT` checks a
+    /// controller in closed loop.
+    Synth(cmd::synth::SynthArgs),
 }
 
 fn main() -> ExitCode {
@@ -128,21 +135,23 @@ fn main() -> ExitCode {
             .num_threads(threads)
             .build_global();
     }
+    let done = |r: error::CliResult| r.map(|()| ExitCode::SUCCESS);
     let result = match cli.command {
-        Command::Solve(a) => cmd::solve::run(a),
-        Command::Line(a) => cmd::line::run(a),
-        Command::Grundy(a) => cmd::grundy::run(a),
-        Command::Verify(a) => cmd::verify::run(a),
-        Command::Gen(a) => cmd::gen::run(a),
-        Command::Convert(a) => cmd::convert::run(a),
-        Command::Game(a) => cmd::game::run(a),
-        Command::Serve(a) => cmd::serve::run(a),
-        Command::Tb(a) => cmd::tb::run(a),
-        Command::Parity(a) => cmd::parity::run(a),
-        Command::Cgt(a) => cmd::cgt::run(a),
+        Command::Solve(a) => done(cmd::solve::run(a)),
+        Command::Line(a) => done(cmd::line::run(a)),
+        Command::Grundy(a) => done(cmd::grundy::run(a)),
+        Command::Verify(a) => done(cmd::verify::run(a)),
+        Command::Gen(a) => done(cmd::gen::run(a)),
+        Command::Convert(a) => done(cmd::convert::run(a)),
+        Command::Game(a) => done(cmd::game::run(a)),
+        Command::Serve(a) => done(cmd::serve::run(a)),
+        Command::Tb(a) => done(cmd::tb::run(a)),
+        Command::Parity(a) => done(cmd::parity::run(a)),
+        Command::Cgt(a) => done(cmd::cgt::run(a)),
+        Command::Synth(a) => cmd::synth::run(a).map(ExitCode::from),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             match &e {
                 error::Failure::Internal(inner) => crate::note!("zermelo: error: {inner:#}"),

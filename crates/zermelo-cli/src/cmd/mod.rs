@@ -11,6 +11,7 @@ pub mod parity;
 pub mod serve;
 pub mod solve;
 pub mod solve_cluster;
+pub mod synth;
 pub mod tb;
 pub mod tb_plan;
 pub mod verify;

@@ -105,7 +105,8 @@ enum SolutionFormat {
     Json,
 }
 
-fn parse_solver(name: &str) -> Result<Solver, String> {
+/// `--solver`: a name of the registry (also `zermelo synth --solver`).
+pub(crate) fn parse_solver(name: &str) -> Result<Solver, String> {
     Solver::from_name(name).ok_or_else(|| {
         let known: Vec<&str> = Solver::names().collect();
         format!(

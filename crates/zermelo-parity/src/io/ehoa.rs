@@ -1,40 +1,140 @@
-//! Extended HOA (`.ehoa`): the parity automata of SYNTCOMP's synthesis track, as Knor reads them,
-//! turned into an explicit parity game.
+//! Extended HOA (`.ehoa`): the parity automata of SYNTCOMP's synthesis track, as Knor reads
+//! them: [`parse_automaton`] gives the [`Automaton`] as written, checked once (states, targets,
+//! colours and propositions in range, one start state); `ehoa_game.rs` turns it into an
+//! explicit parity game ([`parse_ehoa`](super::parse_ehoa)) and the synthesis crate into a
+//! controller.
 //!
 //! The file is a HOA v1 automaton (<https://adl.github.io/hoaf/>) with one more header,
 //! `controllable-AP: i j ...`, naming the atomic propositions the controller sets; the others
-//! are the environment's. The game (Knor's naive explicit construction, Mealy semantics): at
-//! automaton state `q` the environment (player 1, Odd) picks an input valuation `i`; then the
-//! controller (player 0, Even) picks a transition of `q` whose label holds for `i` and some
-//! output valuation; the play goes on from the transition's target. Vertex ids: state `q` is
-//! vertex `q`, then one controller vertex per (state, input valuation), then one vertex per
-//! transition (carrying its colour, one successor: its target), then, if some input leaves the
-//! controller without a transition, a sink won by the environment. Colours of `acc-name:
-//! parity {max|min} {even|odd} K` become priorities of zermelo's max-even convention (a colour
-//! accepting for the automaton is even); an uncoloured transition or state gets priority 0.
+//! are the environment's.
 //!
 //! Supported: state-based or transition-based colours (one per state or transition), explicit
 //! labels `[...]` over `t`, `f`, AP numbers, `!`, `&`, `|` and parentheses, one start state.
-//! Refused with a message: aliases (`@name`), implicit labels, several start states, more than
-//! [`MAX_APS`] atomic propositions (exit "too big").
+//! Refused with a message: aliases (`@name`), implicit labels, several start states, an
+//! acceptance other than `acc-name: parity ...`, more than [`MAX_AUTOMATON_APS`] atomic
+//! propositions (exit "too big").
 
-use crate::{Arena, Priority};
-use zermelo::graph::Csr;
+use crate::Priority;
 use zermelo::io::{ErrorKind, ParseError};
-use zermelo::{NodeId, Player};
 
-/// The most atomic propositions accepted: the game has `2^inputs` vertices per state and each
-/// label is evaluated on `2^APs` valuations.
-pub const MAX_APS: usize = 20;
-/// The most (state, valuation) evaluations accepted.
-const MAX_WORK: u64 = 1 << 25;
+/// The most atomic propositions an automaton may have: a valuation is one `u64`.
+pub const MAX_AUTOMATON_APS: usize = 64;
 
-/// Parses an extended-HOA parity automaton and builds its game (module docs).
+/// An extended-HOA parity automaton as written (module docs), checked once by
+/// [`parse_automaton`]: every target, colour and proposition number is in range, every state
+/// is defined once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Automaton {
+    /// The atomic propositions' names, by number (`AP: n "a" "b" ...`).
+    pub aps: Vec<String>,
+    /// The propositions the controller sets (`controllable-AP:`), sorted, each once.
+    pub controllable: Vec<usize>,
+    /// The acceptance condition, if the file names one (`acc-name: parity ...`).
+    pub parity: Option<ParityCondition>,
+    /// The start state (`Start:`), if any.
+    pub start: Option<u32>,
+    /// The states, by number.
+    pub states: Vec<AutomatonState>,
+}
+
+/// `acc-name: parity {max|min} {even|odd} K`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParityCondition {
+    /// `max` (the highest colour seen infinitely often decides) or `min`.
+    pub max: bool,
+    /// `even` (an even deciding colour is accepting) or `odd`.
+    pub even: bool,
+    /// The number of colours K (colours are `0..K`). A `max` condition may declare any K
+    /// (the priorities do not depend on it); a `min` condition at most `u32::MAX / 4`.
+    pub colours: u64,
+}
+
+/// A state: its colour (state-based acceptance) and its transitions in file order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AutomatonState {
+    /// `{c}` after `State: q`, if any.
+    pub colour: Option<u32>,
+    /// The transitions, in file order.
+    pub edges: Vec<Transition>,
+    /// The line of `State: q`, for messages.
+    pub line: u64,
+}
+
+/// A transition `[label] target {colour}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Transition {
+    /// When it is taken: a Boolean formula over proposition numbers.
+    pub label: Label,
+    /// The target state.
+    pub target: u32,
+    /// `{c}`, if any (transition-based acceptance).
+    pub colour: Option<u32>,
+    /// The line of the transition, for messages.
+    pub line: u64,
+}
+
+/// A label: a Boolean formula over proposition numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Label {
+    /// `t` or `f`.
+    Const(bool),
+    /// A proposition number.
+    Ap(usize),
+    /// `!l`.
+    Not(Box<Label>),
+    /// `l & r`.
+    And(Box<Label>, Box<Label>),
+    /// `l | r`.
+    Or(Box<Label>, Box<Label>),
+}
+
+impl Label {
+    /// Whether the label holds for `valuation` (bit `a` is proposition `a`).
+    pub fn holds(&self, valuation: u64) -> bool {
+        match self {
+            Label::Const(b) => *b,
+            Label::Ap(a) => valuation >> a & 1 == 1,
+            Label::Not(l) => !l.holds(valuation),
+            Label::And(l, r) => l.holds(valuation) && r.holds(valuation),
+            Label::Or(l, r) => l.holds(valuation) || r.holds(valuation),
+        }
+    }
+}
+
+impl ParityCondition {
+    /// The priority of colour `colour` (`None`: an uncoloured state or transition) in
+    /// zermelo's max-even convention: an accepting colour is even, and a higher priority
+    /// decides. A play that sees no colour infinitely often is accepted as HOA's acceptance
+    /// formula says: for `max` conditions as if it saw a colour below 0, for `min` conditions
+    /// as if it saw colour K. Priorities run from 0 to K + 1.
+    pub fn priority(&self, colour: Option<u32>) -> Priority {
+        let k = self.colours;
+        // The rank of the colour in the deciding order, 0 for "no colour" (the parser keeps
+        // colours, and K for `min`, below u32::MAX / 4).
+        let rank = match (self.max, colour) {
+            (true, Some(c)) => c + 1,
+            (false, Some(c)) => (k - u64::from(c).min(k)) as u32,
+            (_, None) => 0,
+        };
+        // Whether the colour (or the absence of one) is accepting.
+        let accepting = match (self.max, colour) {
+            (_, Some(c)) => (c % 2 == 0) == self.even,
+            // Below colour 0: -1 is odd.
+            (true, None) => !self.even,
+            // Colour K.
+            (false, None) => (k % 2 == 0) == self.even,
+        };
+        // Keep the order, fix the parity: 2 * rank, plus one for rejecting.
+        2 * rank + u32::from(!accepting)
+    }
+}
+
+/// Parses an extended-HOA parity automaton (module docs).
 ///
 /// # Errors
-/// [`ParseError`] with the line and what was expected; [`ErrorKind::TooBig`] past 20
-/// propositions or 2^25 label evaluations.
-pub fn parse_ehoa(bytes: &[u8], source: &str) -> Result<Arena, ParseError> {
+/// [`ParseError`] with the line and what was expected; [`ErrorKind::TooBig`] past
+/// [`MAX_AUTOMATON_APS`] propositions or `2^30` states.
+pub fn parse_automaton(bytes: &[u8], source: &str) -> Result<Automaton, ParseError> {
     let tokens = tokenize(bytes, source)?;
     let mut p = Parser {
         tokens,
@@ -44,7 +144,24 @@ pub fn parse_ehoa(bytes: &[u8], source: &str) -> Result<Arena, ParseError> {
     };
     let header = p.header()?;
     let states = p.body(&header)?;
-    build(&header, &states, source)
+    let n = states.len() as u64;
+    if let Some((s, line)) = header.start {
+        if s >= n {
+            return Err(ParseError::at(
+                source,
+                line,
+                format!("start state {s} out of range (States: {n})"),
+            )
+            .with_kind(ErrorKind::OutOfRange));
+        }
+    }
+    Ok(Automaton {
+        aps: header.aps,
+        controllable: header.controllable,
+        parity: header.parity,
+        start: header.start.map(|(s, _)| s as u32),
+        states,
+    })
 }
 
 /// Whether `bytes` look like a HOA file (first token `HOA:`), for format detection.
@@ -59,7 +176,7 @@ enum Tok {
     Header(String),
     Ident(String),
     Int(u64),
-    Str,
+    Str(String),
     Sym(u8),
     Body,
     End,
@@ -88,8 +205,9 @@ fn tokenize(bytes: &[u8], source: &str) -> Result<Vec<(Tok, u64)>, ParseError> {
             if j >= bytes.len() {
                 return Err(ParseError::at(source, line, "unterminated string"));
             }
+            let text = unescape(&bytes[i + 1..j]);
             line += bytes[i..j].iter().filter(|&&c| c == b'\n').count() as u64;
-            out.push((Tok::Str, line));
+            out.push((Tok::Str(text), line));
             i = j + 1;
         } else if bytes[i..].starts_with(b"--BODY--") {
             out.push((Tok::Body, line));
@@ -135,6 +253,20 @@ fn tokenize(bytes: &[u8], source: &str) -> Result<Vec<(Tok, u64)>, ParseError> {
     Ok(out)
 }
 
+/// The text of a quoted string: `\\x` stands for `x`; invalid UTF-8 replaced.
+fn unescape(raw: &[u8]) -> String {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut k = 0;
+    while k < raw.len() {
+        if raw[k] == b'\\' && k + 1 < raw.len() {
+            k += 1;
+        }
+        out.push(raw[k]);
+        k += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
     (from..bytes.len().saturating_sub(needle.len() - 1)).find(|&k| bytes[k..].starts_with(needle))
 }
@@ -143,43 +275,9 @@ fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 struct Header {
     states: Option<u64>,
     start: Option<(u64, u64)>,
-    aps: usize,
+    aps: Vec<String>,
     controllable: Vec<usize>,
-    /// `(max, even, colours)` from `acc-name: parity ...`.
-    parity: Option<(bool, bool, u64)>,
-}
-
-/// A label: a Boolean formula over AP numbers.
-#[derive(Debug)]
-enum Label {
-    Const(bool),
-    Ap(usize),
-    Not(Box<Label>),
-    And(Box<Label>, Box<Label>),
-    Or(Box<Label>, Box<Label>),
-}
-
-impl Label {
-    fn holds(&self, valuation: u32) -> bool {
-        match self {
-            Label::Const(b) => *b,
-            Label::Ap(a) => valuation >> a & 1 == 1,
-            Label::Not(l) => !l.holds(valuation),
-            Label::And(l, r) => l.holds(valuation) && r.holds(valuation),
-            Label::Or(l, r) => l.holds(valuation) || r.holds(valuation),
-        }
-    }
-}
-
-struct Edge {
-    label: Label,
-    target: u64,
-    colour: Option<u64>,
-}
-
-struct State {
-    colour: Option<u64>,
-    edges: Vec<Edge>,
+    parity: Option<ParityCondition>,
 }
 
 struct Parser<'a> {
@@ -258,21 +356,27 @@ impl Parser<'_> {
                         }
                     }
                     "AP" => {
-                        let n = self.int("the number of atomic propositions")? as usize;
-                        if n > MAX_APS {
+                        let n = self.int("the number of atomic propositions")?;
+                        if n > MAX_AUTOMATON_APS as u64 {
                             return Err(self
-                                .error(format!("{n} atomic propositions: at most {MAX_APS}"))
+                                .error(format!(
+                                    "{n} atomic propositions: at most {MAX_AUTOMATON_APS} \
+                                     (the limit MAX_AUTOMATON_APS)"
+                                ))
                                 .with_kind(ErrorKind::TooBig));
                         }
+                        h.aps.clear();
                         for k in 0..n {
-                            if self.next("a proposition name")? != Tok::Str {
-                                self.at -= 1;
-                                return Err(self.error(format!(
-                                    "expected {n} quoted proposition names, found {k}"
-                                )));
+                            match self.next("a proposition name")? {
+                                Tok::Str(name) => h.aps.push(name),
+                                _ => {
+                                    self.at -= 1;
+                                    return Err(self.error(format!(
+                                        "expected {n} quoted proposition names, found {k}"
+                                    )));
+                                }
                             }
                         }
-                        h.aps = n;
                     }
                     "controllable-AP" => {
                         while let Some(Tok::Int(a)) = self.peek() {
@@ -294,21 +398,28 @@ impl Parser<'_> {
         // twice, the outputs' valuations (2^outputs per transition) would pass the work bound.
         h.controllable.sort_unstable();
         h.controllable.dedup();
-        if let Some(&a) = h.controllable.iter().find(|&&a| a >= h.aps) {
+        if let Some(&a) = h.controllable.iter().find(|&&a| a >= h.aps.len()) {
             return Err(self.error(format!(
                 "controllable-AP names proposition {a}, but AP: declares {}",
-                h.aps
+                h.aps.len()
             )));
         }
         Ok(h)
     }
 
-    fn acc_name(&mut self) -> Result<(bool, bool, u64), ParseError> {
+    fn acc_name(&mut self) -> Result<ParityCondition, ParseError> {
         let word = |p: &mut Self| match p.next("parity max|min even|odd K") {
             Ok(Tok::Ident(w)) => Ok(w),
             _ => Err(p.error("expected acc-name: parity max|min even|odd K")),
         };
         let kind = word(self)?;
+        if kind != "parity" {
+            self.at -= 1;
+            return Err(self.error(format!(
+                "acc-name: {kind}: only parity acceptance is supported (expected acc-name: \
+                 parity max|min even|odd K)"
+            )));
+        }
         let (order, side) = (word(self)?, word(self)?);
         let ok = kind == "parity"
             && matches!(order.as_str(), "max" | "min")
@@ -319,10 +430,18 @@ impl Parser<'_> {
             )));
         }
         let colours = self.int("the number of colours")?;
-        Ok((order == "max", side == "even", colours))
+        // Priorities go up to 2K + 1 (a colour's, or K's for min): keep them in a u32.
+        if order == "min" && colours > u64::from(u32::MAX / 4) {
+            return Err(self.error(format!("{colours} colours is too many for parity min")));
+        }
+        Ok(ParityCondition {
+            max: order == "max",
+            even: side == "even",
+            colours,
+        })
     }
 
-    fn body(&mut self, h: &Header) -> Result<Vec<State>, ParseError> {
+    fn body(&mut self, h: &Header) -> Result<Vec<AutomatonState>, ParseError> {
         let n = h
             .states
             .ok_or_else(|| ParseError::whole(self.source, "missing header States: N"))?;
@@ -341,9 +460,10 @@ impl Parser<'_> {
                 ))
                 .with_kind(ErrorKind::Truncated));
         }
-        let mut states: Vec<Option<State>> = (0..n).map(|_| None).collect();
+        let mut states: Vec<Option<AutomatonState>> = (0..n).map(|_| None).collect();
         let mut current: Option<usize> = None;
         loop {
+            let line = self.line();
             match self.next("State:, an edge or --END--")? {
                 Tok::End => break,
                 Tok::Header(name) if name == "State" => {
@@ -361,13 +481,14 @@ impl Parser<'_> {
                         self.at -= 1;
                         return Err(self.error(format!("state {q} defined twice")));
                     }
-                    if self.peek() == Some(&Tok::Str) {
+                    if matches!(self.peek(), Some(Tok::Str(_))) {
                         self.at += 1;
                     }
                     let colour = self.colour(h)?;
-                    states[q as usize] = Some(State {
+                    states[q as usize] = Some(AutomatonState {
                         colour,
                         edges: Vec::new(),
+                        line,
                     });
                     current = Some(q as usize);
                 }
@@ -388,10 +509,11 @@ impl Parser<'_> {
                             .with_kind(ErrorKind::OutOfRange));
                     }
                     let colour = self.colour(h)?;
-                    let edge = Edge {
+                    let edge = Transition {
                         label,
-                        target,
+                        target: target as u32,
                         colour,
+                        line,
                     };
                     states[q]
                         .as_mut()
@@ -421,21 +543,21 @@ impl Parser<'_> {
     }
 
     /// An optional `{c}`: one colour below the acc-name's count.
-    fn colour(&mut self, h: &Header) -> Result<Option<u64>, ParseError> {
+    fn colour(&mut self, h: &Header) -> Result<Option<u32>, ParseError> {
         if self.peek() != Some(&Tok::Sym(b'{')) {
             return Ok(None);
         }
         self.at += 1;
         let c = self.int("a colour")?;
-        let k = h.parity.map_or(0, |(_, _, k)| k);
-        if c >= k {
+        let k = h.parity.map_or(0, |p| p.colours);
+        if c >= k || c > u64::from(u32::MAX / 4) {
             self.at -= 1;
             return Err(self
                 .error(format!("colour {c}: acc-name declares {k} colours"))
                 .with_kind(ErrorKind::OutOfRange));
         }
         match self.next("}")? {
-            Tok::Sym(b'}') => Ok(Some(c)),
+            Tok::Sym(b'}') => Ok(Some(c as u32)),
             _ => {
                 self.at -= 1;
                 Err(self.error("expected } (a parity automaton has one colour per item)"))
@@ -486,11 +608,11 @@ impl Parser<'_> {
                     }
                 }
             }
-            Tok::Int(a) if (a as usize) < h.aps => Ok(Label::Ap(a as usize)),
+            Tok::Int(a) if a < h.aps.len() as u64 => Ok(Label::Ap(a as usize)),
             Tok::Int(a) => {
                 self.at -= 1;
                 Err(self
-                    .error(format!("proposition {a}: AP: declares {}", h.aps))
+                    .error(format!("proposition {a}: AP: declares {}", h.aps.len()))
                     .with_kind(ErrorKind::OutOfRange))
             }
             Tok::Ident(w) if w == "t" => Ok(Label::Const(true)),
@@ -507,230 +629,47 @@ impl Parser<'_> {
     }
 }
 
-/// The max-even priority of colour `c` (module docs).
-fn priority(parity: Option<(bool, bool, u64)>, colour: Option<u64>) -> Priority {
-    let (Some((max, even, k)), Some(c)) = (parity, colour) else {
-        return 0;
-    };
-    let top = k + k % 2;
-    let p = match (max, even) {
-        (true, true) => c,
-        (true, false) => c + 1,
-        (false, true) => top - c,
-        (false, false) => top + 1 - c,
-    };
-    Priority::try_from(p).unwrap_or(Priority::MAX)
-}
-
-fn build(h: &Header, states: &[State], source: &str) -> Result<Arena, ParseError> {
-    let inputs: Vec<usize> = (0..h.aps).filter(|a| !h.controllable.contains(a)).collect();
-    let outputs: Vec<usize> = h.controllable.clone();
-    let n = states.len() as u64;
-    let per_state = 1u64 << inputs.len();
-    let edges: u64 = states.iter().map(|s| s.edges.len() as u64).sum();
-    let work = (n + edges).saturating_mul(1 << h.aps);
-    if work > MAX_WORK {
-        return Err(ParseError::whole(
-            source,
-            format!(
-                "{n} states, {edges} transitions over {} propositions: too big",
-                h.aps
-            ),
-        )
-        .with_kind(ErrorKind::TooBig));
-    }
-    let choice = |q: u64, i: u64| n + q * per_state + i;
-    let first_edge = n + n * per_state;
-    let mut vertices: Vec<(Player, Priority)> = Vec::new();
-    for s in states {
-        vertices.push((Player::One, priority(h.parity, s.colour)));
-    }
-    vertices.extend((0..n * per_state).map(|_| (Player::Zero, 0)));
-    let mut moves: Vec<(u64, u64)> = Vec::new();
-    let mut edge_id = first_edge;
-    let mut sink_needed = false;
-    let sink = first_edge + edges;
-    for (q, s) in states.iter().enumerate() {
-        let q = q as u64;
-        for i in 0..per_state {
-            moves.push((q, choice(q, i)));
-            let input = spread(i, &inputs);
-            let mut any = false;
-            for (k, e) in s.edges.iter().enumerate() {
-                let enabled =
-                    (0..1u64 << outputs.len()).any(|o| e.label.holds(input | spread(o, &outputs)));
-                if enabled {
-                    moves.push((choice(q, i), edge_id + k as u64));
-                    any = true;
-                }
-            }
-            if !any {
-                moves.push((choice(q, i), sink));
-                sink_needed = true;
-            }
-        }
-        for e in &s.edges {
-            vertices.push((Player::Zero, priority(h.parity, e.colour)));
-            moves.push((edge_id, e.target));
-            edge_id += 1;
-        }
-    }
-    if sink_needed {
-        vertices.push((Player::One, 1));
-        moves.push((sink, sink));
-    }
-    let graph = Csr::from_edges(vertices.len() as u64, moves)
-        .map_err(|e| zermelo::io::graph_error(ParseError::whole(source, e.to_string()), &e))?;
-    let (owner, priority) = vertices.into_iter().unzip();
-    let start = h.start;
-    if let Some((s, line)) = start {
-        if s >= n {
-            return Err(ParseError::at(
-                source,
-                line,
-                format!("start state {s} out of range (States: {n})"),
-            )
-            .with_kind(ErrorKind::OutOfRange));
-        }
-    }
-    Arena::new(graph, owner, priority)
-        .and_then(|a| a.with_start(start.map(|(s, _)| s as NodeId)))
-        .map_err(|e| ParseError::whole(source, e.to_string()))
-}
-
-/// The valuation (a bit per AP number) that sets `aps[j]` to bit `j` of `bits`.
-fn spread(bits: u64, aps: &[usize]) -> u32 {
-    aps.iter()
-        .enumerate()
-        .filter(|&(j, _)| bits >> j & 1 == 1)
-        .fold(0, |v, (_, &a)| v | 1 << a)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A one-state automaton: the controller must copy input 0 to output 1; colour 0 (max
-    /// even: accepting) when it does, 1 when it does not.
-    const COPY: &str = "HOA: v1\nStates: 1\nStart: 0\nAP: 2 \"i\" \"o\"\ncontrollable-AP: 1\n\
-        acc-name: parity max even 2\nAcceptance: 2 Fin(1) & Inf(0)\n--BODY--\nState: 0\n\
-        [0&1 | !0&!1] 0 {0}\n[0&!1 | !0&1] 0 {1}\n--END--\n";
-
-    #[test]
-    fn copy_game_is_won_by_the_controller() {
-        let a = parse_ehoa(COPY.as_bytes(), "copy.ehoa").unwrap();
-        // 1 state + 2 input valuations + 2 transitions.
-        assert_eq!(a.vertex_count(), 5);
-        let s = crate::solve(&a, crate::Solver::Auto);
-        crate::verify(&a, &s).unwrap();
-        assert_eq!(s.winner(0), Player::Zero);
-        assert_eq!(a.start(), Some(0));
-    }
-
-    #[test]
-    fn a_proposition_named_controllable_many_times_is_one_output() {
-        // Found by the fuzzer: repeats of `controllable-AP: 1` made 2^repeats output
-        // valuations per transition (a 4 KB file parsed for hours; here 2^40 without the fix).
-        let text = COPY.replace("controllable-AP: 1\n", &"controllable-AP: 1 1\n".repeat(20));
-        let twice = parse_ehoa(text.as_bytes(), "t").unwrap();
-        let once = parse_ehoa(COPY.as_bytes(), "t").unwrap();
-        assert_eq!(twice.vertex_count(), once.vertex_count());
-        assert_eq!(twice.edge_count(), once.edge_count());
-    }
-
-    #[test]
-    fn a_state_count_the_body_cannot_hold_is_refused_before_allocating() {
-        // Found by the fuzzer: `States: 835300028` in an 88-byte file allocated 33 GB.
-        let text = COPY.replace("States: 1\n", "States: 835300028\n");
-        let e = parse_ehoa(text.as_bytes(), "big.ehoa").unwrap_err();
-        assert_eq!((e.line, e.kind), (Some(9), ErrorKind::Truncated), "{e:?}");
-        assert!(e.to_string().contains("room for at most"), "{e}");
-    }
-
-    #[test]
-    fn uncontrollable_output_loses() {
-        // Same automaton, but the environment sets both propositions: it can always mismatch.
-        let text = COPY.replace("controllable-AP: 1\n", "controllable-AP:\n");
-        let a = parse_ehoa(text.as_bytes(), "env.ehoa").unwrap();
-        let s = crate::solve(&a, crate::Solver::Auto);
-        crate::verify(&a, &s).unwrap();
-        assert_eq!(s.winner(0), Player::One);
-    }
-
-    #[test]
-    fn errors_name_the_line() {
-        let bad = COPY.replace("[0&!1 | !0&1] 0 {1}", "[0&!1 | !0&1] 7 {1}");
-        let e = parse_ehoa(bad.as_bytes(), "x.ehoa").unwrap_err();
-        assert_eq!((e.line, e.kind), (Some(11), ErrorKind::OutOfRange), "{e:?}");
-        let bad = COPY.replace("{1}", "{2}");
-        assert_eq!(parse_ehoa(bad.as_bytes(), "x").unwrap_err().line, Some(11));
-        let bad = COPY.replace("[0&1 | !0&!1]", "[0&1 | !0&!]");
-        assert_eq!(parse_ehoa(bad.as_bytes(), "x").unwrap_err().line, Some(10));
-        let bad = COPY.replace("--END--\n", "");
-        assert_eq!(
-            parse_ehoa(bad.as_bytes(), "x").unwrap_err().kind,
-            ErrorKind::Truncated
-        );
-        assert!(looks_like_hoa(COPY.as_bytes()));
-        assert!(!looks_like_hoa(b"parity 3;"));
-    }
-
-    /// A seeded stand-in for the fuzz target: damaged copies of a valid file (bytes replaced by
-    /// the format's own characters, cut short, lines dropped) never panic, and every game that
-    /// parses solves to a certificate.
-    #[test]
-    fn damaged_automata_never_panic() {
-        let mut rng = zermelo::graph::generate::SplitMix64::new(5);
-        let alphabet = b"0123 []{}()!&|tf@:\"\n-/*HOAState";
-        let (mut parsed, mut refused) = (0, 0);
-        for _ in 0..3000 {
-            let mut text = COPY.as_bytes().to_vec();
-            for _ in 0..1 + rng.below(4) {
-                let at = rng.below(text.len() as u64) as usize;
-                match rng.below(3) {
-                    0 => text[at] = alphabet[rng.below(alphabet.len() as u64) as usize],
-                    1 => text.truncate(at),
-                    _ => {
-                        let end = text[at..]
-                            .iter()
-                            .position(|&b| b == b'\n')
-                            .map_or(text.len(), |k| at + k);
-                        text.drain(at..end);
-                    }
-                }
-                if text.is_empty() {
-                    break;
-                }
-            }
-            match parse_ehoa(&text, "damaged") {
-                Ok(a) => {
-                    parsed += 1;
-                    let s = crate::solve(&a, crate::Solver::Auto);
-                    crate::verify(&a, &s).unwrap();
-                }
-                Err(e) => {
-                    refused += 1;
-                    assert!(!e.message.is_empty());
-                }
-            }
-        }
-        assert!(
-            parsed > 100 && refused > 1000,
-            "{parsed} parsed, {refused} refused"
-        );
-    }
-
     #[test]
     fn colours_map_to_max_even_priorities() {
-        // Accepting colours become even priorities in every convention.
+        // Accepting colours become even priorities in every convention, the deciding order is
+        // kept, and "no colour" decides as HOA's acceptance formulas say.
         for (max, even) in [(true, true), (true, false), (false, true), (false, false)] {
             for k in 1..6u64 {
-                for c in 0..k {
+                let p = ParityCondition {
+                    max,
+                    even,
+                    colours: k,
+                };
+                for c in 0..k as u32 {
                     let accepting = (c % 2 == 0) == even;
-                    let p = priority(Some((max, even, k)), Some(c));
-                    assert_eq!(p % 2 == 0, accepting, "{max} {even} {k} {c}");
+                    assert_eq!(p.priority(Some(c)) % 2 == 0, accepting, "{p:?} {c}");
+                    let next = if max { c + 1 } else { c.wrapping_sub(1) };
+                    if u64::from(next) < k {
+                        assert!(p.priority(Some(next)) > p.priority(Some(c)), "{p:?} {c}");
+                    }
+                    assert!(p.priority(None) < p.priority(Some(c)));
                 }
+                // parity max even: `Inf(K-1) | (Fin(K-2) & ...)` is false on no colour; max
+                // odd: `Fin(K-1) & (...)` true; min: the colour K decides.
+                let none_accepted = if max { !even } else { (k % 2 == 0) == even };
+                assert_eq!(p.priority(None) % 2 == 0, none_accepted, "{p:?}");
             }
         }
+    }
+
+    #[test]
+    fn names_and_lines_are_kept() {
+        let text = "HOA: v1\nStates: 1\nStart: 0\nAP: 2 \"a\\\"b\" \"o\"\ncontrollable-AP: 1\n\
+            acc-name: parity max even 2\n--BODY--\nState: 0\n[0&1] 0 {0}\n[!0|!1] 0 {1}\n--END--\n";
+        let a = parse_automaton(text.as_bytes(), "t").unwrap();
+        assert_eq!(a.aps, ["a\"b", "o"]);
+        assert_eq!((a.states[0].line, a.states[0].edges[1].line), (8, 10));
+        assert!(a.states[0].edges[0].label.holds(0b11));
+        let e = parse_automaton(text.replace("parity max even 2", "Buchi").as_bytes(), "t");
+        assert!(e.unwrap_err().message.contains("only parity acceptance"));
     }
 }

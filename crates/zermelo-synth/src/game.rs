@@ -1,0 +1,191 @@
+//! The synthesis game of a [`Spec`], built over BDDs, and its solution.
+//!
+//! At automaton state `q` the environment (player 1) picks an input valuation, then the
+//! controller (player 0) picks an output valuation, and the automaton moves. Instead of one
+//! controller vertex per input valuation (`2^inputs` per state, as the explicit game of
+//! `zermelo parity FILE.ehoa`), the inputs of a state are split into classes: two inputs are in
+//! one class when they enable the same choices, where a choice is a (target, priority) pair that
+//! some output makes the automaton take. A class is a BDD over the inputs, found by
+//! partition refinement with one split per choice. Vertices:
+//!
+//! * `q` for each automaton state (the environment's; the priority of the state's colour, or
+//!   0 with transition-based colours);
+//! * one controller vertex per (state, class), priority 0, with a move to each choice the class
+//!   enables;
+//! * one vertex per distinct (target, priority) choice, shared by every state, with that
+//!   priority and one move: to the target.
+//!
+//! The controller wins from the start state iff the specification is realizable; its
+//! positional strategy, read at the controller vertices, names a choice per (state, class).
+
+use zermelo::io::{ErrorKind, ParseError};
+use zermelo::{NodeId, Player};
+use zermelo_parity::{Arena, ParitySolution, Priority, Solver};
+
+use crate::bdd::{Bdd, FxMap};
+use crate::spec::Spec;
+
+/// The most vertices of a synthesis game.
+pub const MAX_GAME_VERTICES: usize = 1 << 26;
+
+/// A set of transitions of one state that lead to one target with one priority.
+pub(crate) struct Group {
+    /// The choice vertex's index among the choices.
+    pub choice: u32,
+    /// The union of the transitions' labels (inputs and outputs).
+    pub label: Bdd,
+}
+
+/// A controller vertex: the inputs of one class of one state.
+pub(crate) struct Class {
+    pub state: u32,
+    pub inputs: Bdd,
+}
+
+/// The game, with what the strategy's reading needs.
+pub(crate) struct Game {
+    pub arena: Arena,
+    /// Per automaton state, its groups.
+    pub groups: Vec<Vec<Group>>,
+    /// The controller vertices, in vertex order (vertex `states + k` is class `k`).
+    pub classes: Vec<Class>,
+    /// The first class of each state (and one past the last).
+    pub first_class: Vec<u32>,
+    /// The (target, priority) of each choice vertex.
+    pub choices: Vec<(u32, Priority)>,
+}
+
+impl Game {
+    /// Builds the game of `spec` (module docs).
+    pub(crate) fn build(spec: &mut Spec) -> Result<Game, ParseError> {
+        let n = spec.automaton.states.len();
+        let outputs = spec.output_vars();
+        let mut choice_of: FxMap<(u32, Priority), u32> = FxMap::default();
+        let mut choices = Vec::new();
+        let mut groups = Vec::with_capacity(n);
+        let mut classes = Vec::new();
+        let mut first_class = Vec::with_capacity(n + 1);
+        for q in 0..n {
+            let mut mine: Vec<Group> = Vec::new();
+            for (k, edge) in spec.automaton.states[q].edges.iter().enumerate() {
+                let key = (edge.target, spec.priority(q, k));
+                let next = choices.len() as u32;
+                let choice = *choice_of.entry(key).or_insert(next);
+                if choice == next {
+                    choices.push(key);
+                }
+                let label = spec.labels[q][k];
+                match mine.iter_mut().find(|g| g.choice == choice) {
+                    Some(g) => g.label = spec.bdd.or(g.label, label),
+                    None => mine.push(Group { choice, label }),
+                }
+            }
+            first_class.push(classes.len() as u32);
+            // Partition refinement of the inputs by the groups they enable.
+            let mut parts = vec![Bdd::TRUE];
+            for g in &mine {
+                let enabled = spec.bdd.exists(g.label, outputs);
+                let mut split = Vec::with_capacity(parts.len() + 1);
+                for &p in &parts {
+                    let inside = spec.bdd.and(p, enabled);
+                    let outside = spec.bdd.diff(p, enabled);
+                    split.extend([inside, outside].into_iter().filter(|&b| b != Bdd::FALSE));
+                }
+                parts = split;
+                if spec.bdd.overflowed() {
+                    return Err(spec.too_big("the game construction"));
+                }
+            }
+            classes.extend(parts.into_iter().map(|inputs| Class {
+                state: q as u32,
+                inputs,
+            }));
+            if n + classes.len() + choices.len() > MAX_GAME_VERTICES {
+                return Err(ParseError::whole(
+                    &spec.source,
+                    format!(
+                        "the game has more than MAX_GAME_VERTICES = {MAX_GAME_VERTICES} vertices"
+                    ),
+                )
+                .with_kind(ErrorKind::TooBig));
+            }
+            groups.push(mine);
+        }
+        first_class.push(classes.len() as u32);
+        let arena = Game::arena(spec, &groups, &classes, &choices)?;
+        Ok(Game {
+            arena,
+            groups,
+            classes,
+            first_class,
+            choices,
+        })
+    }
+
+    fn arena(
+        spec: &mut Spec,
+        groups: &[Vec<Group>],
+        classes: &[Class],
+        choices: &[(u32, Priority)],
+    ) -> Result<Arena, ParseError> {
+        let n = groups.len();
+        let first_choice = (n + classes.len()) as u64;
+        let outputs = spec.output_vars();
+        let mut vertices: Vec<(Player, Priority)> = Vec::with_capacity(n + classes.len());
+        for s in &spec.automaton.states {
+            // With transition-based colours every cycle passes a choice vertex, which carries
+            // the priority; 0 is below all of them.
+            let p = s.colour.map_or(0, |c| spec.parity.priority(Some(c)));
+            vertices.push((Player::One, p));
+        }
+        vertices.extend(classes.iter().map(|_| (Player::Zero, 0)));
+        vertices.extend(choices.iter().map(|&(_, p)| (Player::Zero, p)));
+        let mut moves = Vec::new();
+        for (k, class) in classes.iter().enumerate() {
+            let v = (n + k) as u64;
+            moves.push((u64::from(class.state), v));
+            for g in &groups[class.state as usize] {
+                let enabled = spec.bdd.and(g.label, class.inputs);
+                if spec.bdd.exists(enabled, outputs) != Bdd::FALSE {
+                    moves.push((v, first_choice + u64::from(g.choice)));
+                }
+            }
+        }
+        for (c, &(target, _)) in choices.iter().enumerate() {
+            moves.push((first_choice + c as u64, u64::from(target)));
+        }
+        if spec.bdd.overflowed() {
+            return Err(spec.too_big("the game construction"));
+        }
+        Arena::from_edges(&vertices, moves)
+            .and_then(|a| a.with_start(Some(spec.start as NodeId)))
+            .map_err(|e| ParseError::whole(&spec.source, format!("the game: {e}")))
+    }
+
+    /// The class vertex of class `k`.
+    pub(crate) fn class_vertex(&self, k: usize) -> NodeId {
+        (self.groups.len() + k) as NodeId
+    }
+
+    /// The choice a strategy plays at class `k`, as an index into the state's groups.
+    pub(crate) fn chosen_group(&self, solution: &ParitySolution, k: usize) -> usize {
+        let v = self.class_vertex(k);
+        let first_choice = (self.groups.len() + self.classes.len()) as NodeId;
+        let to = solution
+            .strategy(v)
+            .expect("the winner's vertices have moves");
+        let choice = to - first_choice;
+        let state = self.classes[k].state as usize;
+        self.groups[state]
+            .iter()
+            .position(|g| g.choice == choice)
+            .expect("a move goes to a choice of the state")
+    }
+}
+
+/// Solves the game: whether the controller wins from the start state, and the solution.
+pub(crate) fn solve(game: &Game, solver: Solver) -> (bool, ParitySolution) {
+    let solution = zermelo_parity::solve(&game.arena, solver);
+    let start = game.arena.start().unwrap_or(0);
+    (solution.winner(start) == Player::Zero, solution)
+}
