@@ -29,6 +29,14 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "cargo doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 
+# ABC reads the synthesized AIGER circuits in crates/zermelo-cli/tests/synth_cli.rs (the
+# outside reader; the test is skipped with a note where it cannot be installed).
+if ! command -v berkeley-abc >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    step "installing berkeley-abc (Debian's ABC, the outside AIGER reader of the synth tests)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq berkeley-abc >/dev/null) \
+        || echo "note: berkeley-abc could not be installed; its test will be skipped"
+fi
+
 # cargo-nextest (on the project's machines) runs the tests of every binary side by side, where
 # `cargo test` runs one binary after the other and leaves a core idle behind each long test
 # (383 s against 418 s here); doctests are cargo's. Without nextest, plain `cargo test`.

@@ -21,7 +21,12 @@ const CHECKED: usize = 1 << 16;
 /// files (they begin with `ZERMELO`): no text format contains one, and `/dev/zero` would
 /// otherwise be read until memory runs out.
 pub fn read_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
-    read_input_with(path, None)
+    read_input_with(path, None, true)
+}
+
+/// [`read_input`] for a binary format of other tools (AIGER's `aig`): NUL bytes allowed.
+pub fn read_binary_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
+    read_input_with(path, None, false)
 }
 
 /// [`read_input`] for a line-based text format: a pipe, a FIFO or a device is read line by line
@@ -29,10 +34,14 @@ pub fn read_input(path: &Path) -> CliResult<(Vec<u8>, String)> {
 /// (`file:line`, exit 2) holding one line in memory. A regular file is read as by
 /// [`read_input`]: its size is known and its parser names the first bad line.
 pub fn read_text_input(path: &Path, check: &mut dyn LineCheck) -> CliResult<(Vec<u8>, String)> {
-    read_input_with(path, Some(check))
+    read_input_with(path, Some(check), true)
 }
 
-fn read_input_with(path: &Path, check: Option<&mut dyn LineCheck>) -> CliResult<(Vec<u8>, String)> {
+fn read_input_with(
+    path: &Path,
+    check: Option<&mut dyn LineCheck>,
+    text: bool,
+) -> CliResult<(Vec<u8>, String)> {
     let cap = crate::limits::memory_limit().input_cap();
     let unreadable =
         |name: &str, e: io::Error| Failure::Unreadable(format!("{name}: cannot read: {e}"));
@@ -71,18 +80,19 @@ fn read_input_with(path: &Path, check: Option<&mut dyn LineCheck>) -> CliResult<
             let bytes = zermelo::io::stream::read_checked(reader, &name, cap, check)?;
             return Ok((bytes, name));
         }
-        return read_whole(Box::new(reader), name, len, cap);
+        return read_whole(Box::new(reader), name, len, cap, text);
     }
-    read_whole(reader, name, len, cap)
+    read_whole(reader, name, len, cap, text)
 }
 
-/// Reads all of `reader` (at most `cap` bytes), refusing a NUL byte in the first 64 KiB of what
-/// is not one of zermelo's binary files.
+/// Reads all of `reader` (at most `cap` bytes), refusing (when `text`) a NUL byte in the first
+/// 64 KiB of what is not one of zermelo's binary files.
 fn read_whole(
     mut reader: Box<dyn io::Read>,
     name: String,
     len: Option<u64>,
     cap: u64,
+    text: bool,
 ) -> CliResult<(Vec<u8>, String)> {
     let unreadable =
         |name: &str, e: io::Error| Failure::Unreadable(format!("{name}: cannot read: {e}"));
@@ -107,7 +117,7 @@ fn read_whole(
         bytes.extend_from_slice(&chunk[..got]);
         // zermelo's own binary files (`.zs` solutions for verify) begin with `ZERMELO`, which
         // has no NUL: a NUL before its end means the input is not one of them.
-        if start < CHECKED && !bytes.starts_with(b"ZERMELO") {
+        if text && start < CHECKED && !bytes.starts_with(b"ZERMELO") {
             if let Some(i) = bytes[start..].iter().position(|&b| b == 0) {
                 return Err(Failure::input(format!(
                     "{name}: binary data (a NUL byte at offset {}): expected text",

@@ -13,7 +13,7 @@ use zermelo_synth::{
 
 use crate::error::{CliResult, Failure};
 use crate::output::emit;
-use crate::read::read_input;
+use crate::read::{read_binary_input, read_input};
 
 /// SYNTCOMP's exit code of a realizable specification.
 pub const REALIZABLE: u8 = 10;
@@ -148,7 +148,7 @@ fn stats(
 
 fn verify(spec: &Path, controller: &Path) -> CliResult {
     let mut spec = load_spec(spec)?;
-    let (bytes, name) = read_input(controller)?;
+    let (bytes, name) = read_binary_input(controller)?;
     let aig = parse_aiger(&bytes, &name)?;
     match check_closed_loop(&mut spec, &aig, &name)? {
         Verdict::Correct { states, edges } => {
