@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Python package (crates/zermelo-py): a virtual environment in target/pyenv with maturin,
-# pytest, numpy, python-chess and mypy from PyPI (installed when missing), the package built and
+# pytest, numpy, python-chess, mypy and py-aiger (an outside AIGER reader for the synthesis
+# tests) from PyPI (installed when missing), the package built and
 # installed into it by maturin (the `pytest` profile: release with opt-level 1, no debug
 # information, which compiles in 2/3 of the time; `pip install` uses release), mypy
 # --strict over the package, its stubs, the tests and the example, mypy's stubtest of the stubs
@@ -16,9 +17,10 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 py="$venv/bin/python"
-if ! "$py" -c 'import maturin, pytest, numpy, chess, mypy' >/dev/null 2>&1 \
+if ! "$py" -c 'import maturin, pytest, numpy, chess, mypy, aiger' >/dev/null 2>&1 \
     || [ ! -x "$venv/bin/maturin" ]; then
-    "$py" -m pip install --quiet --disable-pip-version-check maturin pytest numpy chess mypy
+    "$py" -m pip install --quiet --disable-pip-version-check maturin pytest numpy chess mypy \
+        py-aiger
 fi
 
 if [ -z "${ZERMELO_BIN:-}" ] && [ ! -x target/debug/zermelo ]; then

@@ -11,6 +11,7 @@
 //! * [`solution`] — `Solution` (numpy views), `Counts`, `Line`, `verify`;
 //! * [`game`] — `solve_game`: games written in Python, explored by the library;
 //! * [`parity`] — `zermelo.parity`: `Arena`, `solve`, `verify`, `load`;
+//! * [`synth`] — `zermelo.synth` and `zermelo.synth_verify`: reactive synthesis from eHOA;
 //! * [`chess`] — the tablebase prober behind `zermelo.chess.Tablebase`;
 //! * [`errors`] — every library error kind as one Python exception class, in one place;
 //! * [`arrays`] — numpy in (dtype and shape checks) and out (read-only views of the library's
@@ -32,6 +33,7 @@ pub mod graph_data;
 pub mod grundy;
 pub mod parity;
 pub mod solution;
+pub mod synth;
 pub mod wait;
 
 use pyo3::prelude::*;
@@ -64,6 +66,9 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parity::solve, m)?)?;
     m.add_function(wrap_pyfunction!(parity::load, m)?)?;
     m.add_function(wrap_pyfunction!(parity::verify, m)?)?;
+    m.add_class::<synth::Synthesis>()?;
+    m.add_function(wrap_pyfunction!(synth::synth, m)?)?;
+    m.add_function(wrap_pyfunction!(synth::synth_verify, m)?)?;
     parity::add_registry(m)?;
     Ok(())
 }

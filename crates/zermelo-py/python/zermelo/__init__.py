@@ -14,7 +14,7 @@ True
 
 Also: :func:`load` (every format of the command line), :func:`grundy`, :func:`solve_game`
 (games written in Python), :mod:`zermelo.parity` (parity games) and :mod:`zermelo.chess`
-(endgame tables). Errors are :class:`ZermeloError` subclasses.
+(endgame tables), :func:`synth` (controllers from SYNTCOMP specifications). Errors are :class:`ZermeloError` subclasses.
 """
 
 from __future__ import annotations
@@ -48,6 +48,9 @@ from ._native import (
     loopy_grundy,
     solve,
     solve_game,
+    synth,
+    synth_verify,
+    Synthesis,
     verify,
 )
 
@@ -73,6 +76,9 @@ __all__ = [
     "LoopyGrundy",
     "verify",
     "solve_game",
+    "synth",
+    "synth_verify",
+    "Synthesis",
     "parity",
     "chess",
     "ZermeloError",
