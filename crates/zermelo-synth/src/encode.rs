@@ -342,12 +342,13 @@ fn one_hot(moved: &mut Moved, b: &mut Builder, logic: Logic) {
     }
 }
 
-/// Every encoding and logic style; the circuit with the fewest ANDs + latches.
+/// Every encoding and logic style, each resynthesised over cuts (`rewrite.rs`); the circuit
+/// with the fewest ANDs + latches.
 pub(crate) fn encode_best(spec: &Spec, machine: &Mealy) -> Aig {
     let mut best: Option<Aig> = None;
     for encoding in [Encoding::Binary, Encoding::OneHot] {
         for logic in [Logic::Isop, Logic::Ite] {
-            let aig = encode(spec, machine, encoding, logic);
+            let aig = crate::rewrite::optimise_rounds(&encode(spec, machine, encoding, logic), 4);
             let size = |a: &Aig| a.ands.len() + a.latch_next.len();
             if best.as_ref().is_none_or(|b| size(&aig) < size(b)) {
                 best = Some(aig);

@@ -12,7 +12,7 @@
 //! | [`Spec`] | `spec.rs` | the automaton (`zermelo_parity::io::parse_automaton`), checked: parity, deterministic, complete, controllable propositions; labels as BDDs |
 //! | game | `game.rs` | environment picks an input class, controller a (target, priority) choice; solved by `zermelo_parity` ([`Solver`]) |
 //! | Mealy machine | `mealy.rs` | the strategy's reachable states, outputs fixed, bisimulation minimisation |
-//! | circuit | `encode.rs`, `aig.rs` | binary or one-hot states, factored ISOP or BDD multiplexers, structural hashing; the smallest kept |
+//! | circuit | `encode.rs`, `aig.rs`, `rewrite.rs` | binary or one-hot states, factored ISOP or BDD multiplexers, structural hashing, resynthesis over cuts; the smallest kept |
 //! | files | `aiger.rs` | AIGER 1.9, ASCII and binary, written and read |
 //! | check | `check.rs` | circuit x automaton over every input sequence; a rejected run as a lasso |
 //! | BDDs | `bdd.rs` | the small BDD package under all of it |
@@ -50,6 +50,7 @@ mod check;
 mod encode;
 mod game;
 mod mealy;
+mod rewrite;
 mod spec;
 
 use std::time::{Duration, Instant};
