@@ -35,8 +35,14 @@ done
 
 zermelo=${ZERMELO_BIN:-target/release/zermelo}
 [ -x "$zermelo" ] || cargo build --release --locked -p zermelo-cli
+zermelo=$(realpath "$zermelo")
+dir=$(realpath "$dir")
+[ -z "$knor" ] || knor=$(realpath "$knor")
+case $out in /*) ;; *) out=$PWD/$out ;; esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Knor's ABC writes abc.history into the working directory: run everything in the scratch one.
+cd "$work"
 
 now() { date +%s.%N; }
 # run SECONDS CMD...: sets rc and secs
