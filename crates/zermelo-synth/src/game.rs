@@ -15,6 +15,10 @@
 //! * one vertex per distinct (target, priority) choice, shared by every state, with that
 //!   priority and one move: to the target.
 //!
+//! Before that, bisimilar automaton states are merged (Moore's partition refinement: same
+//! colour, and for each block of targets and priority the same label), so that equivalent
+//! states share one strategy: the game's "states" are the blocks.
+//!
 //! The controller wins from the start state iff the specification is realizable; its
 //! positional strategy, read at the controller vertices, names a choice per (state, class).
 
@@ -45,6 +49,8 @@ pub(crate) struct Class {
 /// The game, with what the strategy's reading needs.
 pub(crate) struct Game {
     pub arena: Arena,
+    /// The block of the start state.
+    pub start: u32,
     /// Per automaton state, its groups.
     pub groups: Vec<Vec<Group>>,
     /// The controller vertices, in vertex order (vertex `states + k` is class `k`).
@@ -58,17 +64,18 @@ pub(crate) struct Game {
 impl Game {
     /// Builds the game of `spec` (module docs).
     pub(crate) fn build(spec: &mut Spec) -> Result<Game, ParseError> {
-        let n = spec.automaton.states.len();
+        let (block, reps) = bisimulation(spec);
+        let n = reps.len();
         let outputs = spec.output_vars();
         let mut choice_of: FxMap<(u32, Priority), u32> = FxMap::default();
         let mut choices = Vec::new();
         let mut groups = Vec::with_capacity(n);
         let mut classes = Vec::new();
         let mut first_class = Vec::with_capacity(n + 1);
-        for q in 0..n {
+        for (b, &q) in reps.iter().enumerate() {
             let mut mine: Vec<Group> = Vec::new();
             for (k, edge) in spec.automaton.states[q].edges.iter().enumerate() {
-                let key = (edge.target, spec.priority(q, k));
+                let key = (block[edge.target as usize], spec.priority(q, k));
                 let next = choices.len() as u32;
                 let choice = *choice_of.entry(key).or_insert(next);
                 if choice == next {
@@ -97,7 +104,7 @@ impl Game {
                 }
             }
             classes.extend(parts.into_iter().map(|inputs| Class {
-                state: q as u32,
+                state: b as u32,
                 inputs,
             }));
             if n + classes.len() + choices.len() > MAX_GAME_VERTICES {
@@ -112,9 +119,11 @@ impl Game {
             groups.push(mine);
         }
         first_class.push(classes.len() as u32);
-        let arena = Game::arena(spec, &groups, &classes, &choices)?;
+        let start = block[spec.start as usize];
+        let arena = Game::arena(spec, &reps, start, &groups, &classes, &choices)?;
         Ok(Game {
             arena,
+            start,
             groups,
             classes,
             first_class,
@@ -124,6 +133,8 @@ impl Game {
 
     fn arena(
         spec: &mut Spec,
+        reps: &[usize],
+        start: u32,
         groups: &[Vec<Group>],
         classes: &[Class],
         choices: &[(u32, Priority)],
@@ -132,9 +143,10 @@ impl Game {
         let first_choice = (n + classes.len()) as u64;
         let outputs = spec.output_vars();
         let mut vertices: Vec<(Player, Priority)> = Vec::with_capacity(n + classes.len());
-        for s in &spec.automaton.states {
+        for &q in reps {
             // With transition-based colours every cycle passes a choice vertex, which carries
             // the priority; 0 is below all of them.
+            let s = &spec.automaton.states[q];
             let p = s.colour.map_or(0, |c| spec.parity.priority(Some(c)));
             vertices.push((Player::One, p));
         }
@@ -158,7 +170,7 @@ impl Game {
             return Err(spec.too_big("the game construction"));
         }
         Arena::from_edges(&vertices, moves)
-            .and_then(|a| a.with_start(Some(spec.start as NodeId)))
+            .and_then(|a| a.with_start(Some(start as NodeId)))
             .map_err(|e| ParseError::whole(&spec.source, format!("the game: {e}")))
     }
 
@@ -183,9 +195,65 @@ impl Game {
     }
 }
 
+/// Bisimilar automaton states (module docs): the block of every state, and the first state of
+/// each block (blocks numbered in order of their first state).
+fn bisimulation(spec: &mut Spec) -> (Vec<u32>, Vec<usize>) {
+    let states = &spec.automaton.states;
+    let n = states.len();
+    let colour = |q: usize| {
+        states[q]
+            .colour
+            .map_or(u32::MAX, |c| spec.parity.priority(Some(c)))
+    };
+    let mut ids: FxMap<u32, u32> = FxMap::default();
+    let mut block: Vec<u32> = (0..n)
+        .map(|q| {
+            let fresh = ids.len() as u32;
+            *ids.entry(colour(q)).or_insert(fresh)
+        })
+        .collect();
+    let mut count = ids.len();
+    loop {
+        let mut ids: FxMap<Vec<u32>, u32> = FxMap::default();
+        let mut next = vec![0u32; n];
+        for q in 0..n {
+            let mut to: Vec<(u32, Priority, Bdd)> = Vec::new();
+            for (k, e) in spec.automaton.states[q].edges.iter().enumerate() {
+                let key = (block[e.target as usize], spec.priority(q, k));
+                let label = spec.labels[q][k];
+                match to.iter_mut().find(|(b, p, _)| (*b, *p) == key) {
+                    Some((_, _, l)) => *l = spec.bdd.or(*l, label),
+                    None => to.push((key.0, key.1, label)),
+                }
+            }
+            to.sort_unstable();
+            let mut signature = vec![block[q]];
+            signature.extend(to.iter().flat_map(|&(b, p, l)| [b, p, l.index() as u32]));
+            let fresh = ids.len() as u32;
+            next[q] = *ids.entry(signature).or_insert(fresh);
+        }
+        block = next;
+        if ids.len() == count {
+            break;
+        }
+        count = ids.len();
+    }
+    let mut reps = vec![usize::MAX; count];
+    let mut renumber = vec![u32::MAX; count];
+    let mut seen = 0;
+    for (q, &b) in block.iter().enumerate() {
+        let b = b as usize;
+        if renumber[b] == u32::MAX {
+            renumber[b] = seen;
+            reps[seen as usize] = q;
+            seen += 1;
+        }
+    }
+    (block.iter().map(|&b| renumber[b as usize]).collect(), reps)
+}
+
 /// Solves the game: whether the controller wins from the start state, and the solution.
 pub(crate) fn solve(game: &Game, solver: Solver) -> (bool, ParitySolution) {
     let solution = zermelo_parity::solve(&game.arena, solver);
-    let start = game.arena.start().unwrap_or(0);
-    (solution.winner(start) == Player::Zero, solution)
+    (solution.winner(game.start) == Player::Zero, solution)
 }

@@ -37,10 +37,10 @@ pub(crate) struct Mealy {
 }
 
 impl Mealy {
-    /// The machine of a winning strategy (module docs): states numbered in breadth-first order
-    /// from the start.
+    /// The machine of a winning strategy (module docs): states (the game's blocks of
+    /// automaton states) numbered in breadth-first order from the start.
     pub(crate) fn from_strategy(spec: &mut Spec, game: &Game, solution: &ParitySolution) -> Mealy {
-        let start = spec.start as usize;
+        let start = game.start as usize;
         let mut index: FxMap<u32, u32> = FxMap::default();
         index.insert(start as u32, 0);
         let mut order = vec![start as u32];
