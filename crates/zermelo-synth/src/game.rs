@@ -15,9 +15,10 @@
 //! * one vertex per distinct (target, priority) choice, shared by every state, with that
 //!   priority and one move: to the target.
 //!
-//! Before that, bisimilar automaton states are merged (Moore's partition refinement: same
-//! colour, and for each block of targets and priority the same label), so that equivalent
-//! states share one strategy: the game's "states" are the blocks.
+//! Before that, when a controller is wanted, bisimilar automaton states are merged (Moore's
+//! partition refinement: same colour, and the same transitions: labels, priorities and blocks
+//! of targets), so that equivalent states share one strategy: the game's "states" are the
+//! blocks. Realizability alone skips it (the answer is the same).
 //!
 //! The controller wins from the start state iff the specification is realizable; its
 //! positional strategy, read at the controller vertices, names a choice per (state, class).
@@ -63,8 +64,13 @@ pub(crate) struct Game {
 
 impl Game {
     /// Builds the game of `spec` (module docs).
-    pub(crate) fn build(spec: &mut Spec) -> Result<Game, ParseError> {
-        let (block, reps) = bisimulation(spec);
+    pub(crate) fn build(spec: &mut Spec, merge: bool) -> Result<Game, ParseError> {
+        let (block, reps) = if merge {
+            bisimulation(spec)
+        } else {
+            let n = spec.automaton.states.len();
+            ((0..n as u32).collect(), (0..n).collect())
+        };
         let n = reps.len();
         let outputs = spec.output_vars();
         let mut choice_of: FxMap<(u32, Priority), u32> = FxMap::default();
@@ -197,7 +203,7 @@ impl Game {
 
 /// Bisimilar automaton states (module docs): the block of every state, and the first state of
 /// each block (blocks numbered in order of their first state).
-fn bisimulation(spec: &mut Spec) -> (Vec<u32>, Vec<usize>) {
+fn bisimulation(spec: &Spec) -> (Vec<u32>, Vec<usize>) {
     let states = &spec.automaton.states;
     let n = states.len();
     let colour = |q: usize| {
@@ -217,15 +223,20 @@ fn bisimulation(spec: &mut Spec) -> (Vec<u32>, Vec<usize>) {
         let mut ids: FxMap<Vec<u32>, u32> = FxMap::default();
         let mut next = vec![0u32; n];
         for q in 0..n {
-            let mut to: Vec<(u32, Priority, Bdd)> = Vec::new();
-            for (k, e) in spec.automaton.states[q].edges.iter().enumerate() {
-                let key = (block[e.target as usize], spec.priority(q, k));
-                let label = spec.labels[q][k];
-                match to.iter_mut().find(|(b, p, _)| (*b, *p) == key) {
-                    Some((_, _, l)) => *l = spec.bdd.or(*l, label),
-                    None => to.push((key.0, key.1, label)),
-                }
-            }
+            // Labels compared as BDD nodes, transition by transition: no BDD operation per
+            // round (two states whose labels split the same union differently stay apart).
+            let mut to: Vec<(u32, Priority, Bdd)> = spec.automaton.states[q]
+                .edges
+                .iter()
+                .enumerate()
+                .map(|(k, e)| {
+                    (
+                        block[e.target as usize],
+                        spec.priority(q, k),
+                        spec.labels[q][k],
+                    )
+                })
+                .collect();
             to.sort_unstable();
             let mut signature = vec![block[q]];
             signature.extend(to.iter().flat_map(|&(b, p, l)| [b, p, l.index() as u32]));

@@ -118,7 +118,7 @@ pub struct Synthesis {
 /// "Too big" ([`ErrorKind::TooBig`](zermelo::io::ErrorKind::TooBig)) past a limit (crate docs).
 pub fn synthesize(spec: &mut Spec, options: &Options) -> Result<Synthesis, ParseError> {
     let t0 = Instant::now();
-    let game = game::Game::build(spec)?;
+    let game = game::Game::build(spec, !options.realizability_only)?;
     let t1 = Instant::now();
     let (realizable, solution) = game::solve(&game, options.solver);
     let t2 = Instant::now();
