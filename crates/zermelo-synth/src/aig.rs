@@ -233,6 +233,42 @@ impl Aig {
     }
 }
 
+/// A sum of products as gates: the most frequent literal factored out, recursively.
+pub(crate) fn factor(aig: &mut Aig, mut cubes: Vec<Vec<Lit>>) -> Lit {
+    if cubes.is_empty() {
+        return FALSE;
+    }
+    if cubes.iter().any(|c| c.is_empty()) {
+        return TRUE;
+    }
+    if cubes.len() == 1 {
+        return aig.and_all(&cubes[0]);
+    }
+    let mut count: FxMap<Lit, u32> = FxMap::default();
+    for c in &cubes {
+        for &l in c {
+            *count.entry(l).or_insert(0) += 1;
+        }
+    }
+    let (&best, &n) = count
+        .iter()
+        .max_by_key(|&(&l, &n)| (n, std::cmp::Reverse(l)))
+        .expect("cubes have literals");
+    if n == 1 {
+        let terms: Vec<Lit> = cubes.iter().map(|c| aig.and_all(c)).collect();
+        return aig.or_all(&terms);
+    }
+    let (with, without): (Vec<_>, Vec<_>) = cubes.drain(..).partition(|c| c.contains(&best));
+    let quotient: Vec<Vec<Lit>> = with
+        .into_iter()
+        .map(|c| c.into_iter().filter(|&l| l != best).collect())
+        .collect();
+    let q = factor(aig, quotient);
+    let a = aig.and(best, q);
+    let r = factor(aig, without);
+    aig.or(a, r)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,9 +9,8 @@
 //! Brayton, ICCAD 2007; area flow: Cong, Ding) with factored ISOP as the cell library. Cost:
 //! O(gates x C^2 x K) for C kept cuts per gate; truth tables are 64-bit words.
 
-use crate::aig::{not, Aig, Lit, FALSE};
+use crate::aig::{factor, not, Aig, Lit, FALSE};
 use crate::bdd::FxMap;
-use crate::encode::factor;
 
 /// The most leaves of a cut (a truth table of 2^6 bits).
 pub const K: usize = 6;
