@@ -178,8 +178,9 @@ impl<'a> Reader<'a> {
         if i + l + a > m || (binary && i + l + a != m) {
             return Err(self.error(format!("M = {m} but I + L + A = {}", i + l + a)));
         }
-        // Every item needs at least two bytes: refuse counts the file cannot hold.
-        if i + l + o + a > self.bytes.len() as u64 {
+        // Every item needs at least two bytes, and a variable beyond the items is never used:
+        // refuse counts the file cannot hold before allocating for them.
+        if i + l + o + a > self.bytes.len() as u64 || m > i + l + a + self.bytes.len() as u64 {
             return Err(self
                 .error("the header counts more items than the file can hold")
                 .with_kind(ErrorKind::Truncated));
