@@ -312,3 +312,86 @@ fn games_past_the_memory_limit_exit_3() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("value 1"), "{}", r.stdout);
 }
+
+/// `cgt thermograph`: the lines, the JSON walls (exact points), the picture, a file position,
+/// and its errors; `cgt show --atomic-weight`.
+#[test]
+fn thermographs_and_atomic_weights() {
+    let dir = TempDir::new().unwrap();
+    let r = run(&dir, &["cgt", "thermograph", "{2||1|0}"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(
+        lines[..3],
+        ["value {2|{1|0}}", "mean 5/4", "temperature 3/4"]
+    );
+    assert!(
+        lines[3].starts_with("left wall (t, value): (-1, 3) (3/4, 5/4)"),
+        "{}",
+        lines[3]
+    );
+    let v = ok_json(
+        &dir,
+        &["cgt", "thermograph", "{2||1|0}", "--format", "json"],
+    );
+    assert_eq!(v["mean"], "5/4");
+    assert_eq!(v["temperature"], "3/4");
+    assert_eq!(
+        v["left_wall"],
+        serde_json::json!([["-1", "3"], ["3/4", "5/4"]])
+    );
+    assert_eq!(
+        v["right_wall"],
+        serde_json::json!([["-1", "1"], ["1/2", "1"], ["3/4", "5/4"]])
+    );
+    let r = run(&dir, &["cgt", "thermograph", "+-1", "--format", "svg"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("<svg ") && r.stdout.trim_end().ends_with("</svg>"));
+    assert!(r.stdout.contains("mean 0, temperature 1"), "{}", r.stdout);
+    // Position 3 of this file is 3/4 (the docs' example): temperature -1/4.
+    std::fs::write(dir.path().join("g.txt"), "4 3 2\n3 1\n1 0\n2 0\n3 2\n1 2\n").unwrap();
+    let v = ok_json(
+        &dir,
+        &[
+            "cgt",
+            "thermograph",
+            "g.txt",
+            "--from",
+            "3",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        (v["value"].as_str(), v["mean"].as_str()),
+        (Some("3/4"), Some("3/4"))
+    );
+    assert_eq!(v["temperature"], "-1/4");
+    // Any value now has a mean and a temperature in `cgt show`.
+    let v = ok_json(
+        &dir,
+        &["cgt", "show", "{{3|2}|{-1|-3}}", "--format", "json"],
+    );
+    assert_eq!(
+        (v["mean"].as_str(), v["temperature"].as_str()),
+        (Some("1/4"), Some("9/4"))
+    );
+    let v = ok_json(
+        &dir,
+        &["cgt", "show", "^^*", "--atomic-weight", "--format", "json"],
+    );
+    assert_eq!(v["atomic_weight"], "2");
+    for (args, want) in [
+        (&["cgt", "thermograph", "{1|"][..], "column 4"),
+        (
+            &["cgt", "thermograph", "g.txt", "--from", "9"],
+            "out of range",
+        ),
+        (&["cgt", "show", "*", "--format", "svg"], "cgt thermograph"),
+        (&["cgt", "show", "1/2", "--atomic-weight"], "not all-small"),
+    ] {
+        let r = run(&dir, args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(want), "{args:?}: {}", r.stderr);
+    }
+}
