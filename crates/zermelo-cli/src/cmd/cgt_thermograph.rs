@@ -96,3 +96,34 @@ pub fn lines(value: Value, th: &Thermograph) -> Vec<String> {
         format!("right wall (t, value): {}", wall(th.right_wall())),
     ]
 }
+
+/// Thermographs for `zermelo serve` (the values page): notation with the default work limit,
+/// the canonical forms' memory limit of the `cgt` commands.
+pub struct ServedValues;
+
+impl ServedValues {
+    /// The values served, with the memory limit set.
+    pub fn with_memory_limit() -> ServedValues {
+        crate::limits::limit_cgt_memory();
+        ServedValues
+    }
+}
+
+impl zermelo_server::Values for ServedValues {
+    fn thermograph(&self, text: &str) -> Result<Json, zermelo_server::ValuesError> {
+        let bad = |m: String| zermelo_server::ValuesError::BadValue(m);
+        zermelo_cgt::on_deep_stack(|| {
+            let value: Value = text.parse().map_err(|e| bad(format!("{text:?}: {e}")))?;
+            let th = value.thermograph().map_err(|e| bad(e.to_string()))?;
+            Ok(json!({
+                "value": value.to_string(),
+                "outcome": value.outcome().as_str(),
+                "mean": th.mean().to_string(),
+                "temperature": th.temperature().to_string(),
+                "left_wall": points(th.left_wall()),
+                "right_wall": points(th.right_wall()),
+                "svg": th.to_svg(&format!("thermograph of {value}")),
+            }))
+        })
+    }
+}
