@@ -275,9 +275,30 @@ fn partizan_games_print_values_and_outcome_classes() {
     let r = run(&dir, &["game", "hackenbush", "--edges", "0-1:b,1-x:r"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("edge 2"), "{}", r.stderr);
-    let big: Vec<String> = (0..65).map(|i| format!("0-{}:g", i + 1)).collect();
-    let r = run(&dir, &["game", "hackenbush", "--edges", &big.join(",")]);
+    // A star of 65 green edges is 65 parts of * (split at the ground): *.
+    let star: Vec<String> = (0..65).map(|i| format!("0-{}:g", i + 1)).collect();
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "hackenbush",
+            "--edges",
+            &star.join(","),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        (v["value"].as_str(), v["parts"].as_u64()),
+        (Some("*"), Some(65))
+    );
+    // One part of 65 edges that needs the search (green on blue) is past its limit: exit 3.
+    let stalk: Vec<String> = (0..65)
+        .map(|i| format!("{i}-{}:{}", i + 1, if i % 2 == 0 { "b" } else { "g" }))
+        .collect();
+    let r = run(&dir, &["game", "hackenbush", "--edges", &stalk.join(",")]);
     assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("65 edges"), "{}", r.stderr);
 }
 
 /// Issue 20: a game whose canonical forms would outgrow `--max-memory` stops with exit 3 and

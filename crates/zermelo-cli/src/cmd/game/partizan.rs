@@ -6,12 +6,12 @@ use std::time::Instant;
 
 use clap::Args;
 use serde_json::{json, Value as Json};
-use zermelo_cgt::{self as cgt, Value};
+use zermelo_cgt::{self as cgt, OutcomeClass, Value};
 use zermelo_games::blue_red_hackenbush::{Picture, PictureError};
 use zermelo_games::domineering::{Board, Domineering};
 
 use crate::error::{CliResult, Failure};
-use crate::shown::Report;
+use crate::shown::{count, Report};
 
 /// Arguments of `zermelo game domineering`.
 #[derive(Debug, Args)]
@@ -36,12 +36,7 @@ fn describe(game: &str, v: Value, mut extra: Json, r: &mut Vec<String>) -> Json 
     r.push(format!(
         "outcome {} ({})",
         outcome.as_str(),
-        match outcome.as_str() {
-            "L" => "Left wins, whoever starts",
-            "R" => "Right wins, whoever starts",
-            "N" => "the first player wins",
-            _ => "the second player wins",
-        }
+        who_wins(outcome)
     ));
     extra
 }
@@ -112,47 +107,47 @@ fn picture_error(flag: &str, e: PictureError) -> Failure {
     }
 }
 
-/// `zermelo game hackenbush` with colours: Blue-Red(-Green) Hackenbush.
+/// `zermelo game hackenbush` with colours: Blue-Red(-Green) Hackenbush, the picture split into
+/// the parts that meet only at the ground (green parts by fusion and the colon principle,
+/// Blue-Red trees by Berlekamp's rule, other parts by search), their values added.
 pub fn hackenbush(picture: Result<Picture, PictureError>, flag: &str) -> CliResult<Report> {
     crate::limits::limit_cgt_memory();
     let picture = picture.map_err(|e| picture_error(flag, e))?;
     let start = Instant::now();
-    if let Some(x) = picture.tree_number() {
-        // Berlekamp's rule: a number of any size, printed exactly.
-        let class = match x.signum() {
-            1 => "L",
-            -1 => "R",
-            _ => "P",
-        };
-        let secs = start.elapsed().as_secs_f64();
+    cgt::on_deep_stack(|| {
+        let v = picture.split_value().map_err(|e| picture_error(flag, e))?;
+        let too_big = |e| crate::limits::cgt_too_big(flag, e);
+        let (value, outcome) = (
+            v.notation().map_err(too_big)?,
+            v.outcome().map_err(too_big)?,
+        );
         let mut r = Report::new(json!({
-            "game": "hackenbush", "edges": picture.edge_count(), "value": x.to_string(),
-            "outcome": class, "depth": null, "move": null,
+            "game": "hackenbush", "edges": picture.edge_count(), "parts": v.parts,
+            "value": value, "outcome": outcome.as_str(), "depth": null, "move": null,
         }));
         r.line(format!(
-            "blue-red hackenbush: {} edges, Berlekamp's rule, {secs:.3} s",
-            picture.edge_count()
-        ));
-        r.line(format!("value {x}"));
-        r.line(format!("outcome {class}"));
-        return Ok(r);
-    }
-    cgt::on_deep_stack(|| {
-        let v = picture.value().map_err(|e| picture_error(flag, e))?;
-        let mut lines = vec![format!(
-            "blue-red{} hackenbush: {} edges, search, {:.3} s",
-            if picture.is_blue_red() { "" } else { "-green" },
-            picture.edge_count(),
+            "hackenbush: {} in {} meeting at the ground, {:.3} s",
+            count(picture.edge_count() as u64, "edge", "edges"),
+            count(v.parts as u64, "part", "parts"),
             start.elapsed().as_secs_f64()
-        )];
-        let json = describe(
-            "hackenbush",
-            v,
-            json!({"edges": picture.edge_count()}),
-            &mut lines,
-        );
-        Ok(report(json, lines))
+        ));
+        r.line(format!("value {value}"));
+        r.line(format!(
+            "outcome {} ({})",
+            outcome.as_str(),
+            who_wins(outcome)
+        ));
+        Ok(r)
     })
+}
+
+fn who_wins(outcome: OutcomeClass) -> &'static str {
+    match outcome {
+        OutcomeClass::L => "Left wins, whoever starts",
+        OutcomeClass::R => "Right wins, whoever starts",
+        OutcomeClass::N => "the first player wins",
+        OutcomeClass::P => "the second player wins",
+    }
 }
 
 /// Arguments of `zermelo game toads-frogs`.
