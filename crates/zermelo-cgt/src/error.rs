@@ -40,4 +40,11 @@ pub enum CgtError {
          non-zero number): atomic weights are computed for all-small games"
     )]
     NotAllSmall,
+    /// A loopy position that is not a stopper: from this node there is an infinite alternating
+    /// run of moves. Its sides (onside and offside) are not computed.
+    #[error(
+        "position {0} lies on an infinite alternating run of moves: the game is not a stopper, \
+         and the sides (onside & offside) of such games are not computed"
+    )]
+    NotStopper(u64),
 }

@@ -50,6 +50,7 @@ mod dyadic;
 mod error;
 mod graph;
 mod limits;
+pub mod loopy;
 mod memory;
 mod notation;
 mod thermograph;
