@@ -160,15 +160,6 @@ fn sum_of_positions_and_the_table() {
 fn errors_exit_2_saying_what_and_where() {
     let dir = TempDir::new().unwrap();
     std::fs::write(dir.path().join("c.txt"), "3 1 2\n0 1\n1 2\n2 0\n").unwrap();
-    let r = run(&dir, &["cgt", "value", "c.txt", "--from", "0"]);
-    assert_eq!(r.code, 2);
-    assert!(
-        r.stderr
-            .contains("c.txt: the positions have a cycle (0 -> 1 -> 2 -> 0)"),
-        "{}",
-        r.stderr
-    );
-    assert!(r.stderr.contains("zermelo solve --input two-player"));
     let r = run(&dir, &["cgt", "sum", "c.txt", "--at", "0,7"]);
     assert_eq!(r.code, 2);
     assert!(
@@ -414,5 +405,77 @@ fn thermographs_and_atomic_weights() {
         let r = run(&dir, args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(r.stderr.contains(want), "{args:?}: {}", r.stderr);
+    }
+}
+
+/// Loopy positions (issue 44): `cgt value` and `cgt sum` on cyclic files give each player's
+/// result first (win, loss, draw) as `zermelo solve --input two-player` does, the outcome
+/// letter only without draws, and the value of a stopper in its simplest form (`null`
+/// otherwise); `cgt show` reads the loopy notation and comparisons.
+#[test]
+fn loopy_positions_and_notation() {
+    let dir = TempDir::new().unwrap();
+    // 0 -L-> 1 -R-> 2 -R-> 0: a cycle, but no alternating one: a stopper.
+    std::fs::write(dir.path().join("c.txt"), "3 1 2\n0 1\n1 2\n2 0\n").unwrap();
+    let v = ok_json(
+        &dir,
+        &["cgt", "value", "c.txt", "--from", "0", "--format", "json"],
+    );
+    assert_eq!(v["value"], "0");
+    assert_eq!(
+        (v["left_first"].as_str(), v["right_first"].as_str()),
+        (Some("loss"), Some("win"))
+    );
+    assert_eq!(v["outcome"], "P");
+    // Seed 004's partizan example: Left walks 0 -> 1 -> 2, Right 2 -> 1 and passes at 1.
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/partizan.txt");
+    let v = ok_json(
+        &dir,
+        &["cgt", "value", example, "--from", "0", "--format", "json"],
+    );
+    assert_eq!(v["value"], serde_json::Value::Null);
+    assert_eq!(v["outcome"], serde_json::Value::Null);
+    assert_eq!(
+        (v["left_first"].as_str(), v["right_first"].as_str()),
+        (Some("draw"), Some("win"))
+    );
+    let solved = run(
+        &dir,
+        &["solve", "--input", "two-player", example, "--format", "csv"],
+    );
+    assert!(solved.stdout.contains("0,0,draw"), "{}", solved.stdout);
+    let v = ok_json(
+        &dir,
+        &["cgt", "sum", "c.txt", "--at", "0,2", "--format", "json"],
+    );
+    assert!(
+        v["left_first"].is_string() && v["components"][1]["value"].is_string(),
+        "{v}"
+    );
+    for (text, value) in [
+        ("on + *", "on"),
+        ("{pass|3/2}", "3/2under"),
+        ("a:{0||0|a}", "over"),
+    ] {
+        let v = ok_json(&dir, &["cgt", "show", text, "--format", "json"]);
+        assert_eq!(v["value"], value, "{text}");
+    }
+    let v = ok_json(&dir, &["cgt", "show", "over >= 0", "--format", "json"]);
+    assert_eq!(v["holds"], true);
+    let r = run(&dir, &["cgt", "show", "over > 1/64"]);
+    assert_eq!((r.code, r.stdout.trim()), (0, "over > 1/64: false"));
+    let v = ok_json(&dir, &["cgt", "show", "on + off", "--format", "json"]);
+    assert_eq!(
+        (v["value"].is_null(), v["left_first"].as_str()),
+        (true, Some("draw"))
+    );
+    for (text, want) in [
+        ("a:{0|b}", "column 6: unknown name `b`"),
+        ("{pass|", "column 7"),
+        ("dud <= 0", "not a stopper"),
+    ] {
+        let r = run(&dir, &["cgt", "show", text]);
+        assert_eq!(r.code, 2, "{text}");
+        assert!(r.stderr.contains(want), "{text}: {}", r.stderr);
     }
 }

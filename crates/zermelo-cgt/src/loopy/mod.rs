@@ -21,7 +21,7 @@ mod notation;
 mod stopper;
 
 pub use notation::{is_loopy_text, parse_loopy, LoopyExpr};
-pub use stopper::Stopper;
+pub use stopper::{Stopper, MAX_STOPPER_NODES};
 
 use zermelo::graph::{Rules, TwoPlayerGraph};
 use zermelo::{NodeId, Outcome, Player};

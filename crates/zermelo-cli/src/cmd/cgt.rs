@@ -10,9 +10,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{json, Value as Json};
+use zermelo_cgt::loopy::{is_loopy_text, parse_loopy, LoopyExpr, LoopyGraph};
 use zermelo_cgt::{self as cgt, CgtError, Value};
 
-use super::cgt_load::{failure, load_values, parse_value};
+use super::cgt_load::{failure, load_game, parse_value, positions, short_values};
+use super::cgt_loopy;
 use super::cgt_thermograph::{thermograph, Drawn, ThermographArgs};
 use crate::error::{CliResult, Failure};
 use crate::output::emit;
@@ -141,8 +143,12 @@ fn finish(json: Json, lines: Vec<String>) -> Report {
 }
 
 fn value(a: ValueArgs) -> CliResult<Report> {
-    let (name, values) = load_values(&a.file, &[a.from])?;
-    let v = values[0];
+    let (name, game) = load_game(&a.file)?;
+    let from = positions(&name, &game, &[a.from])?[0];
+    if !LoopyGraph::from_two_player(&game).is_loopfree(from) {
+        return cgt_loopy::value(&game, a.from);
+    }
+    let v = short_values(&name, &game, &[a.from])?[0];
     let mut lines = vec![format!("position {}", a.from)];
     let mut json =
         describe(v, json!({ "from": a.from }), &mut lines).map_err(|e| failure(&name, e))?;
@@ -153,7 +159,13 @@ fn value(a: ValueArgs) -> CliResult<Report> {
 }
 
 fn sum(a: SumArgs) -> CliResult<Report> {
-    let (name, values) = load_values(&a.file, &a.at)?;
+    let (name, game) = load_game(&a.file)?;
+    let starts = positions(&name, &game, &a.at)?;
+    let loopy = LoopyGraph::from_two_player(&game);
+    if starts.iter().any(|&s| !loopy.is_loopfree(s)) {
+        return cgt_loopy::sum(&name, &game, &a.at);
+    }
+    let values = short_values(&name, &game, &a.at)?;
     let total = Value::sum(&values).map_err(|e| failure(&name, e))?;
     let mut lines: Vec<String> =
         a.at.iter()
@@ -175,6 +187,23 @@ fn sum(a: SumArgs) -> CliResult<Report> {
 }
 
 fn show(a: ShowArgs) -> CliResult<Report> {
+    if is_loopy_text(&a.value) {
+        if a.atomic_weight {
+            return Err(Failure::input(
+                "--atomic-weight: atomic weights are computed for short all-small games",
+            ));
+        }
+        let bad = |e| Failure::input(format!("value {:?}: {e}", a.value));
+        return match parse_loopy(&a.value).map_err(bad)? {
+            LoopyExpr::Game { graph, node } => cgt_loopy::show_game(&graph, node),
+            LoopyExpr::Relation {
+                left,
+                op,
+                right,
+                holds,
+            } => Ok(cgt_loopy::show_relation(&left, op, &right, holds)),
+        };
+    }
     let v = parse_value(&a.value, a.max_work)?;
     let name = format!("value {:?}", a.value);
     let mut lines = Vec::new();

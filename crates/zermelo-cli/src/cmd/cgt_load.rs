@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use zermelo::graph::TwoPlayerGraph;
 use zermelo::io::stream::NumberLines;
 use zermelo::NodeId;
 use zermelo_cgt::{self as cgt, CgtError, Value};
@@ -10,13 +11,17 @@ use zermelo_cgt::{self as cgt, CgtError, Value};
 use crate::error::{CliResult, Failure};
 use crate::read::read_text_input;
 
-/// The values of the positions `at` of a two-player file, and the file's name.
-pub fn load_values(file: &Path, at: &[u64]) -> CliResult<(String, Vec<Value>)> {
+/// A two-player file, and its name.
+pub fn load_game(file: &Path) -> CliResult<(String, TwoPlayerGraph)> {
     let (bytes, name) = read_text_input(file, &mut NumberLines::two_player())?;
     let game = zermelo::io::parse_two_player(&bytes, &name)?;
+    Ok((name, game))
+}
+
+/// The positions `at` checked against the file's size.
+pub fn positions(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Vec<NodeId>> {
     let n = game.position_count() as u64;
-    let starts = at
-        .iter()
+    at.iter()
         .map(|&p| {
             if p < n {
                 Ok(p as NodeId)
@@ -26,13 +31,24 @@ pub fn load_values(file: &Path, at: &[u64]) -> CliResult<(String, Vec<Value>)> {
                 )))
             }
         })
-        .collect::<CliResult<Vec<NodeId>>>()?;
-    let values = cgt::graph_values(&game, &starts).map_err(|e| failure(&name, e))?;
-    let picked = starts
+        .collect()
+}
+
+/// The values of the positions `at` of a two-player file, and the file's name.
+pub fn load_values(file: &Path, at: &[u64]) -> CliResult<(String, Vec<Value>)> {
+    let (name, game) = load_game(file)?;
+    let picked = short_values(&name, &game, at)?;
+    Ok((name, picked))
+}
+
+/// The canonical values of the positions `at` (acyclic below them).
+pub fn short_values(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Vec<Value>> {
+    let starts = positions(name, game, at)?;
+    let values = cgt::graph_values(game, &starts).map_err(|e| failure(name, e))?;
+    Ok(starts
         .iter()
         .map(|&s| values[s as usize].expect("every start is valued"))
-        .collect();
-    Ok((name, picked))
+        .collect())
 }
 
 /// A value computation that failed on the input `name`: exit 2 for a cycle or bad input, 3

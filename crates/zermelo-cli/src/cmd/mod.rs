@@ -2,6 +2,7 @@
 
 pub mod cgt;
 pub mod cgt_load;
+pub mod cgt_loopy;
 pub mod cgt_thermograph;
 pub mod convert;
 pub mod game;
