@@ -12,6 +12,7 @@
 //! * [`game`] — `solve_game`: games written in Python, explored by the library;
 //! * [`parity`] — `zermelo.parity`: `Arena`, `solve`, `verify`, `load`;
 //! * [`chess`] — the tablebase prober behind `zermelo.chess.Tablebase`;
+//! * [`cgt`] — `zermelo.cgt`: game values, thermographs, atomic weights;
 //! * [`errors`] — every library error kind as one Python exception class, in one place;
 //! * [`arrays`] — numpy in (dtype and shape checks) and out (read-only views of the library's
 //!   columns, no copies): the crate's only `unsafe` code;
@@ -24,6 +25,7 @@
 #![deny(missing_docs)]
 
 pub mod arrays;
+pub mod cgt;
 pub mod chess;
 pub mod errors;
 pub mod game;
@@ -64,6 +66,10 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parity::solve, m)?)?;
     m.add_function(wrap_pyfunction!(parity::load, m)?)?;
     m.add_function(wrap_pyfunction!(parity::verify, m)?)?;
+    m.add_function(wrap_pyfunction!(cgt::cgt_show, m)?)?;
+    m.add_function(wrap_pyfunction!(cgt::cgt_value, m)?)?;
+    m.add_function(wrap_pyfunction!(cgt::cgt_thermograph, m)?)?;
+    m.add_function(wrap_pyfunction!(cgt::cgt_atomic_weight, m)?)?;
     parity::add_registry(m)?;
     Ok(())
 }

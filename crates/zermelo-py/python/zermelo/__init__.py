@@ -14,7 +14,7 @@ True
 
 Also: :func:`load` (every format of the command line), :func:`grundy`, :func:`solve_game`
 (games written in Python), :mod:`zermelo.parity` (parity games) and :mod:`zermelo.chess`
-(endgame tables). Errors are :class:`ZermeloError` subclasses.
+(endgame tables), :mod:`zermelo.cgt` (game values). Errors are :class:`ZermeloError` subclasses.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from ._native import (
 #: The name of each outcome code: ``OUTCOME_NAMES[WIN] == "win"``.
 OUTCOME_NAMES = ("win", "lose", "draw")
 
-from . import chess, parity  # noqa: E402  (after the names they use)
+from . import cgt, chess, parity  # noqa: E402  (after the names they use)
 
 __all__ = [
     "WIN",
@@ -75,6 +75,7 @@ __all__ = [
     "solve_game",
     "parity",
     "chess",
+    "cgt",
     "ZermeloError",
     "ReadError",
     "ParseError",
