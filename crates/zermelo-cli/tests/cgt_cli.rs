@@ -479,3 +479,62 @@ fn loopy_positions_and_notation() {
         assert!(r.stderr.contains(want), "{text}: {}", r.stderr);
     }
 }
+
+/// `game toads-frogs --backsliding` (*Winning Ways* ch. 11): a lone toad is `on`, CGSuite's
+/// `ttt..fff` draws whoever starts and is not a stopper; `--all N` counts every strip.
+#[test]
+fn backsliding_toads_and_frogs() {
+    let dir = TempDir::new().unwrap();
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "toads-frogs",
+            "--backsliding",
+            "T.",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        (v["value"].as_str(), v["outcome"].as_str()),
+        (Some("on"), Some("L"))
+    );
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "toads-frogs",
+            "--backsliding",
+            "TTT..FFF",
+            "--format",
+            "json",
+        ],
+    );
+    assert!(v["value"].is_null() && v["outcome"].is_null(), "{v}");
+    assert_eq!(
+        (v["left_first"].as_str(), v["right_first"].as_str()),
+        (Some("draw"), Some("draw"))
+    );
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "toads-frogs",
+            "--backsliding",
+            "--all",
+            "6",
+            "--format",
+            "json",
+        ],
+    );
+    let strips: Vec<u64> = v["lengths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["strips"].as_u64().unwrap())
+        .collect();
+    assert_eq!(strips, [3, 9, 27, 81, 243, 729]);
+    let r = run(&dir, &["game", "toads-frogs", "--all", "6"]);
+    assert_eq!(r.code, 2, "--all needs --backsliding");
+}

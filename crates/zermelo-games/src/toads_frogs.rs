@@ -158,6 +158,18 @@ impl Strip {
     }
 }
 
+impl Strip {
+    /// The squares: `T`, `F` or `.` as bytes.
+    pub fn cells(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// A strip from squares already checked (`T`, `F`, `.`).
+    pub(crate) fn from_cells(cells: Vec<u8>) -> Strip {
+        Strip(cells)
+    }
+}
+
 impl std::fmt::Display for Strip {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&String::from_utf8_lossy(&self.0))

@@ -399,6 +399,56 @@ impl LoopyGraph {
         Some((s / 2) as u32)
     }
 
+    /// Which nodes are stoppers, all at once (as [`LoopyGraph::is_stopper`] for each): states
+    /// `(node, mover)` that reach only dead ends are peeled off, those left reach a cycle of
+    /// states (an infinite alternating run); a node is not a stopper when one of its states or
+    /// of its followers' states is left. O(V + E).
+    pub fn stoppers(&self) -> Vec<bool> {
+        let n = self.node_count();
+        let mut out = vec![0u32; 2 * n];
+        let mut into: Vec<Vec<u32>> = vec![Vec::new(); 2 * n];
+        for v in 0..n {
+            for (mover, left) in [(0, true), (1, false)] {
+                let s = 2 * v + mover;
+                for &w in self.options(v as u32, left) {
+                    let t = 2 * w as usize + usize::from(left);
+                    out[s] += 1;
+                    into[t].push(s as u32);
+                }
+            }
+        }
+        let mut queue: Vec<usize> = (0..2 * n).filter(|&s| out[s] == 0).collect();
+        let mut peeled = vec![false; 2 * n];
+        while let Some(t) = queue.pop() {
+            peeled[t] = true;
+            for &s in &into[t] {
+                out[s as usize] -= 1;
+                if out[s as usize] == 0 {
+                    queue.push(s as usize);
+                }
+            }
+        }
+        // A node is not a stopper when one of its states reaches a cycle, or when any
+        // follower (reached by moves of either player, in any order) is not one.
+        let mut stopper: Vec<bool> = (0..n).map(|v| peeled[2 * v] && peeled[2 * v + 1]).collect();
+        let mut before: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for v in 0..n as u32 {
+            for &w in self.left(v).iter().chain(self.right(v)) {
+                before[w as usize].push(v);
+            }
+        }
+        let mut queue: Vec<u32> = (0..n as u32).filter(|&v| !stopper[v as usize]).collect();
+        while let Some(w) = queue.pop() {
+            for &v in &before[w as usize] {
+                if stopper[v as usize] {
+                    stopper[v as usize] = false;
+                    queue.push(v);
+                }
+            }
+        }
+        stopper
+    }
+
     /// Is the part reachable from `start` free of cycles (a short game)?
     pub fn is_loopfree(&self, start: u32) -> bool {
         let reach = self.reachable(&[start]);

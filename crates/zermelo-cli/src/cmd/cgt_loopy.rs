@@ -17,7 +17,7 @@ use crate::shown::Report;
 const MAX_SUM_POSITIONS: usize = 1 << 22;
 
 /// The value of node `v` of `g`: a stopper's simplest form, or why there is none.
-fn value_of(g: &LoopyGraph, v: u32) -> CliResult<Result<Stopper, String>> {
+pub fn value_of(g: &LoopyGraph, v: u32) -> CliResult<Result<Stopper, String>> {
     match Stopper::new(g, v) {
         Ok(s) => Ok(Ok(s)),
         Err(CgtError::NotStopper(node)) => Ok(Err(format!(
@@ -41,7 +41,7 @@ fn who(class: OutcomeClass) -> &'static str {
 }
 
 /// The report's value, outcome and results, as JSON fields and lines.
-fn describe(
+pub fn describe(
     value: &Result<Stopper, String>,
     outcome: LoopyOutcome,
     json: &mut Json,

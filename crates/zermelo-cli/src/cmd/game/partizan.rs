@@ -155,15 +155,35 @@ fn who_wins(outcome: OutcomeClass) -> &'static str {
 pub struct ToadsFrogsArgs {
     /// The strip: `T` (Left's toads, moving right), `F` (Right's frogs, moving left), `.`
     /// (empty), e.g. `TT..FF`.
-    #[arg(value_name = "STRIP")]
-    strip: String,
+    #[arg(value_name = "STRIP", required_unless_present = "all")]
+    strip: Option<String>,
+    /// Backsliding Toads and Frogs (*Winning Ways* ch. 11): a toad may also slide one square
+    /// back into an empty square, a frog likewise: loopy, infinite play a draw.
+    #[arg(long)]
+    backsliding: bool,
+    /// With --backsliding, instead of one strip: every strip of 1 to N squares (3^n each),
+    /// outcomes and stoppers counted, with times.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "backsliding",
+        conflicts_with = "strip"
+    )]
+    all: Option<usize>,
 }
 
 /// `zermelo game toads-frogs`.
 pub fn toads_frogs(args: ToadsFrogsArgs) -> CliResult<Report> {
     crate::limits::limit_cgt_memory();
     use zermelo_games::toads_frogs::{Strip, ToadsFrogs};
-    let strip = Strip::parse(&args.strip).map_err(|e| Failure::input(format!("strip: {e}")))?;
+    if let Some(n) = args.all {
+        return backsliding_all(n);
+    }
+    let text = args.strip.unwrap_or_default();
+    let strip = Strip::parse(&text).map_err(|e| Failure::input(format!("strip: {e}")))?;
+    if args.backsliding {
+        return backsliding(&strip);
+    }
     cgt::on_deep_stack(|| {
         let v = ToadsFrogs::new()
             .value(&strip)
@@ -177,4 +197,66 @@ pub fn toads_frogs(args: ToadsFrogsArgs) -> CliResult<Report> {
         );
         Ok(report(json, lines))
     })
+}
+
+fn backsliding(strip: &zermelo_games::toads_frogs::Strip) -> CliResult<Report> {
+    use zermelo_games::backsliding::Backsliding;
+    let b = Backsliding::explore(strip);
+    let outcome = b.outcomes()[0];
+    let mut value = cgt::on_deep_stack(|| super::super::cgt_loopy::value_of(b.graph(), 0))?;
+    if let (Err(_), Some(node)) = (&value, b.graph().alternating_cycle(0)) {
+        value = Err(format!(
+            "not a stopper ({} lies on an infinite alternating run of moves); its sides \
+             (onside & offside) are not computed",
+            b.strips()[node as usize]
+        ));
+    }
+    let mut json = json!({
+        "game": "toads-frogs", "backsliding": true, "strip": strip.to_string(),
+        "positions": b.strips().len(), "depth": null, "move": null,
+    });
+    let mut lines = vec![format!(
+        "backsliding toads and frogs: {strip} ({})",
+        count(b.strips().len() as u64, "position", "positions")
+    )];
+    super::super::cgt_loopy::describe(&value, outcome, &mut json, &mut lines);
+    Ok(report(json, lines))
+}
+
+/// Every strip of 1 to `n` squares: outcomes (draws included) and stoppers, per length.
+fn backsliding_all(n: usize) -> CliResult<Report> {
+    use zermelo_games::backsliding::Backsliding;
+    if n == 0 || n > 14 {
+        return Err(Failure::input(format!(
+            "--all {n}: expected 1 to 14 (3^14 = 4,782,969 strips)"
+        )));
+    }
+    let started = Instant::now();
+    let mut lines = vec![format!(
+        "{:>6}  {:>9}  {:>9}  {:>9}  {:>8}",
+        "length", "strips", "stoppers", "draws", "seconds"
+    )];
+    let mut rows = Vec::new();
+    for len in 1..=n {
+        let t = Instant::now();
+        let b = Backsliding::all(len);
+        let outcomes = b.outcomes();
+        let stoppers = b.graph().stoppers().iter().filter(|&&s| s).count();
+        let draws = outcomes.iter().filter(|o| o.class().is_none()).count();
+        let secs = t.elapsed().as_secs_f64();
+        lines.push(format!(
+            "{len:>6}  {:>9}  {stoppers:>9}  {draws:>9}  {secs:>8.3}",
+            outcomes.len()
+        ));
+        rows.push(
+            json!({"length": len, "strips": outcomes.len(), "stoppers": stoppers,
+            "draws": draws, "seconds": secs}),
+        );
+    }
+    let total = started.elapsed().as_secs_f64();
+    lines.push(format!("all lengths: {total:.3} s"));
+    Ok(report(
+        json!({"game": "toads-frogs", "backsliding": true, "lengths": rows, "seconds": total}),
+        lines,
+    ))
 }
