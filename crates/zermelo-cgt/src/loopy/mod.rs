@@ -250,6 +250,82 @@ impl LoopyGraph {
     /// # Errors
     /// [`CgtError::TooBig`] when the product has more than `max_nodes` positions.
     pub fn sum(&self, starts: &[u32], max_nodes: usize) -> Result<LoopyGraph, CgtError> {
+        // Each component's reachable nodes numbered locally; a tuple is their mixed-radix
+        // number, looked up in a dense table when the product of the sizes is small enough.
+        let local: Vec<Vec<u32>> = starts.iter().map(|&s| self.reachable(&[s])).collect();
+        let sizes: Vec<u64> = local.iter().map(|p| p.len() as u64).collect();
+        let total = sizes.iter().try_fold(1u64, |a, &b| a.checked_mul(b));
+        match total {
+            Some(t) if t <= 4 * max_nodes as u64 => self.dense_sum(&local, max_nodes),
+            _ => self.hashed_sum(starts, max_nodes),
+        }
+    }
+
+    /// [`LoopyGraph::sum`] with the tuples numbered densely (mixed radix over the components'
+    /// reachable nodes).
+    fn dense_sum(&self, local: &[Vec<u32>], max_nodes: usize) -> Result<LoopyGraph, CgtError> {
+        let k = local.len();
+        // Local index of every node in every component.
+        let ranks: Vec<Vec<u32>> = local
+            .iter()
+            .map(|p| {
+                let mut r = vec![u32::MAX; self.node_count()];
+                for (i, &v) in p.iter().enumerate() {
+                    r[v as usize] = i as u32;
+                }
+                r
+            })
+            .collect();
+        let mut stride = vec![1u64; k];
+        for i in (0..k.saturating_sub(1)).rev() {
+            stride[i] = stride[i + 1] * local[i + 1].len() as u64;
+        }
+        let total = stride[0] * local[0].len() as u64;
+        let mut id = vec![u32::MAX; total as usize];
+        let mut tuples: Vec<u64> = vec![0];
+        id[0] = 0;
+        let mut g = LoopyGraph::new();
+        g.add_node();
+        let mut head = 0;
+        while head < tuples.len() {
+            let t = tuples[head];
+            let from = head as u32;
+            head += 1;
+            for left in [true, false] {
+                for i in 0..k {
+                    let digit = (t / stride[i]) % local[i].len() as u64;
+                    let c = local[i][digit as usize];
+                    for &o in self.options(c, left) {
+                        let next =
+                            t - digit * stride[i] + u64::from(ranks[i][o as usize]) * stride[i];
+                        let to = match id[next as usize] {
+                            u32::MAX => {
+                                if tuples.len() >= max_nodes {
+                                    return Err(CgtError::TooBig(format!(
+                                        "the sum has more than {max_nodes} positions"
+                                    )));
+                                }
+                                let to = g.add_node();
+                                id[next as usize] = to;
+                                tuples.push(next);
+                                to
+                            }
+                            to => to,
+                        };
+                        if left {
+                            g.add_left(from, to);
+                        } else {
+                            g.add_right(from, to);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(g)
+    }
+
+    /// [`LoopyGraph::sum`] with the tuples in a hash table.
+    fn hashed_sum(&self, starts: &[u32], max_nodes: usize) -> Result<LoopyGraph, CgtError> {
         let mut index: std::collections::HashMap<Vec<u32>, u32> = Default::default();
         let mut tuples: Vec<Vec<u32>> = vec![starts.to_vec()];
         index.insert(starts.to_vec(), 0);
@@ -343,12 +419,11 @@ impl LoopyGraph {
         let reach = self.reachable(&[start]);
         let n = self.node_count();
         let mut indegree = vec![0u32; 2 * n];
-        let next = |s: usize| -> Vec<usize> {
+        let next = |s: usize| {
             let (v, left) = (s / 2, s % 2 == 0);
             self.options(v as u32, left)
                 .iter()
-                .map(|&w| 2 * w as usize + usize::from(left))
-                .collect()
+                .map(move |&w| 2 * w as usize + usize::from(left))
         };
         let states: Vec<usize> = reach
             .iter()
@@ -385,7 +460,7 @@ impl LoopyGraph {
         while changed {
             changed = false;
             for &s in &states {
-                if alive[s] && !next(s).into_iter().any(|t| alive[t]) {
+                if alive[s] && !next(s).any(|t| alive[t]) {
                     alive[s] = false;
                     changed = true;
                 }
@@ -394,7 +469,7 @@ impl LoopyGraph {
         let mut s = *states.iter().find(|&&s| alive[s])?;
         let mut seen = std::collections::HashSet::new();
         while seen.insert(s) {
-            s = next(s).into_iter().find(|&t| alive[t])?;
+            s = next(s).find(|&t| alive[t])?;
         }
         Some((s / 2) as u32)
     }

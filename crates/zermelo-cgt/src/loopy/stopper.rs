@@ -129,6 +129,13 @@ impl Stopper {
         if let Some(node) = g.alternating_cycle(start) {
             return Err(CgtError::NotStopper(u64::from(node)));
         }
+        let positions = g.reachable(&[start]).len();
+        if positions > MAX_STOPPER_NODES {
+            return Err(CgtError::TooBig(format!(
+                "a stopper of {positions} positions is more than the {MAX_STOPPER_NODES} this \
+                 program simplifies"
+            )));
+        }
         let mut g = g.restricted(start);
         let leq = leq_matrix(&g)?;
         let k = g.node_count();
