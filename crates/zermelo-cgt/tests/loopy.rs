@@ -272,3 +272,39 @@ fn malformed_loopy_text_is_an_error_with_a_column() {
         assert_eq!(e.column, column, "{text}: {e}");
     }
 }
+
+/// The parser on random strings over the loopy notation's alphabet: never a panic; what reads
+/// as a stopper prints to text that reads back to an equal stopper.
+#[test]
+fn random_loopy_strings_parse_or_fail_cleanly() {
+    let words = [
+        "on", "off", "over", "under", "upon", "dud", "pass", "a", "a:", "b:", "b",
+    ];
+    let symbols: Vec<char> = "012*^v{}|,+- ".chars().collect();
+    let mut rng = SplitMix64::new(45);
+    let mut stoppers = 0;
+    for _ in 0..8_000 {
+        let mut text = String::new();
+        for _ in 0..1 + rng.below(12) {
+            if rng.below(4) == 0 {
+                text.push_str(words[rng.below(words.len() as u64) as usize]);
+            } else {
+                text.push(symbols[rng.below(symbols.len() as u64) as usize]);
+            }
+        }
+        let Ok(LoopyExpr::Game { graph, node }) = parse_loopy(&text) else {
+            continue;
+        };
+        let Ok(s) = Stopper::new(&graph, node) else {
+            continue;
+        };
+        stoppers += 1;
+        let printed = s.to_string();
+        let back = stopper(&printed);
+        assert!(
+            back.leq(&s).unwrap() && s.leq(&back).unwrap(),
+            "{text:?} printed {printed:?}"
+        );
+    }
+    assert!(stoppers > 300, "{stoppers}");
+}

@@ -29,6 +29,9 @@ use zermelo::{NodeId, Outcome, Player};
 use crate::error::CgtError;
 use crate::Value;
 
+/// Most followers of a short game added to a loopy graph ([`LoopyGraph::add_value`]).
+pub const MAX_VALUE_NODES: usize = 1 << 16;
+
 /// A game graph: each node's Left options and Right options (node ids).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoopyGraph {
@@ -152,30 +155,49 @@ impl LoopyGraph {
     }
 
     /// Adds the canonical form of a short game as nodes (one per follower) and returns its node.
-    pub fn add_value(&mut self, v: Value) -> u32 {
+    ///
+    /// # Errors
+    /// [`CgtError::TooBig`] past [`MAX_VALUE_NODES`] followers (an integer `n` has `n + 1`).
+    pub fn add_value(&mut self, v: Value) -> Result<u32, CgtError> {
         let mut memo = std::collections::HashMap::new();
         self.add_value_memo(v, &mut memo)
     }
 
+    /// [`LoopyGraph::add_value`] sharing the nodes of followers already added; iterative
+    /// (an integer's canonical form is a chain as long as the integer).
     pub(crate) fn add_value_memo(
         &mut self,
         v: Value,
         memo: &mut std::collections::HashMap<Value, u32>,
-    ) -> u32 {
-        if let Some(&n) = memo.get(&v) {
-            return n;
+    ) -> Result<u32, CgtError> {
+        // Nodes first (every follower once), then their options.
+        let mut order = Vec::new();
+        let mut stack = vec![v];
+        while let Some(x) = stack.pop() {
+            if memo.contains_key(&x) {
+                continue;
+            }
+            if order.len() >= MAX_VALUE_NODES {
+                return Err(CgtError::TooBig(format!(
+                    "a short game of more than {MAX_VALUE_NODES} followers in a loopy expression"
+                )));
+            }
+            let node = self.add_node();
+            memo.insert(x, node);
+            order.push(x);
+            stack.extend(x.left_options());
+            stack.extend(x.right_options());
         }
-        let node = self.add_node();
-        memo.insert(v, node);
-        for o in v.left_options() {
-            let t = self.add_value_memo(o, memo);
-            self.add_left(node, t);
+        for x in order {
+            let node = memo[&x];
+            for o in x.left_options() {
+                self.add_left(node, memo[&o]);
+            }
+            for o in x.right_options() {
+                self.add_right(node, memo[&o]);
+            }
         }
-        for o in v.right_options() {
-            let t = self.add_value_memo(o, memo);
-            self.add_right(node, t);
-        }
-        node
+        Ok(memo[&v])
     }
 
     /// The nodes reachable from `starts` by either player's moves, in the order first reached.

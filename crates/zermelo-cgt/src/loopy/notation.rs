@@ -415,25 +415,15 @@ impl Parser {
             }
             return self.braces(Some(word));
         }
-        let loopy = |p: &mut Parser, left: Option<Value>, right: Option<Value>| -> u32 {
+        // `{a|b}` with `None` for `pass`, the options 0 or *.
+        let loopy = |p: &mut Parser, left: Option<Small>, right: Option<Small>| -> u32 {
             let n = p.g.add_node();
-            match left {
-                Some(v) => {
-                    let t = p.g.add_value(v);
-                    p.g.add_left(n, t);
-                }
-                None => p.g.add_left(n, n),
-            }
-            match right {
-                Some(v) => {
-                    let t = p.g.add_value(v);
-                    p.g.add_right(n, t);
-                }
-                None => p.g.add_right(n, n),
-            }
+            let l = left.map_or(n, |s| s.node(&mut p.g));
+            let r = right.map_or(n, |s| s.node(&mut p.g));
+            p.g.add_left(n, l);
+            p.g.add_right(n, r);
             n
         };
-        let star = Value::nimber(1).map_err(|e| self.error_at(at, e.to_string()))?;
         Ok(match word.as_str() {
             "on" => {
                 let n = self.g.add_node();
@@ -445,9 +435,9 @@ impl Parser {
                 self.g.add_right(n, n);
                 n
             }
-            "over" => loopy(self, Some(Value::ZERO), None),
-            "under" => loopy(self, None, Some(Value::ZERO)),
-            "upon" => loopy(self, None, Some(star)),
+            "over" => loopy(self, Some(Small::Zero), None),
+            "under" => loopy(self, None, Some(Small::Zero)),
+            "upon" => loopy(self, None, Some(Small::Star)),
             "dud" => loopy(self, None, None),
             "pass" => *self.open.last().ok_or_else(|| {
                 self.error_at(
@@ -491,7 +481,10 @@ impl Parser {
                 message: e.message,
             }
         })?;
-        let node = self.g.add_value(v);
+        let node = self
+            .g
+            .add_value(v)
+            .map_err(|e| self.error_at(at, e.to_string()))?;
         for (suffix, word) in [("over", "over"), ("under", "under")] {
             let rest: String = self.chars[self.pos..].iter().take(suffix.len()).collect();
             if rest == suffix {
@@ -499,14 +492,14 @@ impl Parser {
                 let pseudo = match word {
                     "over" => {
                         let n = self.g.add_node();
-                        let z = self.g.add_value(Value::ZERO);
+                        let z = Small::Zero.node(&mut self.g);
                         self.g.add_left(n, z);
                         self.g.add_right(n, n);
                         n
                     }
                     _ => {
                         let n = self.g.add_node();
-                        let z = self.g.add_value(Value::ZERO);
+                        let z = Small::Zero.node(&mut self.g);
                         self.g.add_left(n, n);
                         self.g.add_right(n, z);
                         n
@@ -609,6 +602,28 @@ impl Parser {
             }
         }
         Ok(())
+    }
+}
+
+/// The short games the named values use.
+#[derive(Clone, Copy)]
+enum Small {
+    Zero,
+    Star,
+}
+
+impl Small {
+    fn node(self, g: &mut LoopyGraph) -> u32 {
+        let zero = g.add_node();
+        match self {
+            Small::Zero => zero,
+            Small::Star => {
+                let star = g.add_node();
+                g.add_left(star, zero);
+                g.add_right(star, zero);
+                star
+            }
+        }
     }
 }
 

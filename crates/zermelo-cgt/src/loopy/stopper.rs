@@ -148,10 +148,13 @@ impl Stopper {
     }
 
     /// The stopper of a short game.
-    pub fn from_value(v: Value) -> Stopper {
+    ///
+    /// # Errors
+    /// [`CgtError::TooBig`] for a game of more followers than the simplification takes.
+    pub fn from_value(v: Value) -> Result<Stopper, CgtError> {
         let mut g = LoopyGraph::new();
-        let node = g.add_value(v);
-        Stopper::new(&g, node).expect("a short game is a stopper")
+        let node = g.add_value(v)?;
+        Stopper::new(&g, node)
     }
 
     /// The graph of the simplest form (node 0 is the game).
@@ -197,7 +200,7 @@ impl Stopper {
     /// # Errors
     /// As [`Stopper::leq`].
     pub fn outcome(&self) -> Result<LoopyOutcome, CgtError> {
-        let zero = Stopper::from_value(Value::ZERO);
+        let zero = Stopper::from_value(Value::ZERO)?;
         let win = |b: bool| if b { Result3::Win } else { Result3::Loss };
         Ok(LoopyOutcome {
             left_first: win(!self.leq(&zero)?),
