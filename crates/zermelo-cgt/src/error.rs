@@ -33,4 +33,18 @@ pub enum CgtError {
     /// must answer rather than hang.
     #[error("this value takes more than {0} sums and comparisons of games to evaluate")]
     TooMuchWork(u64),
+    /// Atomic weights are computed for all-small games: every follower with options for both
+    /// players or for neither.
+    #[error(
+        "this game is not all-small (a follower has options for one player only, e.g. a \
+         non-zero number): atomic weights are computed for all-small games"
+    )]
+    NotAllSmall,
+    /// A loopy position that is not a stopper: from this node there is an infinite alternating
+    /// run of moves. Its sides (onside and offside) are not computed.
+    #[error(
+        "position {0} lies on an infinite alternating run of moves: the game is not a stopper, \
+         and the sides (onside & offside) of such games are not computed"
+    )]
+    NotStopper(u64),
 }

@@ -24,7 +24,8 @@
 //! | [`Value`] | a game in canonical form, hash-consed: `==` is equality of games |
 //! | [`Value::from_options`] | `{L | R}` simplified (canonical.rs: dominated and reversible options) |
 //! | [`Value::checked_add`], `-G` (`Neg`), [`Value::relation`], [`Value::outcome`] | sum, negative, `< = > ||`, L/R/N/P |
-//! | [`Value::mean_and_temperature`] | for numbers, number + infinitesimal, switches of numbers |
+//! | [`Value::thermograph`], [`Value::mean_and_temperature`] | walls, mean and temperature of any short game (thermograph.rs) |
+//! | [`Value::atomic_weight`] | atomic weights of all-small games (atomic.rs) |
 //! | `Display` / `FromStr` | CGSuite notation: `0`, `-2`, `3/8`, `*`, `*3`, `^`, `v`, `+-1`, `{1|*}` (notation.rs) |
 //! | [`graph_values`] | the value of every position of an acyclic [`TwoPlayerGraph`](zermelo::graph::TwoPlayerGraph) reachable from some starts |
 //!
@@ -42,14 +43,17 @@
 
 #![deny(missing_docs)]
 
+mod atomic;
 mod big;
 mod canonical;
 mod dyadic;
 mod error;
 mod graph;
 mod limits;
+pub mod loopy;
 mod memory;
 mod notation;
+mod thermograph;
 mod value;
 
 pub use big::BigDyadic;
@@ -59,6 +63,7 @@ pub use graph::graph_values;
 pub use limits::{MAX_BITS, MAX_EXP, NOTATION_WORK};
 pub use memory::{check_memory, memo_bytes, memory_limit, memory_used, set_memory_limit};
 pub use notation::ParseValueError;
+pub use thermograph::{Thermograph, Thermographs, Trajectory};
 pub use value::{OutcomeClass, Relation, Value};
 
 /// Runs `work` on a thread with a 1 GiB stack (reserved, touched only as used): comparisons and

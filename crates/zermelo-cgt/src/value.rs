@@ -12,7 +12,6 @@
 use std::cell::Cell;
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::ops::Neg;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use crate::error::CgtError;
@@ -387,29 +386,17 @@ impl Value {
         (s.stop(self, true), s.stop(self, false))
     }
 
-    /// Mean and temperature for a number (mean `x`; temperature `-2^-k` for `x = m/2^k` in
-    /// lowest terms, `-1` for an integer: CGSuite's convention), a number plus an
-    /// infinitesimal (stops equal: mean the stop, temperature 0), and a switch `{a | b}` of
-    /// numbers `a > b` (mean `(a + b) / 2`, temperature `(a - b) / 2`); `None` otherwise.
-    pub fn mean_and_temperature(self) -> Option<(Dyadic, Dyadic)> {
-        if let Some(x) = self.as_number() {
-            let t = Dyadic::new(-1, x.exponent()).ok()?;
-            return Some((x, t));
-        }
-        let (l, r) = self.stops();
-        if l == r {
-            return Some((l, Dyadic::ZERO));
-        }
-        let (left, right) = (self.left_options(), self.right_options());
-        match (left.as_slice(), right.as_slice()) {
-            ([a], [b]) => {
-                let (a, b) = (a.as_number()?, b.as_number()?);
-                let mean = a.checked_add(b).ok()?.half().ok()?;
-                let t = a.checked_add(b.neg()).ok()?.half().ok()?;
-                Some((mean, t))
-            }
-            _ => None,
-        }
+    /// Mean and temperature of any short game, from its thermograph
+    /// ([`Value::thermograph`]): for a number `x = m/2^k` the mean is `x` and the temperature
+    /// `-1/2^k` (`-1` for an integer: CGSuite's convention); a number plus an infinitesimal has
+    /// temperature 0; a switch `{a | b}` of numbers `a > b` has mean `(a + b) / 2` and
+    /// temperature `(a - b) / 2`.
+    ///
+    /// # Errors
+    /// [`CgtError::NumberTooLarge`] when a wall of the thermograph outgrows [`Dyadic`].
+    pub fn mean_and_temperature(self) -> Result<(Dyadic, Dyadic), CgtError> {
+        let t = self.thermograph()?;
+        Ok((t.mean(), t.temperature()))
     }
 }
 

@@ -160,15 +160,6 @@ fn sum_of_positions_and_the_table() {
 fn errors_exit_2_saying_what_and_where() {
     let dir = TempDir::new().unwrap();
     std::fs::write(dir.path().join("c.txt"), "3 1 2\n0 1\n1 2\n2 0\n").unwrap();
-    let r = run(&dir, &["cgt", "value", "c.txt", "--from", "0"]);
-    assert_eq!(r.code, 2);
-    assert!(
-        r.stderr
-            .contains("c.txt: the positions have a cycle (0 -> 1 -> 2 -> 0)"),
-        "{}",
-        r.stderr
-    );
-    assert!(r.stderr.contains("zermelo solve --input two-player"));
     let r = run(&dir, &["cgt", "sum", "c.txt", "--at", "0,7"]);
     assert_eq!(r.code, 2);
     assert!(
@@ -275,9 +266,30 @@ fn partizan_games_print_values_and_outcome_classes() {
     let r = run(&dir, &["game", "hackenbush", "--edges", "0-1:b,1-x:r"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("edge 2"), "{}", r.stderr);
-    let big: Vec<String> = (0..65).map(|i| format!("0-{}:g", i + 1)).collect();
-    let r = run(&dir, &["game", "hackenbush", "--edges", &big.join(",")]);
+    // A star of 65 green edges is 65 parts of * (split at the ground): *.
+    let star: Vec<String> = (0..65).map(|i| format!("0-{}:g", i + 1)).collect();
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "hackenbush",
+            "--edges",
+            &star.join(","),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        (v["value"].as_str(), v["parts"].as_u64()),
+        (Some("*"), Some(65))
+    );
+    // One part of 65 edges that needs the search (green on blue) is past its limit: exit 3.
+    let stalk: Vec<String> = (0..65)
+        .map(|i| format!("{i}-{}:{}", i + 1, if i % 2 == 0 { "b" } else { "g" }))
+        .collect();
+    let r = run(&dir, &["game", "hackenbush", "--edges", &stalk.join(",")]);
     assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("65 edges"), "{}", r.stderr);
 }
 
 /// Issue 20: a game whose canonical forms would outgrow `--max-memory` stops with exit 3 and
@@ -311,4 +323,218 @@ fn games_past_the_memory_limit_exit_3() {
     let r = run(&dir, &["--max-memory", "1G", "game", "domineering", board]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("value 1"), "{}", r.stdout);
+}
+
+/// `cgt thermograph`: the lines, the JSON walls (exact points), the picture, a file position,
+/// and its errors; `cgt show --atomic-weight`.
+#[test]
+fn thermographs_and_atomic_weights() {
+    let dir = TempDir::new().unwrap();
+    let r = run(&dir, &["cgt", "thermograph", "{2||1|0}"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(
+        lines[..3],
+        ["value {2|{1|0}}", "mean 5/4", "temperature 3/4"]
+    );
+    assert!(
+        lines[3].starts_with("left wall (t, value): (-1, 3) (3/4, 5/4)"),
+        "{}",
+        lines[3]
+    );
+    let v = ok_json(
+        &dir,
+        &["cgt", "thermograph", "{2||1|0}", "--format", "json"],
+    );
+    assert_eq!(v["mean"], "5/4");
+    assert_eq!(v["temperature"], "3/4");
+    assert_eq!(
+        v["left_wall"],
+        serde_json::json!([["-1", "3"], ["3/4", "5/4"]])
+    );
+    assert_eq!(
+        v["right_wall"],
+        serde_json::json!([["-1", "1"], ["1/2", "1"], ["3/4", "5/4"]])
+    );
+    let r = run(&dir, &["cgt", "thermograph", "+-1", "--format", "svg"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("<svg ") && r.stdout.trim_end().ends_with("</svg>"));
+    assert!(r.stdout.contains("mean 0, temperature 1"), "{}", r.stdout);
+    // Position 3 of this file is 3/4 (the docs' example): temperature -1/4.
+    std::fs::write(dir.path().join("g.txt"), "4 3 2\n3 1\n1 0\n2 0\n3 2\n1 2\n").unwrap();
+    let v = ok_json(
+        &dir,
+        &[
+            "cgt",
+            "thermograph",
+            "g.txt",
+            "--from",
+            "3",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        (v["value"].as_str(), v["mean"].as_str()),
+        (Some("3/4"), Some("3/4"))
+    );
+    assert_eq!(v["temperature"], "-1/4");
+    // Any value now has a mean and a temperature in `cgt show`.
+    let v = ok_json(
+        &dir,
+        &["cgt", "show", "{{3|2}|{-1|-3}}", "--format", "json"],
+    );
+    assert_eq!(
+        (v["mean"].as_str(), v["temperature"].as_str()),
+        (Some("1/4"), Some("9/4"))
+    );
+    let v = ok_json(
+        &dir,
+        &["cgt", "show", "^^*", "--atomic-weight", "--format", "json"],
+    );
+    assert_eq!(v["atomic_weight"], "2");
+    for (args, want) in [
+        (&["cgt", "thermograph", "{1|"][..], "column 4"),
+        (
+            &["cgt", "thermograph", "g.txt", "--from", "9"],
+            "out of range",
+        ),
+        (&["cgt", "show", "*", "--format", "svg"], "cgt thermograph"),
+        (&["cgt", "show", "1/2", "--atomic-weight"], "not all-small"),
+    ] {
+        let r = run(&dir, args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(want), "{args:?}: {}", r.stderr);
+    }
+}
+
+/// Loopy positions (issue 44): `cgt value` and `cgt sum` on cyclic files give each player's
+/// result first (win, loss, draw) as `zermelo solve --input two-player` does, the outcome
+/// letter only without draws, and the value of a stopper in its simplest form (`null`
+/// otherwise); `cgt show` reads the loopy notation and comparisons.
+#[test]
+fn loopy_positions_and_notation() {
+    let dir = TempDir::new().unwrap();
+    // 0 -L-> 1 -R-> 2 -R-> 0: a cycle, but no alternating one: a stopper.
+    std::fs::write(dir.path().join("c.txt"), "3 1 2\n0 1\n1 2\n2 0\n").unwrap();
+    let v = ok_json(
+        &dir,
+        &["cgt", "value", "c.txt", "--from", "0", "--format", "json"],
+    );
+    assert_eq!(v["value"], "0");
+    assert_eq!(
+        (v["left_first"].as_str(), v["right_first"].as_str()),
+        (Some("loss"), Some("win"))
+    );
+    assert_eq!(v["outcome"], "P");
+    // Seed 004's partizan example: Left walks 0 -> 1 -> 2, Right 2 -> 1 and passes at 1.
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/partizan.txt");
+    let v = ok_json(
+        &dir,
+        &["cgt", "value", example, "--from", "0", "--format", "json"],
+    );
+    assert_eq!(v["value"], serde_json::Value::Null);
+    assert_eq!(v["outcome"], serde_json::Value::Null);
+    assert_eq!(
+        (v["left_first"].as_str(), v["right_first"].as_str()),
+        (Some("draw"), Some("win"))
+    );
+    let solved = run(
+        &dir,
+        &["solve", "--input", "two-player", example, "--format", "csv"],
+    );
+    assert!(solved.stdout.contains("0,0,draw"), "{}", solved.stdout);
+    let v = ok_json(
+        &dir,
+        &["cgt", "sum", "c.txt", "--at", "0,2", "--format", "json"],
+    );
+    assert!(
+        v["left_first"].is_string() && v["components"][1]["value"].is_string(),
+        "{v}"
+    );
+    for (text, value) in [
+        ("on + *", "on"),
+        ("{pass|3/2}", "3/2under"),
+        ("a:{0||0|a}", "over"),
+    ] {
+        let v = ok_json(&dir, &["cgt", "show", text, "--format", "json"]);
+        assert_eq!(v["value"], value, "{text}");
+    }
+    let v = ok_json(&dir, &["cgt", "show", "over >= 0", "--format", "json"]);
+    assert_eq!(v["holds"], true);
+    let r = run(&dir, &["cgt", "show", "over > 1/64"]);
+    assert_eq!((r.code, r.stdout.trim()), (0, "over > 1/64: false"));
+    let v = ok_json(&dir, &["cgt", "show", "on + off", "--format", "json"]);
+    assert_eq!(
+        (v["value"].is_null(), v["left_first"].as_str()),
+        (true, Some("draw"))
+    );
+    for (text, want) in [
+        ("a:{0|b}", "column 6: unknown name `b`"),
+        ("{pass|", "column 7"),
+        ("dud <= 0", "not a stopper"),
+    ] {
+        let r = run(&dir, &["cgt", "show", text]);
+        assert_eq!(r.code, 2, "{text}");
+        assert!(r.stderr.contains(want), "{text}: {}", r.stderr);
+    }
+}
+
+/// `game toads-frogs --backsliding` (*Winning Ways* ch. 11): a lone toad is `on`, CGSuite's
+/// `ttt..fff` draws whoever starts and is not a stopper; `--all N` counts every strip.
+#[test]
+fn backsliding_toads_and_frogs() {
+    let dir = TempDir::new().unwrap();
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "toads-frogs",
+            "--backsliding",
+            "T.",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        (v["value"].as_str(), v["outcome"].as_str()),
+        (Some("on"), Some("L"))
+    );
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "toads-frogs",
+            "--backsliding",
+            "TTT..FFF",
+            "--format",
+            "json",
+        ],
+    );
+    assert!(v["value"].is_null() && v["outcome"].is_null(), "{v}");
+    assert_eq!(
+        (v["left_first"].as_str(), v["right_first"].as_str()),
+        (Some("draw"), Some("draw"))
+    );
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "toads-frogs",
+            "--backsliding",
+            "--all",
+            "6",
+            "--format",
+            "json",
+        ],
+    );
+    let strips: Vec<u64> = v["lengths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["strips"].as_u64().unwrap())
+        .collect();
+    assert_eq!(strips, [3, 9, 27, 81, 243, 729]);
+    let r = run(&dir, &["game", "toads-frogs", "--all", "6"]);
+    assert_eq!(r.code, 2, "--all needs --backsliding");
 }

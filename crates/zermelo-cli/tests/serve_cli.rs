@@ -348,3 +348,33 @@ fn serves_lichess_mainline() {
     assert!(no_fen.starts_with("HTTP/1.1 400"), "{no_fen}");
     stop_with(child, "-TERM");
 }
+
+/// The values page and `GET /api/cgt/thermograph`: the same mean, temperature and walls as
+/// `zermelo cgt thermograph --format json`, with the picture; malformed notation is 400.
+#[cfg(unix)]
+#[test]
+fn serves_thermographs() {
+    let (child, addr) = start(&[]);
+    let page = get(&addr, "/values");
+    assert!(
+        page.starts_with("HTTP/1.1 200") && page.contains("/values.js"),
+        "{page}"
+    );
+    let v = json_body(
+        &get(&addr, "/api/cgt/thermograph?value=%7B2%7C%7C1%7C0%7D"),
+        200,
+    );
+    assert_eq!(
+        (v["value"].as_str(), v["mean"].as_str()),
+        (Some("{2|{1|0}}"), Some("5/4"))
+    );
+    assert_eq!(v["temperature"], "3/4");
+    assert_eq!(
+        v["left_wall"],
+        serde_json::json!([["-1", "3"], ["3/4", "5/4"]])
+    );
+    assert!(v["svg"].as_str().unwrap().starts_with("<svg "));
+    let e = json_body(&get(&addr, "/api/cgt/thermograph?value=%7B1"), 400);
+    assert!(e["error"].as_str().unwrap().contains("column 3"), "{e}");
+    stop_with(child, "-TERM");
+}

@@ -281,9 +281,65 @@ impl Picture {
     /// For a Blue-Red tree, its value by Berlekamp's rule, exact at any size (O(n) additions of
     /// numbers whose size grows with the tree); `None` for other pictures.
     pub fn tree_number(&self) -> Option<BigDyadic> {
+        if !self.is_blue_red() {
+            return None;
+        }
         match &self.tree {
-            Some(t) if self.is_blue_red() => Some(tree_value(t)),
-            _ => None,
+            Some(t) => Some(tree_value(t)),
+            None => self.edge_tree().map(|t| tree_value(&t)),
+        }
+    }
+
+    /// The picture as a tree rooted at the ground, when its edges form one (every edge
+    /// standing on the ground, no cycle, no loop, no two edges between the same vertices).
+    fn edge_tree(&self) -> Option<Tree> {
+        let n = self.vertices;
+        let mut around: Vec<Vec<(u32, Colour)>> = vec![Vec::new(); n];
+        for &(u, v, c) in &self.edges {
+            if u == v {
+                return None;
+            }
+            around[u as usize].push((v, c));
+            around[v as usize].push((u, c));
+        }
+        let mut parent: Vec<Option<u32>> = vec![None; n];
+        let mut colour = vec![Colour::Green; n];
+        let mut seen = vec![false; n];
+        seen[0] = true;
+        let mut order = vec![0u32];
+        let mut head = 0;
+        while head < order.len() {
+            let u = order[head];
+            head += 1;
+            for &(w, c) in &around[u as usize] {
+                if !seen[w as usize] {
+                    seen[w as usize] = true;
+                    parent[w as usize] = Some(u);
+                    colour[w as usize] = c;
+                    order.push(w);
+                }
+            }
+        }
+        // A tree on the vertices reached: one edge fewer than them, and every edge reached.
+        let grounded = self.edges.iter().all(|&(u, _, _)| seen[u as usize]);
+        (grounded && self.edges.len() + 1 == order.len()).then(|| Tree {
+            order: top_down(&parent),
+            parent,
+            colour,
+        })
+    }
+
+    /// The vertex count (vertex 0 the ground) and the edges.
+    pub(crate) fn parts(&self) -> (usize, &[(u32, u32, Colour)]) {
+        (self.vertices, &self.edges)
+    }
+
+    /// A picture of `vertices` vertices (0 the ground) and these edges.
+    pub(crate) fn from_parts(vertices: usize, edges: Vec<(u32, u32, Colour)>) -> Picture {
+        Picture {
+            vertices,
+            edges,
+            tree: None,
         }
     }
 

@@ -14,6 +14,9 @@
 //! a vertex `u` that must become `w` asks its child `c` to become `(w ^ v(u) ^ (v(c)+1)) - 1`,
 //! and cutting the edge above `c` works exactly when `w ^ v(u) ^ (v(c)+1) = 0`. The lowest such
 //! `c` is reported.
+//!
+//! Any rooted graph (cycles, multiple edges, loops): [`green_graph_value`], by the fusion
+//! principle, then the colon principle on the tree of bridges.
 
 use zermelo::game::Game;
 use zermelo::Outcome;
@@ -235,6 +238,152 @@ fn top_down_order(parent: &[Option<u32>]) -> Result<Vec<u32>, ForestError> {
         return Err(ForestError::Cycle { vertex });
     }
     Ok(order)
+}
+
+/// The Grundy value of Green Hackenbush on any rooted graph (multiple edges and loops allowed):
+/// `vertices` numbered from 0, the ground, and `edges` between them, every edge connected to
+/// the ground.
+///
+/// The fusion principle (*Winning Ways* ch. 7): the vertices of a cycle may be fused into one
+/// without changing the value, an edge of the cycle becoming a loop, and a loop is worth a
+/// single edge. So every 2-edge-connected part (the edges that are not bridges) is fused into
+/// one vertex whose non-bridge edges count one each; the bridges left form a tree on the fused
+/// vertices, rooted at the ground's, valued by the colon principle. Cost O(V + E): one
+/// iterative search for the bridges, one pass over the tree.
+pub fn green_graph_value(vertices: usize, edges: &[(u32, u32)]) -> u64 {
+    let adjacency = Adjacency::new(vertices, edges);
+    let bridge = adjacency.bridges(edges.len());
+    // The fused vertices: components of the non-bridge edges.
+    let mut class = vec![u32::MAX; vertices];
+    let mut classes = 0u32;
+    for start in 0..vertices {
+        if class[start] != u32::MAX {
+            continue;
+        }
+        class[start] = classes;
+        let mut stack = vec![start as u32];
+        while let Some(u) = stack.pop() {
+            for &(w, e) in adjacency.of(u) {
+                if !bridge[e as usize] && class[w as usize] == u32::MAX {
+                    class[w as usize] = classes;
+                    stack.push(w);
+                }
+            }
+        }
+        classes += 1;
+    }
+    // The tree of bridges, rooted at the ground's class; each non-bridge edge is a loop worth 1.
+    let mut loops = vec![0u64; classes as usize];
+    let mut tree: Vec<Vec<u32>> = vec![Vec::new(); classes as usize];
+    for (e, &(u, v)) in edges.iter().enumerate() {
+        let (a, b) = (class[u as usize], class[v as usize]);
+        if bridge[e] {
+            tree[a as usize].push(b);
+            tree[b as usize].push(a);
+        } else {
+            loops[a as usize] ^= 1;
+        }
+    }
+    let root = class[0];
+    let mut order = vec![root];
+    let mut parent = vec![u32::MAX; classes as usize];
+    parent[root as usize] = root;
+    let mut head = 0;
+    while head < order.len() {
+        let c = order[head];
+        head += 1;
+        for &d in &tree[c as usize] {
+            if parent[d as usize] == u32::MAX {
+                parent[d as usize] = c;
+                order.push(d);
+            }
+        }
+    }
+    let mut value = loops;
+    for &c in order.iter().rev() {
+        if c != root {
+            let p = parent[c as usize] as usize;
+            value[p] ^= value[c as usize] + 1;
+        }
+    }
+    value[root as usize]
+}
+
+/// Edges around each vertex as `(other end, edge index)`, in counting-sort rows.
+struct Adjacency {
+    offsets: Vec<usize>,
+    rows: Vec<(u32, u32)>,
+}
+
+impl Adjacency {
+    fn new(vertices: usize, edges: &[(u32, u32)]) -> Adjacency {
+        let mut offsets = vec![0usize; vertices + 1];
+        for &(u, v) in edges {
+            offsets[u as usize + 1] += 1;
+            offsets[v as usize + 1] += 1;
+        }
+        for i in 0..vertices {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut rows = vec![(0, 0); offsets[vertices]];
+        let mut cursor = offsets[..vertices].to_vec();
+        for (e, &(u, v)) in edges.iter().enumerate() {
+            for (a, b) in [(u, v), (v, u)] {
+                rows[cursor[a as usize]] = (b, e as u32);
+                cursor[a as usize] += 1;
+            }
+        }
+        Adjacency { offsets, rows }
+    }
+
+    fn of(&self, u: u32) -> &[(u32, u32)] {
+        &self.rows[self.offsets[u as usize]..self.offsets[u as usize + 1]]
+    }
+
+    /// Which edges are bridges (Tarjan's low-links, iteratively: pictures may be deep). A loop
+    /// or one of two parallel edges is never a bridge: the edge used to enter a vertex is
+    /// skipped by its index, not by its other end.
+    fn bridges(&self, edge_count: usize) -> Vec<bool> {
+        let n = self.offsets.len() - 1;
+        let mut bridge = vec![false; edge_count];
+        let (mut order, mut low) = (vec![u32::MAX; n], vec![u32::MAX; n]);
+        let mut clock = 0u32;
+        for root in 0..n as u32 {
+            if order[root as usize] != u32::MAX {
+                continue;
+            }
+            order[root as usize] = clock;
+            low[root as usize] = clock;
+            clock += 1;
+            // (vertex, the edge that entered it, next row entry to look at)
+            let mut stack: Vec<(u32, u32, usize)> = vec![(root, u32::MAX, 0)];
+            while let Some(&mut (u, via, ref mut next)) = stack.last_mut() {
+                if let Some(&(w, e)) = self.of(u).get(*next) {
+                    *next += 1;
+                    if e == via {
+                        continue;
+                    }
+                    if order[w as usize] == u32::MAX {
+                        order[w as usize] = clock;
+                        low[w as usize] = clock;
+                        clock += 1;
+                        stack.push((w, e, 0));
+                    } else {
+                        low[u as usize] = low[u as usize].min(order[w as usize]);
+                    }
+                } else {
+                    stack.pop();
+                    if let Some(&(p, _, _)) = stack.last() {
+                        low[p as usize] = low[p as usize].min(low[u as usize]);
+                        if low[u as usize] > order[p as usize] {
+                            bridge[via as usize] = true;
+                        }
+                    }
+                }
+            }
+        }
+        bridge
+    }
 }
 
 /// The closed-form analysis of a forest.

@@ -48,6 +48,8 @@
 //! | [`hackenbush`] | Green Hackenbush on forests | colon principle | Grundy values of the explored game |
 //! | [`domineering`] | Domineering on boards with holes (partizan) | canonical values by region, memoized under symmetry | published values; sums vs retrograde analysis |
 //! | [`blue_red_hackenbush`] | Blue-Red(-Green) Hackenbush (partizan) | Berlekamp's rule on trees; canonical values by search on graphs | sign expansion; search; retrograde analysis |
+//! | [`hackenbush_sum`] | Hackenbush pictures as sums of the parts that meet at the ground | fusion + colon principle (green), Berlekamp (blue-red trees), search (others) | the search of the whole picture |
+//! | [`backsliding`] | Backsliding Toads and Frogs (loopy, partizan) | outcomes with draws by retrograde analysis; stoppers in simplest form | a round-by-round fixpoint; CGSuite's value of `ttt..fff` |
 //! | [`toads_frogs`] | Toads and Frogs (partizan) | canonical values by search, memoized | sums vs retrograde analysis |
 //! | [`tictactoe`] | tic-tac-toe | — (all four capabilities) | 5,478 positions, draw |
 //! | [`cop_robber`] | cop and robber | dense un-move solver over [`pursuit`] | exploring; trees are cop-win |
@@ -60,9 +62,11 @@
 pub mod nim;
 pub mod sum;
 
+pub mod backsliding;
 pub mod blue_red_hackenbush;
 pub mod domineering;
 pub mod hackenbush;
+pub mod hackenbush_sum;
 pub mod staircase;
 pub mod subtraction;
 pub mod tictactoe;

@@ -5,7 +5,8 @@
 //!
 //! Values: the canonical form by search over strips (one canonicalization per distinct strip
 //! reached, memoized), so the cost is exponential in the number of pieces; strips of at most
-//! [`MAX_CELLS`] squares.
+//! [`MAX_CELLS`] squares. A strip is first cut at its pieces that can never move again
+//! ([`Strip::segments`]) into runs whose values add, and so is every strip the search reaches.
 
 use std::collections::HashMap;
 
@@ -93,16 +94,93 @@ impl Strip {
     }
 }
 
+impl Strip {
+    /// Which squares hold a piece that can never move again: the greatest set of pieces each
+    /// blocked by the edge of the strip or by pieces of the set (a toad by a toad on its right,
+    /// or by a frog on its right with the square beyond it an edge or blocked too; a frog in
+    /// mirror image). None of them moves first, so none ever moves.
+    pub fn frozen(&self) -> Vec<bool> {
+        let s = &self.0;
+        let n = s.len();
+        let mut frozen: Vec<bool> = s.iter().map(|&c| c != b'.').collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 0..n {
+                if !frozen[i] {
+                    continue;
+                }
+                let (me, other) = (s[i], if s[i] == b'T' { b'F' } else { b'T' });
+                // The next two squares in the piece's direction (None past the edge).
+                let ahead = |k: usize| -> Option<usize> {
+                    if me == b'T' {
+                        (i + k < n).then_some(i + k)
+                    } else {
+                        i.checked_sub(k)
+                    }
+                };
+                let wall = |j: Option<usize>| j.is_none_or(|j| frozen[j]);
+                let blocked = match ahead(1) {
+                    None => true,
+                    Some(j) if frozen[j] && s[j] == me => true,
+                    Some(j) if frozen[j] && s[j] == other => wall(ahead(2)),
+                    Some(_) => false,
+                };
+                if !blocked {
+                    frozen[i] = false;
+                    changed = true;
+                }
+            }
+        }
+        frozen
+    }
+
+    /// The strip cut at its frozen pieces ([`Strip::frozen`]) into the runs between them, each
+    /// a strip of its own: no piece crosses a frozen one (a frog is frozen only with a frozen
+    /// square or the edge on its left, so no toad reaches it to jump), and a frozen square
+    /// stops a piece as the edge does. The strip is the sum of its runs. Runs without a piece
+    /// are left out.
+    pub fn segments(&self) -> Vec<Strip> {
+        let frozen = self.frozen();
+        let mut runs = Vec::new();
+        let mut start = 0;
+        // A frozen sentinel past the end closes the last run.
+        for (i, &f) in frozen.iter().chain([&true]).enumerate() {
+            if f {
+                let run = &self.0[start..i];
+                if run.iter().any(|&c| c != b'.') {
+                    runs.push(Strip(run.to_vec()));
+                }
+                start = i + 1;
+            }
+        }
+        runs
+    }
+}
+
+impl Strip {
+    /// The squares: `T`, `F` or `.` as bytes.
+    pub fn cells(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// A strip from squares already checked (`T`, `F`, `.`).
+    pub(crate) fn from_cells(cells: Vec<u8>) -> Strip {
+        Strip(cells)
+    }
+}
+
 impl std::fmt::Display for Strip {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&String::from_utf8_lossy(&self.0))
     }
 }
 
-/// Values of Toads-and-Frogs strips, memoized.
+/// Values of Toads-and-Frogs strips, memoized by segment.
 #[derive(Default)]
 pub struct ToadsFrogs {
     memo: HashMap<Strip, Value>,
+    whole: HashMap<Strip, Value>,
 }
 
 impl ToadsFrogs {
@@ -117,6 +195,16 @@ impl ToadsFrogs {
     /// [`CgtError::NumberTooLarge`] (not reached on strips of 64 squares); [`CgtError::TooBig`]
     /// past the memory limit ([`zermelo_cgt::set_memory_limit`]).
     pub fn value(&mut self, strip: &Strip) -> Result<Value, CgtError> {
+        let parts = strip
+            .segments()
+            .iter()
+            .map(|s| self.segment(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        Value::sum(&parts)
+    }
+
+    /// The value of a segment (a strip with no frozen piece), its options split again.
+    fn segment(&mut self, strip: &Strip) -> Result<Value, CgtError> {
         if let Some(&v) = self.memo.get(strip) {
             return Ok(v);
         }
@@ -129,6 +217,26 @@ impl ToadsFrogs {
         let v = Value::from_options(&sides[0], &sides[1])?;
         self.memo.insert(strip.clone(), v);
         zermelo_cgt::check_memory(zermelo_cgt::memo_bytes(&self.memo))?;
+        Ok(v)
+    }
+
+    /// The value by search over whole strips, never split (the check of [`ToadsFrogs::value`]).
+    ///
+    /// # Errors
+    /// As [`ToadsFrogs::value`].
+    pub fn value_whole(&mut self, strip: &Strip) -> Result<Value, CgtError> {
+        if let Some(&v) = self.whole.get(strip) {
+            return Ok(v);
+        }
+        let mut sides = [Vec::new(), Vec::new()];
+        for (side, left) in [(0, true), (1, false)] {
+            for m in strip.moves(left) {
+                sides[side].push(self.value_whole(&m)?);
+            }
+        }
+        let v = Value::from_options(&sides[0], &sides[1])?;
+        self.whole.insert(strip.clone(), v);
+        zermelo_cgt::check_memory(zermelo_cgt::memo_bytes(&self.whole))?;
         Ok(v)
     }
 }

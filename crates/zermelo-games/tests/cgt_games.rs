@@ -314,3 +314,166 @@ fn toads_and_frogs_sums_match_retrograde_analysis() {
     }
     assert!(seen.len() == 4, "{seen:?}");
 }
+
+/// A picture of several parts meeting only at the ground: each part on its own vertices, with
+/// cycles, parallel edges and loops, all three colours (or only green).
+fn random_multipart_picture(rng: &mut SplitMix64, max_edges: u64, green_only: bool) -> String {
+    let mut edges = Vec::new();
+    let mut next_vertex = 1;
+    let total = 1 + rng.below(max_edges);
+    while (edges.len() as u64) < total {
+        let size = 1 + rng.below(total - edges.len() as u64).min(5);
+        let vertices: Vec<u64> = std::iter::once(0)
+            .chain(next_vertex..next_vertex + 1 + rng.below(size))
+            .collect();
+        next_vertex += vertices.len() as u64;
+        for _ in 0..size {
+            let c = if green_only {
+                "g"
+            } else {
+                ["b", "r", "g"][rng.below(3) as usize]
+            };
+            let (u, v) = (
+                vertices[rng.below(vertices.len() as u64) as usize],
+                vertices[rng.below(vertices.len() as u64) as usize],
+            );
+            edges.push(format!("{u}-{v}:{c}"));
+        }
+    }
+    edges.join(",")
+}
+
+/// Split before solving (parts meeting at the ground valued alone: fusion and colon principles
+/// for green parts, Berlekamp's rule for Blue-Red trees, search for the rest) = the search of
+/// the whole picture.
+#[test]
+fn split_hackenbush_pictures_equal_the_whole_search() {
+    let mut rng = SplitMix64::new(30);
+    let mut parts_seen = 0;
+    for case in 0..700 {
+        let green_only = case % 3 == 0;
+        let text = random_multipart_picture(&mut rng, 13, green_only);
+        let picture = Picture::parse_edges(&text).unwrap();
+        let split = picture.split_value().unwrap();
+        let whole = picture.search_value().unwrap();
+        assert_eq!(
+            split.to_value().unwrap(),
+            whole,
+            "case {case}: {text}: {split}"
+        );
+        assert_eq!(
+            split.outcome().unwrap(),
+            whole.outcome(),
+            "case {case}: {text}"
+        );
+        assert_eq!(
+            split.notation().unwrap(),
+            whole.to_string(),
+            "case {case}: {text}"
+        );
+        if green_only {
+            assert_eq!(
+                split.rest,
+                Value::ZERO,
+                "case {case}: green parts are nimbers"
+            );
+        }
+        parts_seen += split.parts;
+    }
+    assert!(parts_seen > 2000, "{parts_seen}");
+}
+
+/// The fusion principle on green graphs with cycles through the ground and elsewhere, parallel
+/// edges and loops: the Grundy value equals the search's nimber.
+#[test]
+fn green_graphs_by_fusion_equal_the_search() {
+    use zermelo_games::hackenbush::green_graph_value;
+    let mut rng = SplitMix64::new(31);
+    for case in 0..800 {
+        let m = 1 + rng.below(12);
+        let n = 1 + rng.below(m + 1);
+        let edges: Vec<(u32, u32)> = (0..m)
+            .map(|_| (rng.below(n) as u32, rng.below(n) as u32))
+            .collect();
+        let text: Vec<String> = edges.iter().map(|(u, v)| format!("{u}-{v}:g")).collect();
+        let picture = Picture::parse_edges(&text.join(",")).unwrap();
+        let nimber = green_graph_value(n as usize, &edges);
+        let want = Value::nimber(nimber as u32).unwrap();
+        assert_eq!(
+            picture.search_value().unwrap(),
+            want,
+            "case {case}: {}",
+            text.join(",")
+        );
+    }
+}
+
+/// A star of n green edges on the ground is n copies of *: value 0 for even n, * for odd,
+/// at once for 10^5 edges.
+#[test]
+fn a_star_of_green_edges_is_split_at_once() {
+    for n in [1u32, 2, 17, 100_000] {
+        let text: Vec<String> = (1..=n).map(|v| format!("0-{v}:g")).collect();
+        let picture = Picture::parse_edges(&text.join(",")).unwrap();
+        let started = std::time::Instant::now();
+        let v = picture.split_value().unwrap();
+        assert!(started.elapsed().as_secs() < 5, "{n} edges");
+        assert_eq!(
+            v.notation().unwrap(),
+            if n % 2 == 0 { "0" } else { "*" },
+            "{n}"
+        );
+        assert_eq!(v.parts, n as usize);
+    }
+    // A green stalk of 1000 edges is *1000, printed without building it.
+    let stalk: Vec<String> = (0..1000).map(|v| format!("{v}-{}:g", v + 1)).collect();
+    let v = Picture::parse_edges(&stalk.join(","))
+        .unwrap()
+        .split_value()
+        .unwrap();
+    assert_eq!(v.notation().unwrap(), "*1000");
+    assert_eq!(v.outcome().unwrap(), OutcomeClass::N);
+}
+
+/// Toads and Frogs cut at its frozen pieces = the search of whole strips; and every square
+/// called frozen keeps its piece in every position reachable by either player's moves.
+#[test]
+fn split_toads_and_frogs_equal_the_whole_search() {
+    use zermelo_games::toads_frogs::{Strip, ToadsFrogs};
+    let mut rng = SplitMix64::new(32);
+    let (mut split, mut whole) = (ToadsFrogs::new(), ToadsFrogs::new());
+    let mut cut = 0;
+    for case in 0..1500 {
+        let len = 1 + rng.below(12);
+        let text: String = (0..len)
+            .map(|_| ['T', 'F', '.', 'T', 'F'][rng.below(5) as usize])
+            .collect();
+        let strip = Strip::parse(&text).unwrap();
+        assert_eq!(
+            split.value(&strip).unwrap(),
+            whole.value_whole(&strip).unwrap(),
+            "case {case}: {text}"
+        );
+        let frozen = strip.frozen();
+        if frozen.iter().any(|&f| f) {
+            cut += 1;
+        }
+        if len <= 9 {
+            let mut seen = std::collections::HashSet::from([strip.to_string()]);
+            let mut queue = vec![strip.clone()];
+            while let Some(s) = queue.pop() {
+                let cells = s.to_string().into_bytes();
+                let start = text.as_bytes();
+                for (i, &f) in frozen.iter().enumerate() {
+                    assert!(!f || cells[i] == start[i], "case {case}: {text} -> {s}");
+                }
+                for m in s.moves(true).into_iter().chain(s.moves(false)) {
+                    if seen.insert(m.to_string()) {
+                        queue.push(m);
+                    }
+                }
+            }
+        }
+    }
+    assert!(cut > 300, "{cut}");
+}

@@ -13,6 +13,7 @@
 //! * [`parity`] — `zermelo.parity`: `Arena`, `solve`, `verify`, `load`;
 //! * [`synth`] — `zermelo.synth` and `zermelo.synth_verify`: reactive synthesis from eHOA;
 //! * [`chess`] — the tablebase prober behind `zermelo.chess.Tablebase`;
+//! * [`cgt`] — `zermelo.cgt`: game values, thermographs, atomic weights;
 //! * [`errors`] — every library error kind as one Python exception class, in one place;
 //! * [`arrays`] — numpy in (dtype and shape checks) and out (read-only views of the library's
 //!   columns, no copies): the crate's only `unsafe` code;
@@ -25,6 +26,7 @@
 #![deny(missing_docs)]
 
 pub mod arrays;
+pub mod cgt;
 pub mod chess;
 pub mod errors;
 pub mod game;
@@ -69,6 +71,10 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<synth::Synthesis>()?;
     m.add_function(wrap_pyfunction!(synth::synth, m)?)?;
     m.add_function(wrap_pyfunction!(synth::synth_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(cgt::cgt_show, m)?)?;
+    m.add_function(wrap_pyfunction!(cgt::cgt_value, m)?)?;
+    m.add_function(wrap_pyfunction!(cgt::cgt_thermograph, m)?)?;
+    m.add_function(wrap_pyfunction!(cgt::cgt_atomic_weight, m)?)?;
     parity::add_registry(m)?;
     Ok(())
 }

@@ -411,6 +411,31 @@ try {
     eq(errors.filter((e) => !/^Failed to load resource: the server responded with a status of 40[04]/.test(e)), [], "console errors");
   });
 
+  await test("the values page draws the thermograph of a value typed in", async () => {
+    errors.length = 0;
+    await page.goto(BASE + "/values");
+    const shown = async (value) => {
+      await page.fill("#value", value);
+      await page.click("#draw");
+      const api = await (await fetch(BASE + "/api/cgt/thermograph?value=" + encodeURIComponent(value))).json();
+      await page.waitForFunction((v) => document.querySelector("#v-value").textContent === v, api.value);
+      return api;
+    };
+    const api = await shown("{{3|2}|{-1|-3}}");
+    eq([api.mean, api.temperature], ["1/4", "9/4"], "the API's mean and temperature");
+    eq(await page.textContent("#v-mean"), api.mean, "mean on the page");
+    eq(await page.textContent("#v-temperature"), api.temperature, "temperature on the page");
+    assert(await page.locator("#picture svg polyline").count() === 2, "two walls drawn");
+    await page.screenshot({ path: path.join(SHOTS, "values-thermograph.png") });
+    await shown("+-1 + ^");
+    eq(await page.textContent("#v-mean"), "0", "mean of +-1 + ^");
+    await page.fill("#value", "{1|");
+    await page.click("#draw");
+    await page.waitForFunction(() => document.querySelector("#value-error").textContent !== "");
+    assert(/column 4/.test(await page.textContent("#value-error")), "the column of a malformed value");
+    eq(errors.filter((e) => !/^Failed to load resource: the server responded with a status of 400/.test(e)), [], "console errors");
+  });
+
 } finally {
   await browser.close();
   fs.rmSync(userDataDir, { recursive: true, force: true });

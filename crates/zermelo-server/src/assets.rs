@@ -31,6 +31,16 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../web/presets.js"),
     ),
     (
+        "/values",
+        "text/html; charset=utf-8",
+        include_str!("../web/values.html"),
+    ),
+    (
+        "/values.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/values.js"),
+    ),
+    (
         "/tb.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/tb.js"),

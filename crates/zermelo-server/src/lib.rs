@@ -17,6 +17,8 @@
 //! | `GET /api/tb/mainline?fen=...` | optimal play to the end |
 //! | `GET /standard?fen=...` | lichess's tablebase JSON: classes under the 50-move rule, DTZ, DTM, moves |
 //! | `GET /standard/mainline?fen=...` | lichess's main line: best moves by DTZ until mate or a claimable draw, and the winner |
+//! | `GET /values` | the values page: a thermograph for a value typed in |
+//! | `GET /api/cgt/thermograph?value=...` | mean, temperature, walls and the SVG picture of a value (CGSuite notation) |
 //! | `GET /api/health` | `{"status": "ok"}` |
 //!
 //! Errors are JSON `{"error": "..."}` with 400 (malformed input), 404 (unknown route, no table),
@@ -43,6 +45,7 @@ mod routes;
 mod solve;
 pub mod tablebase;
 mod trace;
+pub mod values;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -54,20 +57,33 @@ pub use routes::router;
 pub use solve::{solve_request, SolveOptions, SolveResponse};
 pub use tablebase::{MoveProbe, PositionProbe, Tablebase, TablebaseError};
 pub use trace::TraceEvent;
+pub use values::{Values, ValuesError};
 
-/// What every handler shares: the limits and the tablebase, if any.
+/// What every handler shares: the limits, the tablebase and the game values, if any.
 #[derive(Clone)]
 pub struct AppState {
     /// Request limits.
     pub limits: Limits,
     /// The served tablebases; `None` makes the `/api/tb` endpoints answer 404.
     pub tables: Option<Arc<dyn Tablebase>>,
+    /// The game values; `None` makes `/api/cgt/thermograph` answer 404.
+    pub values: Option<Arc<dyn Values>>,
 }
 
 impl AppState {
-    /// State with the given limits and tablebase.
+    /// State with the given limits and tablebase (and no game values).
     pub fn new(limits: Limits, tables: Option<Arc<dyn Tablebase>>) -> AppState {
-        AppState { limits, tables }
+        AppState {
+            limits,
+            tables,
+            values: None,
+        }
+    }
+
+    /// The same state serving game values.
+    pub fn with_values(mut self, values: Arc<dyn Values>) -> AppState {
+        self.values = Some(values);
+        self
     }
 }
 

@@ -12,6 +12,7 @@ use serde::Deserialize;
 use crate::error::ApiError;
 use crate::solve::{solve_request, SolveOptions, SolveResponse};
 use crate::tablebase::{self, Tablebase, TablebaseError};
+use crate::values::ValuesError;
 use crate::{assets, AppState};
 
 /// The message of every `/api/tb` endpoint when no tables are served.
@@ -30,7 +31,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tb/batch", post(tb_batch))
         .route("/api/tb/mainline", get(tb_mainline))
         .route("/standard", get(tb_standard))
-        .route("/standard/mainline", get(tb_standard_mainline));
+        .route("/standard/mainline", get(tb_standard_mainline))
+        .route("/api/cgt/thermograph", get(cgt_thermograph));
     for path in assets::paths() {
         app = app.route(path, get(asset));
     }
@@ -261,4 +263,27 @@ async fn tb_batch(
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     Ok(Json(serde_json::json!({ "results": answers })).into_response())
+}
+
+#[derive(Deserialize)]
+struct ValueQuery {
+    value: String,
+}
+
+/// The thermograph of a value typed in (`GET /api/cgt/thermograph?value=...`), computed on the
+/// blocking pool (a value may take up to its work limit).
+async fn cgt_thermograph(
+    State(state): State<AppState>,
+    q: Result<Query<ValueQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let values = state
+        .values
+        .clone()
+        .ok_or_else(|| ApiError::not_found("no game values are served"))?;
+    let value = query(q)?.value;
+    let answer = tokio::task::spawn_blocking(move || values.thermograph(&value))
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        .map_err(|ValuesError::BadValue(m)| ApiError::bad_request(m))?;
+    Ok(Json(answer).into_response())
 }

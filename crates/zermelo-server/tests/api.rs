@@ -9,7 +9,8 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 use zermelo_server::{
-    router, AppState, Limits, MoveProbe, PositionProbe, Tablebase, TablebaseError,
+    router, AppState, Limits, MoveProbe, PositionProbe, Tablebase, TablebaseError, Values,
+    ValuesError,
 };
 
 const SEED_CASES: &str = include_str!("../../zermelo/tests/data/seed-examples.json");
@@ -405,6 +406,8 @@ async fn assets_are_embedded() {
         ("/", "<svg id=\"graph\""),
         ("/tb", "id=\"board\""),
         ("/app.js", "/api/solve?trace=true"),
+        ("/values", "id=\"picture\""),
+        ("/values.js", "/api/cgt/thermograph?value="),
     ] {
         let req = Request::builder().uri(path).body(Body::empty()).unwrap();
         let res = router(plain()).oneshot(req).await.unwrap();
@@ -705,4 +708,51 @@ async fn the_request_deadline_spares_keep_alive_pauses_between_requests() {
     }
     let _ = stop.send(());
     server.await.unwrap().unwrap();
+}
+
+/// Values that echo the value asked for, and refuse "bad".
+struct EchoValues;
+
+impl Values for EchoValues {
+    fn thermograph(&self, value: &str) -> Result<Value, ValuesError> {
+        match value {
+            "bad" => Err(ValuesError::BadValue("column 1: bad".into())),
+            v => Ok(json!({ "value": v })),
+        }
+    }
+}
+
+#[tokio::test]
+async fn thermographs_through_the_seam() {
+    let (status, v) = call(
+        plain(),
+        Method::GET,
+        "/api/cgt/thermograph?value=*",
+        Body::empty(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(error_of(&v), "no game values are served");
+    let state = || plain().with_values(Arc::new(EchoValues));
+    let (status, v) = call(
+        state(),
+        Method::GET,
+        "/api/cgt/thermograph?value=%7B1%7C0%7D",
+        Body::empty(),
+    )
+    .await;
+    assert_eq!((status, v), (StatusCode::OK, json!({ "value": "{1|0}" })));
+    let (status, v) = call(
+        state(),
+        Method::GET,
+        "/api/cgt/thermograph?value=bad",
+        Body::empty(),
+    )
+    .await;
+    assert_eq!(
+        (status, error_of(&v)),
+        (StatusCode::BAD_REQUEST, "column 1: bad")
+    );
+    let (status, _) = call(state(), Method::GET, "/api/cgt/thermograph", Body::empty()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
 }

@@ -2,31 +2,43 @@
 //!
 //! `cgt value FILE --from NODE` and `cgt sum FILE --at A,B,...` read the two-player format
 //! (`n m0 m1`; player 0 is Left, player 1 Right); `cgt show VALUE` evaluates a value written in
-//! the notation. Each prints lines for people or, with `--format json`, one object with at least
-//! `value` (CGSuite notation) and `outcome` (`L`, `R`, `N` or `P`). The logic lives in
-//! `zermelo_cgt`.
+//! the notation; `cgt thermograph` draws a thermograph (cgt_thermograph.rs). Each prints lines
+//! for people or, with `--format json`, one object with at least `value` (CGSuite notation) and
+//! `outcome` (`L`, `R`, `N` or `P`). The logic lives in `zermelo_cgt`.
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{json, Value as Json};
-use zermelo::NodeId;
+use zermelo_cgt::loopy::{is_loopy_text, parse_loopy, LoopyExpr, LoopyGraph};
 use zermelo_cgt::{self as cgt, CgtError, Value};
 
+use super::cgt_load::{failure, load_game, parse_value, positions, short_values};
+use super::cgt_loopy;
+use super::cgt_thermograph::{thermograph, Drawn, ThermographArgs};
 use crate::error::{CliResult, Failure};
 use crate::output::emit;
-use crate::read::read_text_input;
 use crate::shown::{Report, Shown};
-use zermelo::io::stream::NumberLines;
 
 /// Arguments of `zermelo cgt`.
 #[derive(Debug, Args)]
 pub struct CgtArgs {
     #[command(subcommand)]
     which: Which,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Shown::Table, global = true)]
-    format: Shown,
+    /// Output format (`svg`: the picture of `cgt thermograph`).
+    #[arg(long, value_enum, default_value_t = Format::Table, global = true)]
+    format: Format,
+}
+
+/// `--format` of `zermelo cgt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// Lines of text.
+    Table,
+    /// One JSON object.
+    Json,
+    /// An SVG picture (`cgt thermograph` only).
+    Svg,
 }
 
 #[derive(Debug, Subcommand)]
@@ -37,6 +49,9 @@ enum Which {
     Sum(SumArgs),
     /// Evaluate a value in CGSuite notation, e.g. `"^ + *"` or `"{3||2|0}"`.
     Show(ShowArgs),
+    /// The thermograph of a value (or of a position of a two-player file with --from): mean,
+    /// temperature, walls; `--format svg` draws it.
+    Thermograph(ThermographArgs),
 }
 
 /// Arguments of `zermelo cgt value`.
@@ -69,57 +84,38 @@ pub struct ShowArgs {
     /// ask for minutes of work: `2*52+-52*52` takes 141 million steps, 5 s).
     #[arg(long, value_name = "STEPS", default_value_t = zermelo_cgt::NOTATION_WORK)]
     max_work: u64,
+    /// Also the atomic weight (all-small games only: exit 2 for others).
+    #[arg(long)]
+    atomic_weight: bool,
 }
 
 /// Runs `zermelo cgt`.
 pub fn run(args: CgtArgs) -> CliResult {
     crate::limits::limit_cgt_memory();
-    let report = cgt::on_deep_stack(|| match args.which {
-        Which::Value(a) => value(a),
-        Which::Sum(a) => sum(a),
-        Which::Show(a) => show(a),
+    let svg = args.format == Format::Svg;
+    if svg && !matches!(args.which, Which::Thermograph(_)) {
+        return Err(Failure::input(
+            "--format svg draws a thermograph: use it with `cgt thermograph`",
+        ));
+    }
+    let shown = match args.format {
+        Format::Json => Shown::Json,
+        Format::Table | Format::Svg => Shown::Table,
+    };
+    let drawn = cgt::on_deep_stack(|| match args.which {
+        Which::Value(a) => value(a).map(Drawn::Report),
+        Which::Sum(a) => sum(a).map(Drawn::Report),
+        Which::Show(a) => show(a).map(Drawn::Report),
+        Which::Thermograph(a) => thermograph(a, svg),
     })?;
-    emit(None, |out| report.write(out, args.format))
-}
-
-/// The values of the positions `at` of the file.
-fn load_values(file: &std::path::Path, at: &[u64]) -> CliResult<(String, Vec<Value>)> {
-    let (bytes, name) = read_text_input(file, &mut NumberLines::two_player())?;
-    let game = zermelo::io::parse_two_player(&bytes, &name)?;
-    let n = game.position_count() as u64;
-    let starts = at
-        .iter()
-        .map(|&p| {
-            if p < n {
-                Ok(p as NodeId)
-            } else {
-                Err(Failure::input(format!(
-                    "{name}: position {p} is out of range: the game has {n} positions"
-                )))
-            }
-        })
-        .collect::<CliResult<Vec<NodeId>>>()?;
-    let values = cgt::graph_values(&game, &starts).map_err(|e| failure(&name, e))?;
-    let picked = starts
-        .iter()
-        .map(|&s| values[s as usize].expect("every start is valued"))
-        .collect();
-    Ok((name, picked))
-}
-
-fn failure(name: &str, e: CgtError) -> Failure {
-    match e {
-        CgtError::Cycle(cycle) => Failure::input(format!(
-            "{name}: the positions have a cycle ({cycle}); canonical values exist only for \
-             finite (acyclic) games: for who wins, use `zermelo solve --input two-player {name}`"
-        )),
-        CgtError::TooBig(_) | CgtError::NumberTooLarge => crate::limits::cgt_too_big(name, e),
-        e => Failure::input(format!("{name}: {e}")),
+    match drawn {
+        Drawn::Report(report) => emit(None, |out| report.write(out, shown)),
+        Drawn::Svg(text) => emit(None, |out| out.write_all(text.as_bytes())),
     }
 }
 
-/// `value`, `outcome`, and mean/temperature when known, as JSON fields and lines.
-fn describe(v: Value, mut json: Json, report_lines: &mut Vec<String>) -> Json {
+/// `value`, `outcome`, mean and temperature, as JSON fields and lines.
+fn describe(v: Value, mut json: Json, report_lines: &mut Vec<String>) -> Result<Json, CgtError> {
     let outcome = v.outcome();
     json["value"] = json!(v.to_string());
     json["outcome"] = json!(outcome.as_str());
@@ -131,18 +127,11 @@ fn describe(v: Value, mut json: Json, report_lines: &mut Vec<String>) -> Json {
     };
     report_lines.push(format!("value {v}"));
     report_lines.push(format!("outcome {} ({who})", outcome.as_str()));
-    match v.mean_and_temperature() {
-        Some((m, t)) => {
-            json["mean"] = json!(m.to_string());
-            json["temperature"] = json!(t.to_string());
-            report_lines.push(format!("mean {m}, temperature {t}"));
-        }
-        None => {
-            json["mean"] = Json::Null;
-            json["temperature"] = Json::Null;
-        }
-    }
-    json
+    let (m, t) = v.mean_and_temperature()?;
+    json["mean"] = json!(m.to_string());
+    json["temperature"] = json!(t.to_string());
+    report_lines.push(format!("mean {m}, temperature {t}"));
+    Ok(json)
 }
 
 fn finish(json: Json, lines: Vec<String>) -> Report {
@@ -154,11 +143,15 @@ fn finish(json: Json, lines: Vec<String>) -> Report {
 }
 
 fn value(a: ValueArgs) -> CliResult<Report> {
-    let (_, values) = load_values(&a.file, &[a.from])?;
-    let v = values[0];
+    let (name, game) = load_game(&a.file)?;
+    let from = positions(&name, &game, &[a.from])?[0];
+    if !LoopyGraph::from_two_player(&game).is_loopfree(from) {
+        return cgt_loopy::value(&game, a.from);
+    }
+    let v = short_values(&name, &game, &[a.from])?[0];
     let mut lines = vec![format!("position {}", a.from)];
-    let json = describe(v, json!({ "from": a.from }), &mut lines);
-    let mut json = json;
+    let mut json =
+        describe(v, json!({ "from": a.from }), &mut lines).map_err(|e| failure(&name, e))?;
     let opts = |o: Vec<Value>| o.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     json["left"] = json!(opts(v.left_options()));
     json["right"] = json!(opts(v.right_options()));
@@ -166,7 +159,13 @@ fn value(a: ValueArgs) -> CliResult<Report> {
 }
 
 fn sum(a: SumArgs) -> CliResult<Report> {
-    let (name, values) = load_values(&a.file, &a.at)?;
+    let (name, game) = load_game(&a.file)?;
+    let starts = positions(&name, &game, &a.at)?;
+    let loopy = LoopyGraph::from_two_player(&game);
+    if starts.iter().any(|&s| !loopy.is_loopfree(s)) {
+        return cgt_loopy::sum(&name, &game, &a.at);
+    }
+    let values = short_values(&name, &game, &a.at)?;
     let total = Value::sum(&values).map_err(|e| failure(&name, e))?;
     let mut lines: Vec<String> =
         a.at.iter()
@@ -182,20 +181,37 @@ fn sum(a: SumArgs) -> CliResult<Report> {
         total,
         json!({ "at": a.at, "components": components }),
         &mut lines,
-    );
+    )
+    .map_err(|e| failure(&name, e))?;
     Ok(finish(json, lines))
 }
 
 fn show(a: ShowArgs) -> CliResult<Report> {
-    let v = Value::parse_with_work_limit(&a.value, Some(a.max_work)).map_err(|e| {
-        let hint = if e.message == CgtError::TooMuchWork(a.max_work).to_string() {
-            "; raise the limit with --max-work"
-        } else {
-            ""
+    if is_loopy_text(&a.value) {
+        if a.atomic_weight {
+            return Err(Failure::input(
+                "--atomic-weight: atomic weights are computed for short all-small games",
+            ));
+        }
+        let bad = |e| Failure::input(format!("value {:?}: {e}", a.value));
+        return match parse_loopy(&a.value).map_err(bad)? {
+            LoopyExpr::Game { graph, node } => cgt_loopy::show_game(&graph, node),
+            LoopyExpr::Relation {
+                left,
+                op,
+                right,
+                holds,
+            } => Ok(cgt_loopy::show_relation(&left, op, &right, holds)),
         };
-        Failure::input(format!("value {:?}: {e}{hint}", a.value))
-    })?;
+    }
+    let v = parse_value(&a.value, a.max_work)?;
+    let name = format!("value {:?}", a.value);
     let mut lines = Vec::new();
-    let json = describe(v, json!({}), &mut lines);
+    let mut json = describe(v, json!({}), &mut lines).map_err(|e| failure(&name, e))?;
+    if a.atomic_weight {
+        let w = v.atomic_weight().map_err(|e| failure(&name, e))?;
+        json["atomic_weight"] = json!(w.to_string());
+        lines.push(format!("atomic weight {w}"));
+    }
     Ok(finish(json, lines))
 }

@@ -1,6 +1,9 @@
 //! One module per subcommand.
 
 pub mod cgt;
+pub mod cgt_load;
+pub mod cgt_loopy;
+pub mod cgt_thermograph;
 pub mod convert;
 pub mod game;
 pub mod gen;

@@ -62,7 +62,9 @@ pub fn run(args: ServeArgs) -> CliResult {
         )) as _),
         None => None,
     };
-    let state = AppState::new(limits, tables);
+    let state = AppState::new(limits, tables).with_values(Arc::new(
+        super::cgt_thermograph::ServedValues::with_memory_limit(),
+    ));
     let connections = zermelo_server::Connections {
         request_timeout: std::time::Duration::from_secs(args.request_timeout),
         ..zermelo_server::Connections::default()

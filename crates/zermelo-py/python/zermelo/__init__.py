@@ -14,7 +14,8 @@ True
 
 Also: :func:`load` (every format of the command line), :func:`grundy`, :func:`solve_game`
 (games written in Python), :mod:`zermelo.parity` (parity games) and :mod:`zermelo.chess`
-(endgame tables), :func:`synth` (controllers from SYNTCOMP specifications). Errors are :class:`ZermeloError` subclasses.
+(endgame tables), :mod:`zermelo.cgt` (game values) and :func:`synth` (controllers from SYNTCOMP
+specifications). Errors are :class:`ZermeloError` subclasses.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ from ._native import (
 #: The name of each outcome code: ``OUTCOME_NAMES[WIN] == "win"``.
 OUTCOME_NAMES = ("win", "lose", "draw")
 
-from . import chess, parity  # noqa: E402  (after the names they use)
+from . import cgt, chess, parity  # noqa: E402  (after the names they use)
 
 __all__ = [
     "WIN",
@@ -81,6 +82,7 @@ __all__ = [
     "Synthesis",
     "parity",
     "chess",
+    "cgt",
     "ZermeloError",
     "ReadError",
     "ParseError",

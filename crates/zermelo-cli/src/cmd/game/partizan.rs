@@ -6,12 +6,12 @@ use std::time::Instant;
 
 use clap::Args;
 use serde_json::{json, Value as Json};
-use zermelo_cgt::{self as cgt, Value};
+use zermelo_cgt::{self as cgt, OutcomeClass, Value};
 use zermelo_games::blue_red_hackenbush::{Picture, PictureError};
 use zermelo_games::domineering::{Board, Domineering};
 
 use crate::error::{CliResult, Failure};
-use crate::shown::Report;
+use crate::shown::{count, Report};
 
 /// Arguments of `zermelo game domineering`.
 #[derive(Debug, Args)]
@@ -36,12 +36,7 @@ fn describe(game: &str, v: Value, mut extra: Json, r: &mut Vec<String>) -> Json 
     r.push(format!(
         "outcome {} ({})",
         outcome.as_str(),
-        match outcome.as_str() {
-            "L" => "Left wins, whoever starts",
-            "R" => "Right wins, whoever starts",
-            "N" => "the first player wins",
-            _ => "the second player wins",
-        }
+        who_wins(outcome)
     ));
     extra
 }
@@ -112,47 +107,47 @@ fn picture_error(flag: &str, e: PictureError) -> Failure {
     }
 }
 
-/// `zermelo game hackenbush` with colours: Blue-Red(-Green) Hackenbush.
+/// `zermelo game hackenbush` with colours: Blue-Red(-Green) Hackenbush, the picture split into
+/// the parts that meet only at the ground (green parts by fusion and the colon principle,
+/// Blue-Red trees by Berlekamp's rule, other parts by search), their values added.
 pub fn hackenbush(picture: Result<Picture, PictureError>, flag: &str) -> CliResult<Report> {
     crate::limits::limit_cgt_memory();
     let picture = picture.map_err(|e| picture_error(flag, e))?;
     let start = Instant::now();
-    if let Some(x) = picture.tree_number() {
-        // Berlekamp's rule: a number of any size, printed exactly.
-        let class = match x.signum() {
-            1 => "L",
-            -1 => "R",
-            _ => "P",
-        };
-        let secs = start.elapsed().as_secs_f64();
+    cgt::on_deep_stack(|| {
+        let v = picture.split_value().map_err(|e| picture_error(flag, e))?;
+        let too_big = |e| crate::limits::cgt_too_big(flag, e);
+        let (value, outcome) = (
+            v.notation().map_err(too_big)?,
+            v.outcome().map_err(too_big)?,
+        );
         let mut r = Report::new(json!({
-            "game": "hackenbush", "edges": picture.edge_count(), "value": x.to_string(),
-            "outcome": class, "depth": null, "move": null,
+            "game": "hackenbush", "edges": picture.edge_count(), "parts": v.parts,
+            "value": value, "outcome": outcome.as_str(), "depth": null, "move": null,
         }));
         r.line(format!(
-            "blue-red hackenbush: {} edges, Berlekamp's rule, {secs:.3} s",
-            picture.edge_count()
-        ));
-        r.line(format!("value {x}"));
-        r.line(format!("outcome {class}"));
-        return Ok(r);
-    }
-    cgt::on_deep_stack(|| {
-        let v = picture.value().map_err(|e| picture_error(flag, e))?;
-        let mut lines = vec![format!(
-            "blue-red{} hackenbush: {} edges, search, {:.3} s",
-            if picture.is_blue_red() { "" } else { "-green" },
-            picture.edge_count(),
+            "hackenbush: {} in {} meeting at the ground, {:.3} s",
+            count(picture.edge_count() as u64, "edge", "edges"),
+            count(v.parts as u64, "part", "parts"),
             start.elapsed().as_secs_f64()
-        )];
-        let json = describe(
-            "hackenbush",
-            v,
-            json!({"edges": picture.edge_count()}),
-            &mut lines,
-        );
-        Ok(report(json, lines))
+        ));
+        r.line(format!("value {value}"));
+        r.line(format!(
+            "outcome {} ({})",
+            outcome.as_str(),
+            who_wins(outcome)
+        ));
+        Ok(r)
     })
+}
+
+fn who_wins(outcome: OutcomeClass) -> &'static str {
+    match outcome {
+        OutcomeClass::L => "Left wins, whoever starts",
+        OutcomeClass::R => "Right wins, whoever starts",
+        OutcomeClass::N => "the first player wins",
+        OutcomeClass::P => "the second player wins",
+    }
 }
 
 /// Arguments of `zermelo game toads-frogs`.
@@ -160,15 +155,35 @@ pub fn hackenbush(picture: Result<Picture, PictureError>, flag: &str) -> CliResu
 pub struct ToadsFrogsArgs {
     /// The strip: `T` (Left's toads, moving right), `F` (Right's frogs, moving left), `.`
     /// (empty), e.g. `TT..FF`.
-    #[arg(value_name = "STRIP")]
-    strip: String,
+    #[arg(value_name = "STRIP", required_unless_present = "all")]
+    strip: Option<String>,
+    /// Backsliding Toads and Frogs (*Winning Ways* ch. 11): a toad may also slide one square
+    /// back into an empty square, a frog likewise: loopy, infinite play a draw.
+    #[arg(long)]
+    backsliding: bool,
+    /// With --backsliding, instead of one strip: every strip of 1 to N squares (3^n each),
+    /// outcomes and stoppers counted, with times.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "backsliding",
+        conflicts_with = "strip"
+    )]
+    all: Option<usize>,
 }
 
 /// `zermelo game toads-frogs`.
 pub fn toads_frogs(args: ToadsFrogsArgs) -> CliResult<Report> {
     crate::limits::limit_cgt_memory();
     use zermelo_games::toads_frogs::{Strip, ToadsFrogs};
-    let strip = Strip::parse(&args.strip).map_err(|e| Failure::input(format!("strip: {e}")))?;
+    if let Some(n) = args.all {
+        return backsliding_all(n);
+    }
+    let text = args.strip.unwrap_or_default();
+    let strip = Strip::parse(&text).map_err(|e| Failure::input(format!("strip: {e}")))?;
+    if args.backsliding {
+        return backsliding(&strip);
+    }
     cgt::on_deep_stack(|| {
         let v = ToadsFrogs::new()
             .value(&strip)
@@ -182,4 +197,66 @@ pub fn toads_frogs(args: ToadsFrogsArgs) -> CliResult<Report> {
         );
         Ok(report(json, lines))
     })
+}
+
+fn backsliding(strip: &zermelo_games::toads_frogs::Strip) -> CliResult<Report> {
+    use zermelo_games::backsliding::Backsliding;
+    let b = Backsliding::explore(strip);
+    let outcome = b.outcomes()[0];
+    let mut value = cgt::on_deep_stack(|| super::super::cgt_loopy::value_of(b.graph(), 0))?;
+    if let (Err(_), Some(node)) = (&value, b.graph().alternating_cycle(0)) {
+        value = Err(format!(
+            "not a stopper ({} lies on an infinite alternating run of moves); its sides \
+             (onside & offside) are not computed",
+            b.strips()[node as usize]
+        ));
+    }
+    let mut json = json!({
+        "game": "toads-frogs", "backsliding": true, "strip": strip.to_string(),
+        "positions": b.strips().len(), "depth": null, "move": null,
+    });
+    let mut lines = vec![format!(
+        "backsliding toads and frogs: {strip} ({})",
+        count(b.strips().len() as u64, "position", "positions")
+    )];
+    super::super::cgt_loopy::describe(&value, outcome, &mut json, &mut lines);
+    Ok(report(json, lines))
+}
+
+/// Every strip of 1 to `n` squares: outcomes (draws included) and stoppers, per length.
+fn backsliding_all(n: usize) -> CliResult<Report> {
+    use zermelo_games::backsliding::Backsliding;
+    if n == 0 || n > 14 {
+        return Err(Failure::input(format!(
+            "--all {n}: expected 1 to 14 (3^14 = 4,782,969 strips)"
+        )));
+    }
+    let started = Instant::now();
+    let mut lines = vec![format!(
+        "{:>6}  {:>9}  {:>9}  {:>9}  {:>8}",
+        "length", "strips", "stoppers", "draws", "seconds"
+    )];
+    let mut rows = Vec::new();
+    for len in 1..=n {
+        let t = Instant::now();
+        let b = Backsliding::all(len);
+        let outcomes = b.outcomes();
+        let stoppers = b.graph().stoppers().iter().filter(|&&s| s).count();
+        let draws = outcomes.iter().filter(|o| o.class().is_none()).count();
+        let secs = t.elapsed().as_secs_f64();
+        lines.push(format!(
+            "{len:>6}  {:>9}  {stoppers:>9}  {draws:>9}  {secs:>8.3}",
+            outcomes.len()
+        ));
+        rows.push(
+            json!({"length": len, "strips": outcomes.len(), "stoppers": stoppers,
+            "draws": draws, "seconds": secs}),
+        );
+    }
+    let total = started.elapsed().as_secs_f64();
+    lines.push(format!("all lengths: {total:.3} s"));
+    Ok(report(
+        json!({"game": "toads-frogs", "backsliding": true, "lengths": rows, "seconds": total}),
+        lines,
+    ))
 }

@@ -1,0 +1,632 @@
+//! CGSuite's loopy notation: stoppers printed in their simplest form, and loopy expressions
+//! read.
+//!
+//! Printed: a follower with no cycle below it as its short value (`1/2`, `^*`, `{1|*}`); `on`
+//! (`{pass|}`), `off` (`{|pass}`), `over` (`{0|pass}`), `under` (`{pass|0}`), `xover`
+//! (`{x|pass}`) and `xunder` (`{pass|x}`) for a number `x`, `upon` (`{pass|*}`); anything else
+//! as `{L|R}`, where `pass` is the node itself and a node met again below itself is named:
+//! `a:{0|{a|*}}`.
+//!
+//! Read: all of the short notation, plus those names and `dud` (`{pass|pass}`), `pass` (the
+//! innermost braces), `name:{...}` and references to it inside, sums and negatives of games
+//! with no reference to an enclosing open node, and one comparison `G >= H`, `G <= H`,
+//! `G == H`, `G > H`, `G < H` of stoppers.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use super::stopper::node_value;
+use super::{LoopyGraph, Stopper};
+use crate::error::CgtError;
+use crate::notation::ParseValueError;
+use crate::{Dyadic, Value};
+
+impl fmt::Display for Stopper {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = self.graph();
+        let mut p = Printer {
+            g,
+            values: HashMap::new(),
+            names: HashMap::new(),
+            named: 0,
+            stack: Vec::new(),
+        };
+        f.write_str(&p.node(0))
+    }
+}
+
+struct Printer<'a> {
+    g: &'a LoopyGraph,
+    values: HashMap<u32, Option<Value>>,
+    names: HashMap<u32, String>,
+    named: usize,
+    stack: Vec<u32>,
+}
+
+impl Printer<'_> {
+    fn value(&mut self, v: u32) -> Option<Value> {
+        node_value(self.g, v, &mut self.values)
+    }
+
+    fn number(&mut self, v: u32) -> Option<Dyadic> {
+        self.value(v).and_then(Value::as_number)
+    }
+
+    /// `on`, `off`, `xover`, `xunder`, `upon`, if the node is one.
+    fn special(&mut self, v: u32) -> Option<String> {
+        let (l, r) = (self.g.left(v).to_vec(), self.g.right(v).to_vec());
+        let star = Value::nimber(1).ok()?;
+        let pseudo = |x: Dyadic, what: &str| {
+            if x == Dyadic::ZERO {
+                what.to_string()
+            } else {
+                format!("{x}{what}")
+            }
+        };
+        match (l.as_slice(), r.as_slice()) {
+            ([a], []) if *a == v => Some("on".into()),
+            ([], [b]) if *b == v => Some("off".into()),
+            ([a], [b]) if *b == v && *a != v => self.number(*a).map(|x| pseudo(x, "over")),
+            ([a], [b]) if *a == v && *b != v => match self.value(*b) {
+                Some(s) if s == star => Some("upon".into()),
+                _ => self.number(*b).map(|x| pseudo(x, "under")),
+            },
+            _ => None,
+        }
+    }
+
+    fn node(&mut self, v: u32) -> String {
+        if let Some(x) = self.value(v) {
+            return x.to_string();
+        }
+        if let Some(s) = self.special(v) {
+            return s;
+        }
+        if self.stack.contains(&v) {
+            if let Some(name) = self.names.get(&v) {
+                return name.clone();
+            }
+            let name = name_of(self.named);
+            self.named += 1;
+            self.names.insert(v, name.clone());
+            return name;
+        }
+        self.stack.push(v);
+        let mut sides = [Vec::new(), Vec::new()];
+        for (side, left) in [(0, true), (1, false)] {
+            for &w in self.g.options(v, left) {
+                let text = if w == v { "pass".into() } else { self.node(w) };
+                sides[side].push(text);
+            }
+        }
+        self.stack.pop();
+        let body = format!("{{{}|{}}}", sides[0].join(","), sides[1].join(","));
+        match self.names.remove(&v) {
+            Some(name) => format!("{name}:{body}"),
+            None => body,
+        }
+    }
+}
+
+/// `a`, `b`, ..., `z`, then `n27`, ... (never `v`, which is down).
+fn name_of(i: usize) -> String {
+    let letters: Vec<char> = ('a'..='z').filter(|&c| c != 'v').collect();
+    match letters.get(i) {
+        Some(c) => c.to_string(),
+        None => format!("n{}", i + 2),
+    }
+}
+
+/// A loopy expression read: a game (a node of a graph), or a comparison of two stoppers.
+#[derive(Clone, Debug)]
+pub enum LoopyExpr {
+    /// A game: node `node` of `graph`.
+    Game {
+        /// The graph built from the text.
+        graph: LoopyGraph,
+        /// The game's node.
+        node: u32,
+    },
+    /// `left op right` and whether it holds.
+    Relation {
+        /// The left side, in simplest form.
+        left: Stopper,
+        /// `>=`, `<=`, `==`, `>` or `<`.
+        op: &'static str,
+        /// The right side.
+        right: Stopper,
+        /// Whether the relation holds.
+        holds: bool,
+    },
+}
+
+/// Reads a loopy expression (module docs).
+///
+/// # Errors
+/// [`ParseValueError`] with the column: malformed text, an unknown name, `pass` outside braces,
+/// a sum or negative of a game with a reference to an enclosing open node, a comparison of games
+/// that are not stoppers, or a short part past the work limit.
+pub fn parse_loopy(text: &str) -> Result<LoopyExpr, ParseValueError> {
+    let mut p = Parser {
+        chars: text.chars().collect(),
+        pos: 0,
+        g: LoopyGraph::new(),
+        open: Vec::new(),
+        scope: Vec::new(),
+        depth: 0,
+    };
+    let a = p.sum()?;
+    let op = p.relation();
+    let result = match op {
+        None => LoopyExpr::Game {
+            node: a,
+            graph: std::mem::take(&mut p.g),
+        },
+        Some(op) => {
+            let at = p.pos;
+            let b = p.sum()?;
+            let stopper = |p: &Parser, n: u32, at: usize| {
+                Stopper::new(&p.g, n).map_err(|e| p.error_at(at, e.to_string()))
+            };
+            let (left, right) = (stopper(&p, a, 0)?, stopper(&p, b, at)?);
+            let le = |x: &Stopper, y: &Stopper| x.leq(y).map_err(|e| p.error_at(0, e.to_string()));
+            let (ab, ba) = (le(&left, &right)?, le(&right, &left)?);
+            let holds = match op {
+                ">=" => ba,
+                "<=" => ab,
+                "==" => ab && ba,
+                ">" => ba && !ab,
+                _ => ab && !ba,
+            };
+            LoopyExpr::Relation {
+                left,
+                op,
+                right,
+                holds,
+            }
+        }
+    };
+    p.skip_space();
+    if p.pos < p.chars.len() {
+        return Err(p.error(format!(
+            "unexpected {:?} after a complete value",
+            p.chars[p.pos]
+        )));
+    }
+    Ok(result)
+}
+
+/// Does the text use loopy notation (names, `pass`, `:` or a comparison), rather than only the
+/// short notation?
+pub fn is_loopy_text(text: &str) -> bool {
+    text.chars()
+        .any(|c| (c.is_ascii_alphabetic() && c != 'v') || ":<>=".contains(c))
+}
+
+struct Parser {
+    chars: Vec<char>,
+    pos: usize,
+    g: LoopyGraph,
+    /// Braces being read (innermost last): `pass` is the last.
+    open: Vec<u32>,
+    /// Names in scope, innermost last.
+    scope: Vec<(String, u32)>,
+    depth: usize,
+}
+
+enum Item {
+    Game(u32),
+    Bars(usize, usize),
+}
+
+/// Largest sum built while reading (positions of the product).
+const MAX_SUM_NODES: usize = 1 << 16;
+
+impl Parser {
+    fn error_at(&self, pos: usize, message: String) -> ParseValueError {
+        ParseValueError {
+            column: pos + 1,
+            message,
+        }
+    }
+
+    fn error(&self, message: String) -> ParseValueError {
+        self.error_at(self.pos, message)
+    }
+
+    fn skip_space(&mut self) {
+        while self.chars.get(self.pos).is_some_and(|c| c.is_whitespace()) {
+            self.pos += 1;
+        }
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.skip_space();
+        self.chars.get(self.pos).copied()
+    }
+
+    fn looking_at(&mut self, s: &str) -> bool {
+        self.skip_space();
+        s.chars()
+            .enumerate()
+            .all(|(i, c)| self.chars.get(self.pos + i) == Some(&c))
+    }
+
+    fn relation(&mut self) -> Option<&'static str> {
+        for op in [">=", "<=", "==", ">", "<"] {
+            if self.looking_at(op) {
+                self.pos += op.len();
+                return Some(op);
+            }
+        }
+        None
+    }
+
+    /// `switch (('+' | '-') switch)*`.
+    fn sum(&mut self) -> Result<u32, ParseValueError> {
+        let mut v = self.switch()?;
+        loop {
+            if self.looking_at("+-") {
+                return Err(self.error("`+-` here: write `x+-y` with a number x".into()));
+            }
+            match self.peek() {
+                Some('+') => {
+                    let at = self.pos;
+                    self.pos += 1;
+                    let t = self.switch()?;
+                    v = self.add(v, t, at)?;
+                }
+                Some('-') => {
+                    let at = self.pos;
+                    self.pos += 1;
+                    let t = self.switch()?;
+                    let t = self.negate(t, at)?;
+                    v = self.add(v, t, at)?;
+                }
+                _ => return Ok(v),
+            }
+        }
+    }
+
+    fn switch(&mut self) -> Result<u32, ParseValueError> {
+        if self.looking_at("+-") {
+            let at = self.pos;
+            self.pos += 2;
+            let g = self.unary()?;
+            let n = self.negate(g, at)?;
+            return Ok(self.braces_node(&[g], &[n]));
+        }
+        let x = self.unary()?;
+        if self.looking_at("+-") {
+            let at = self.pos;
+            self.pos += 2;
+            let y = self.unary()?;
+            let minus = self.negate(y, at)?;
+            let (l, r) = (self.add(x, y, at)?, self.add(x, minus, at)?);
+            return Ok(self.braces_node(&[l], &[r]));
+        }
+        Ok(x)
+    }
+
+    fn braces_node(&mut self, left: &[u32], right: &[u32]) -> u32 {
+        let n = self.g.add_node();
+        for &l in left {
+            self.g.add_left(n, l);
+        }
+        for &r in right {
+            self.g.add_right(n, r);
+        }
+        n
+    }
+
+    fn unary(&mut self) -> Result<u32, ParseValueError> {
+        let mut negate = false;
+        let at = self.pos;
+        while self.peek() == Some('-')
+            && !self
+                .chars
+                .get(self.pos + 1)
+                .is_some_and(|c| c.is_ascii_digit())
+        {
+            self.pos += 1;
+            negate = !negate;
+        }
+        let v = self.atom()?;
+        if negate {
+            self.negate(v, at)
+        } else {
+            Ok(v)
+        }
+    }
+
+    /// A game that sums and negatives may use: nothing below it still being read.
+    fn closed(&self, v: u32, at: usize) -> Result<(), ParseValueError> {
+        let reach = self.g.reachable(&[v]);
+        if reach.iter().any(|w| self.open.contains(w)) {
+            return Err(self.error_at(
+                at,
+                "a sum or negative of a game that refers to an enclosing node (a cycle still \
+                 being read): name the whole game instead"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn negate(&mut self, v: u32, at: usize) -> Result<u32, ParseValueError> {
+        self.closed(v, at)?;
+        let part = self.g.restricted(v).negated();
+        Ok(self.graft(&part))
+    }
+
+    fn add(&mut self, a: u32, b: u32, at: usize) -> Result<u32, ParseValueError> {
+        self.closed(a, at)?;
+        self.closed(b, at)?;
+        let sum = self
+            .g
+            .sum(&[a, b], MAX_SUM_NODES)
+            .map_err(|e| self.error_at(at, e.to_string()))?;
+        // A stopper is kept in its simplest form, so later sums stay small.
+        let part = match Stopper::new(&sum, 0) {
+            Ok(s) => s.graph().clone(),
+            Err(CgtError::NotStopper(_)) => sum,
+            Err(e) => return Err(self.error_at(at, e.to_string())),
+        };
+        Ok(self.graft(&part))
+    }
+
+    /// Copies a graph in; its node 0 becomes the returned node.
+    fn graft(&mut self, part: &LoopyGraph) -> u32 {
+        let shift = self.g.node_count() as u32;
+        self.g = self.g.union(part);
+        shift
+    }
+
+    fn atom(&mut self) -> Result<u32, ParseValueError> {
+        match self.peek() {
+            Some('{') => self.braces(None),
+            Some(c) if c.is_ascii_alphabetic() && c != 'v' => self.word(),
+            Some(c) if c.is_ascii_digit() || "-^v*".contains(c) => self.nus(),
+            Some(c) => Err(self.error(format!(
+                "expected a value (a number, *, ^, v, on, off, over, under, upon, dud, pass, a \
+                 name or {{...}}), found {c:?}"
+            ))),
+            None => Err(self.error("expected a value, found the end".into())),
+        }
+    }
+
+    fn word(&mut self) -> Result<u32, ParseValueError> {
+        let at = self.pos;
+        while self
+            .chars
+            .get(self.pos)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_')
+        {
+            self.pos += 1;
+        }
+        let word: String = self.chars[at..self.pos].iter().collect();
+        if self.peek() == Some(':') {
+            self.pos += 1;
+            if self.peek() != Some('{') {
+                return Err(self.error(format!("expected `{{` after `{word}:`")));
+            }
+            if is_keyword(&word) {
+                return Err(self.error_at(at, format!("`{word}` is a named value, not a name")));
+            }
+            return self.braces(Some(word));
+        }
+        // `{a|b}` with `None` for `pass`, the options 0 or *.
+        let loopy = |p: &mut Parser, left: Option<Small>, right: Option<Small>| -> u32 {
+            let n = p.g.add_node();
+            let l = left.map_or(n, |s| s.node(&mut p.g));
+            let r = right.map_or(n, |s| s.node(&mut p.g));
+            p.g.add_left(n, l);
+            p.g.add_right(n, r);
+            n
+        };
+        Ok(match word.as_str() {
+            "on" => {
+                let n = self.g.add_node();
+                self.g.add_left(n, n);
+                n
+            }
+            "off" => {
+                let n = self.g.add_node();
+                self.g.add_right(n, n);
+                n
+            }
+            "over" => loopy(self, Some(Small::Zero), None),
+            "under" => loopy(self, None, Some(Small::Zero)),
+            "upon" => loopy(self, None, Some(Small::Star)),
+            "dud" => loopy(self, None, None),
+            "pass" => *self.open.last().ok_or_else(|| {
+                self.error_at(
+                    at,
+                    "`pass` outside braces: it names the game of the innermost braces".into(),
+                )
+            })?,
+            _ => match self.scope.iter().rev().find(|(n, _)| *n == word) {
+                Some(&(_, node)) => node,
+                None => {
+                    return Err(self.error_at(
+                        at,
+                        format!(
+                            "unknown name `{word}`: name a node as `{word}:{{...}}` and refer to \
+                             it inside"
+                        ),
+                    ))
+                }
+            },
+        })
+    }
+
+    /// A short value `[number][ups][star]`, then `over` or `under` added if written right
+    /// after it (`3/2under`).
+    fn nus(&mut self) -> Result<u32, ParseValueError> {
+        let at = self.pos;
+        if self.chars.get(self.pos) == Some(&'-') {
+            self.pos += 1;
+        }
+        while self
+            .chars
+            .get(self.pos)
+            .is_some_and(|c| c.is_ascii_digit() || "/^v*".contains(*c))
+        {
+            self.pos += 1;
+        }
+        let text: String = self.chars[at..self.pos].iter().collect();
+        let v = Value::parse_with_work_limit(&text, Some(crate::NOTATION_WORK)).map_err(|e| {
+            ParseValueError {
+                column: at + e.column,
+                message: e.message,
+            }
+        })?;
+        let node = self
+            .g
+            .add_value(v)
+            .map_err(|e| self.error_at(at, e.to_string()))?;
+        for (suffix, word) in [("over", "over"), ("under", "under")] {
+            let rest: String = self.chars[self.pos..].iter().take(suffix.len()).collect();
+            if rest == suffix {
+                self.pos += suffix.len();
+                let pseudo = match word {
+                    "over" => {
+                        let n = self.g.add_node();
+                        let z = Small::Zero.node(&mut self.g);
+                        self.g.add_left(n, z);
+                        self.g.add_right(n, n);
+                        n
+                    }
+                    _ => {
+                        let n = self.g.add_node();
+                        let z = Small::Zero.node(&mut self.g);
+                        self.g.add_left(n, n);
+                        self.g.add_right(n, z);
+                        n
+                    }
+                };
+                return self.add(node, pseudo, at);
+            }
+        }
+        Ok(node)
+    }
+
+    fn braces(&mut self, name: Option<String>) -> Result<u32, ParseValueError> {
+        self.depth += 1;
+        if self.depth > 200 {
+            return Err(self.error("braces nested deeper than 200".into()));
+        }
+        self.skip_space();
+        self.pos += 1; // '{'
+        let node = self.g.add_node();
+        self.open.push(node);
+        if let Some(n) = &name {
+            self.scope.push((n.clone(), node));
+        }
+        let mut items = Vec::new();
+        loop {
+            match self.peek() {
+                Some('}') => {
+                    self.pos += 1;
+                    break;
+                }
+                Some('|') => {
+                    let at = self.pos;
+                    let mut k = 0;
+                    while self.chars.get(self.pos) == Some(&'|') {
+                        self.pos += 1;
+                        k += 1;
+                    }
+                    items.push(Item::Bars(k, at));
+                }
+                Some(',') => self.pos += 1,
+                None => return Err(self.error("expected `}` to close `{`".into())),
+                _ => items.push(Item::Game(self.sum()?)),
+            }
+        }
+        self.depth -= 1;
+        self.open.pop();
+        if name.is_some() {
+            self.scope.pop();
+        }
+        if !items.iter().any(|i| matches!(i, Item::Bars(..))) {
+            return Err(self.error("expected `|` between Left's and Right's options".into()));
+        }
+        self.build(node, &items)?;
+        Ok(node)
+    }
+
+    /// Fills `node` from a braces list split at its longest run of bars; the parts with bars
+    /// of their own become new nodes.
+    fn build(&mut self, node: u32, items: &[Item]) -> Result<(), ParseValueError> {
+        let k = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Bars(k, _) => Some(*k),
+                Item::Game(_) => None,
+            })
+            .max()
+            .unwrap_or(0);
+        let splits: Vec<usize> = (0..items.len())
+            .filter(|&i| matches!(items[i], Item::Bars(j, _) if j == k))
+            .collect();
+        if splits.len() > 1 {
+            let Item::Bars(_, at) = items[splits[1]] else {
+                unreachable!("filtered to bars")
+            };
+            return Err(self.error_at(
+                at,
+                format!("two runs of {k} bars at the same level: ambiguous"),
+            ));
+        }
+        let (l, r) = (&items[..splits[0]], &items[splits[0] + 1..]);
+        for (part, left) in [(l, true), (r, false)] {
+            let targets: Vec<u32> = if part.iter().any(|i| matches!(i, Item::Bars(..))) {
+                let inner = self.g.add_node();
+                self.build(inner, part)?;
+                vec![inner]
+            } else {
+                part.iter()
+                    .map(|i| match i {
+                        Item::Game(g) => *g,
+                        Item::Bars(..) => unreachable!("no bars here"),
+                    })
+                    .collect()
+            };
+            for t in targets {
+                if left {
+                    self.g.add_left(node, t);
+                } else {
+                    self.g.add_right(node, t);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The short games the named values use.
+#[derive(Clone, Copy)]
+enum Small {
+    Zero,
+    Star,
+}
+
+impl Small {
+    fn node(self, g: &mut LoopyGraph) -> u32 {
+        let zero = g.add_node();
+        match self {
+            Small::Zero => zero,
+            Small::Star => {
+                let star = g.add_node();
+                g.add_left(star, zero);
+                g.add_right(star, zero);
+                star
+            }
+        }
+    }
+}
+
+fn is_keyword(w: &str) -> bool {
+    matches!(w, "on" | "off" | "over" | "under" | "upon" | "dud" | "pass")
+}

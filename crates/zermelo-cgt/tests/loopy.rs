@@ -1,0 +1,310 @@
+//! Loopy values (`zermelo_cgt::loopy`) against retrograde analysis and published values:
+//!
+//! * the simplest form of a stopper behaves as the stopper in every sum: the outcome of
+//!   `G + X (+ Y)` for random stoppers, each player first, draws included, is the same whether
+//!   `G` is played as drawn or in its simplest form (retrograde analysis of both product
+//!   graphs);
+//! * a stopper's outcome read from its value (`G <= 0`, `G >= 0`) equals retrograde analysis;
+//!   sums of stoppers that are stoppers likewise;
+//! * `G <= H` implies `o(G + X) <= o(H + X)` for Left in every sum with a random stopper X;
+//! * printing and reading give back the same value with as many positions (the simplest form is
+//!   unique); CGSuite's own test values (its `CanonicalStopperTestCase`) and facts from *Winning
+//!   Ways* ch. 11 and Siegel's *Combinatorial Game Theory* ch. VI.
+
+use zermelo::graph::generate::SplitMix64;
+use zermelo_cgt::loopy::{parse_loopy, LoopyExpr, LoopyGraph, LoopyOutcome, Result3, Stopper};
+
+/// A random stopper graph: nodes in ranks; a rank is Left-looping or Right-looping, and moves go
+/// to lower ranks or stay in the rank only for its looping player, so no run alternates forever.
+fn random_stopper(rng: &mut SplitMix64, n: usize) -> LoopyGraph {
+    let ranks = 1 + rng.below(n as u64) as usize;
+    let rank: Vec<usize> = (0..n)
+        .map(|v| {
+            if v == 0 {
+                0
+            } else {
+                rng.below(ranks as u64) as usize
+            }
+        })
+        .collect();
+    let left_loops: Vec<bool> = (0..ranks).map(|_| rng.below(2) == 0).collect();
+    let mut g = LoopyGraph::new();
+    for _ in 0..n {
+        g.add_node();
+    }
+    for v in 1..n {
+        for left in [true, false] {
+            for _ in 0..rng.below(3) {
+                let w = rng.below(n as u64) as usize;
+                let ok = rank[w] < rank[v] || (rank[w] == rank[v] && left_loops[rank[v]] == left);
+                if ok {
+                    if left {
+                        g.add_left(v as u32, w as u32);
+                    } else {
+                        g.add_right(v as u32, w as u32);
+                    }
+                }
+            }
+        }
+    }
+    g
+}
+
+fn outcome_of_sum(parts: &[(&LoopyGraph, u32)]) -> LoopyOutcome {
+    let mut all = LoopyGraph::new();
+    let mut starts = Vec::new();
+    for (g, s) in parts {
+        starts.push(all.node_count() as u32 + s);
+        all = all.union(g);
+    }
+    let sum = all.sum(&starts, 1 << 20).unwrap();
+    sum.outcomes()[0]
+}
+
+fn rank(r: Result3) -> u8 {
+    match r {
+        Result3::Loss => 0,
+        Result3::Draw => 1,
+        Result3::Win => 2,
+    }
+}
+
+#[test]
+fn random_graphs_are_stoppers_as_built_and_stoppers_never_draw_alone() {
+    let mut rng = SplitMix64::new(40);
+    for case in 0..500 {
+        let n = 2 + rng.below(8) as usize;
+        let g = random_stopper(&mut rng, n);
+        for v in 0..n as u32 {
+            assert!(g.is_stopper(v), "case {case}");
+        }
+        for o in g.outcomes() {
+            assert!(o.class().is_some(), "case {case}: a stopper drew");
+        }
+        // Adding a Left move back up a Right move makes an alternating cycle.
+        let mut h = g.clone();
+        if let Some(v) = (1..n as u32).find(|&v| !g.right(v).is_empty()) {
+            let w = g.right(v)[0];
+            h.add_left(w, v);
+            assert!(!h.is_stopper(v), "case {case}");
+            assert!(h.alternating_cycle(v).is_some());
+        }
+    }
+}
+
+#[test]
+fn the_simplest_form_behaves_as_the_stopper_in_every_sum() {
+    let mut rng = SplitMix64::new(41);
+    let mut draws = 0;
+    let mut sums = 0;
+    for case in 0..1000 {
+        let n = 2 + rng.below(7) as usize;
+        let g = random_stopper(&mut rng, n);
+        let v = rng.below(n as u64) as u32;
+        let s = Stopper::new(&g, v).unwrap();
+        assert!(s.node_count() <= g.reachable(&[v]).len(), "case {case}");
+        let others: Vec<(LoopyGraph, u32)> = (0..1 + rng.below(2))
+            .map(|_| {
+                let m = 2 + rng.below(6) as usize;
+                let x = random_stopper(&mut rng, m);
+                let at = rng.below(m as u64) as u32;
+                (x, at)
+            })
+            .collect();
+        let mut drawn = vec![(&g, v)];
+        let mut simplest = vec![(s.graph(), 0)];
+        for (x, at) in &others {
+            drawn.push((x, *at));
+            simplest.push((x, *at));
+        }
+        let (a, b) = (outcome_of_sum(&drawn), outcome_of_sum(&simplest));
+        assert_eq!(a, b, "case {case}: {s}");
+        sums += 1;
+        draws += usize::from(a.class().is_none());
+        // Alone, its outcome follows from its value.
+        assert_eq!(
+            s.outcome().unwrap(),
+            g.outcomes()[v as usize],
+            "case {case}: {s}"
+        );
+    }
+    assert!(draws > 30, "{draws} of {sums} sums drew");
+}
+
+#[test]
+fn order_and_sums_of_stoppers_agree_with_play() {
+    let mut rng = SplitMix64::new(42);
+    let mut stopper_sums = 0;
+    let mut related = 0;
+    for case in 0..500 {
+        let pick = |rng: &mut SplitMix64| {
+            let n = 2 + rng.below(6) as usize;
+            let g = random_stopper(rng, n);
+            let v = rng.below(n as u64) as u32;
+            Stopper::new(&g, v).unwrap()
+        };
+        let (g, h) = (pick(&mut rng), pick(&mut rng));
+        if let Ok(sum) = g.add(&h) {
+            let want = outcome_of_sum(&[(g.graph(), 0), (h.graph(), 0)]);
+            assert_eq!(
+                sum.outcome().unwrap(),
+                want,
+                "case {case}: {g} + {h} = {sum}"
+            );
+            stopper_sums += 1;
+        }
+        if g.leq(&h).unwrap() {
+            related += 1;
+            for _ in 0..3 {
+                let x = pick(&mut rng);
+                let a = outcome_of_sum(&[(g.graph(), 0), (x.graph(), 0)]);
+                let b = outcome_of_sum(&[(h.graph(), 0), (x.graph(), 0)]);
+                assert!(
+                    rank(a.left_first) <= rank(b.left_first)
+                        && rank(a.right_first) <= rank(b.right_first),
+                    "case {case}: {g} <= {h} but with {x}: {a:?} vs {b:?}"
+                );
+            }
+        }
+    }
+    assert!(
+        stopper_sums > 200 && related > 100,
+        "{stopper_sums} {related}"
+    );
+}
+
+fn stopper(text: &str) -> Stopper {
+    match parse_loopy(text).unwrap_or_else(|e| panic!("{text}: {e}")) {
+        LoopyExpr::Game { graph, node } => {
+            Stopper::new(&graph, node).unwrap_or_else(|e| panic!("{text}: {e}"))
+        }
+        LoopyExpr::Relation { .. } => panic!("{text}: a relation"),
+    }
+}
+
+fn holds(text: &str) -> bool {
+    match parse_loopy(text).unwrap_or_else(|e| panic!("{text}: {e}")) {
+        LoopyExpr::Relation { holds, .. } => holds,
+        LoopyExpr::Game { .. } => panic!("{text}: not a relation"),
+    }
+}
+
+#[test]
+fn printing_and_reading_give_back_the_simplest_form() {
+    let mut rng = SplitMix64::new(43);
+    for case in 0..600 {
+        let n = 2 + rng.below(8) as usize;
+        let g = random_stopper(&mut rng, n);
+        let s = Stopper::new(&g, rng.below(n as u64) as u32).unwrap();
+        let text = s.to_string();
+        let back = stopper(&text);
+        assert!(
+            back.leq(&s).unwrap() && s.leq(&back).unwrap(),
+            "case {case}: {text}"
+        );
+        assert_eq!(
+            back.node_count(),
+            s.node_count(),
+            "case {case}: {text} -> {back}"
+        );
+        assert_eq!(back.to_string(), text, "case {case}");
+    }
+}
+
+/// CGSuite's `CanonicalStopperTestCase` (input, its output, its follower count), named nodes
+/// written `a:{...}`; *Winning Ways* ch. 11 and Siegel ch. VI for the rest.
+#[test]
+fn published_values() {
+    for (input, printed, followers) in [
+        ("on", "on", 1),
+        ("off", "off", 1),
+        ("over", "over", 2),
+        ("{pass|3/2}", "3/2under", 5),
+        ("{0|pass}", "over", 2),
+        ("{pass|0}", "under", 2),
+        ("{pass|*}", "upon", 3),
+    ] {
+        let s = stopper(input);
+        assert_eq!(s.to_string(), printed, "{input}");
+        assert_eq!(s.node_count(), followers, "{input}");
+    }
+    // CGSuite: a{0||||0|||a|*||*} is its own simplest form.
+    let s = stopper("a:{0||||0|||a|*||*}");
+    let again = stopper(&s.to_string());
+    assert_eq!(again.node_count(), s.node_count());
+    // Idempotents (Siegel VI.? / CGSuite's IsIdempotent): on, off, over; not 3/2under.
+    assert!(holds("on + on == on") && holds("off + off == off") && holds("over + over == over"));
+    assert!(!holds("3/2under + 3/2under == 3/2under"));
+    // on is above everything, off below; over is a positive infinitesimal; upon too.
+    assert!(holds("on >= 100") && holds("off <= -100") && holds("on + * == on"));
+    assert!(holds("over > 0") && holds("over < 1/64") && holds("upon > 0") && holds("upon < 1/64"));
+    assert!(holds("over >= ^") && !holds("over <= ^"));
+    // Pseudonumbers: x + under is {pass|x}, x + over is {x|pass}.
+    assert!(holds("3/2 + under == {pass|3/2}") && holds("1/2over == {1/2|pass}"));
+    assert!(holds("-over == under") && holds("-on == off"));
+    // A short game read through the loopy notation is itself.
+    assert_eq!(stopper("{1|*} + 0").to_string(), "{1|*}");
+    // on + off is dud: not a stopper.
+    let LoopyExpr::Game { graph, node } = parse_loopy("on + off").unwrap() else {
+        panic!()
+    };
+    assert!(!graph.is_stopper(node));
+    let o = graph.restricted(node).outcomes()[0];
+    assert_eq!(
+        (o.left_first, o.right_first),
+        (Result3::Draw, Result3::Draw)
+    );
+}
+
+#[test]
+fn malformed_loopy_text_is_an_error_with_a_column() {
+    for (text, column) in [
+        ("{pass|", 7),
+        ("foo", 1),
+        ("pass", 1),
+        ("a:{0|b}", 6),
+        ("on:{0|}", 1),
+        ("a:{0|a+1}", 7),
+        ("dud >= 0", 1),
+        ("{0|1|2}", 5),
+    ] {
+        let e = parse_loopy(text).unwrap_err();
+        assert_eq!(e.column, column, "{text}: {e}");
+    }
+}
+
+/// The parser on random strings over the loopy notation's alphabet: never a panic; what reads
+/// as a stopper prints to text that reads back to an equal stopper.
+#[test]
+fn random_loopy_strings_parse_or_fail_cleanly() {
+    let words = [
+        "on", "off", "over", "under", "upon", "dud", "pass", "a", "a:", "b:", "b",
+    ];
+    let symbols: Vec<char> = "012*^v{}|,+- ".chars().collect();
+    let mut rng = SplitMix64::new(45);
+    let mut stoppers = 0;
+    for _ in 0..8_000 {
+        let mut text = String::new();
+        for _ in 0..1 + rng.below(12) {
+            if rng.below(4) == 0 {
+                text.push_str(words[rng.below(words.len() as u64) as usize]);
+            } else {
+                text.push(symbols[rng.below(symbols.len() as u64) as usize]);
+            }
+        }
+        let Ok(LoopyExpr::Game { graph, node }) = parse_loopy(&text) else {
+            continue;
+        };
+        let Ok(s) = Stopper::new(&graph, node) else {
+            continue;
+        };
+        stoppers += 1;
+        let printed = s.to_string();
+        let back = stopper(&printed);
+        assert!(
+            back.leq(&s).unwrap() && s.leq(&back).unwrap(),
+            "{text:?} printed {printed:?}"
+        );
+    }
+    assert!(stoppers > 300, "{stoppers}");
+}

@@ -1,0 +1,77 @@
+//! What the `cgt` commands share: values read from a two-player file or written in notation,
+//! and their failures as exit codes.
+
+use std::path::Path;
+
+use zermelo::graph::TwoPlayerGraph;
+use zermelo::io::stream::NumberLines;
+use zermelo::NodeId;
+use zermelo_cgt::{self as cgt, CgtError, Value};
+
+use crate::error::{CliResult, Failure};
+use crate::read::read_text_input;
+
+/// A two-player file, and its name.
+pub fn load_game(file: &Path) -> CliResult<(String, TwoPlayerGraph)> {
+    let (bytes, name) = read_text_input(file, &mut NumberLines::two_player())?;
+    let game = zermelo::io::parse_two_player(&bytes, &name)?;
+    Ok((name, game))
+}
+
+/// The positions `at` checked against the file's size.
+pub fn positions(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Vec<NodeId>> {
+    let n = game.position_count() as u64;
+    at.iter()
+        .map(|&p| {
+            if p < n {
+                Ok(p as NodeId)
+            } else {
+                Err(Failure::input(format!(
+                    "{name}: position {p} is out of range: the game has {n} positions"
+                )))
+            }
+        })
+        .collect()
+}
+
+/// The values of the positions `at` of a two-player file, and the file's name.
+pub fn load_values(file: &Path, at: &[u64]) -> CliResult<(String, Vec<Value>)> {
+    let (name, game) = load_game(file)?;
+    let picked = short_values(&name, &game, at)?;
+    Ok((name, picked))
+}
+
+/// The canonical values of the positions `at` (acyclic below them).
+pub fn short_values(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Vec<Value>> {
+    let starts = positions(name, game, at)?;
+    let values = cgt::graph_values(game, &starts).map_err(|e| failure(name, e))?;
+    Ok(starts
+        .iter()
+        .map(|&s| values[s as usize].expect("every start is valued"))
+        .collect())
+}
+
+/// A value computation that failed on the input `name`: exit 2 for a cycle or bad input, 3
+/// past a limit.
+pub fn failure(name: &str, e: CgtError) -> Failure {
+    match e {
+        CgtError::Cycle(cycle) => Failure::input(format!(
+            "{name}: the positions have a cycle ({cycle}); canonical values exist only for \
+             finite (acyclic) games: for who wins, use `zermelo solve --input two-player {name}`"
+        )),
+        CgtError::TooBig(_) | CgtError::NumberTooLarge => crate::limits::cgt_too_big(name, e),
+        e => Failure::input(format!("{name}: {e}")),
+    }
+}
+
+/// A value written in CGSuite notation, evaluated with at most `max_work` steps.
+pub fn parse_value(text: &str, max_work: u64) -> CliResult<Value> {
+    Value::parse_with_work_limit(text, Some(max_work)).map_err(|e| {
+        let hint = if e.message == CgtError::TooMuchWork(max_work).to_string() {
+            "; raise the limit with --max-work"
+        } else {
+            ""
+        };
+        Failure::input(format!("value {text:?}: {e}{hint}"))
+    })
+}

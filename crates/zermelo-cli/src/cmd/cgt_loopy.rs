@@ -1,0 +1,139 @@
+//! `zermelo cgt value|sum|show` on loopy games: positions of a two-player file from which play
+//! can return (a cycle below them), and values written in the loopy notation. Each prints the
+//! result for Left with Left and with Right moving first (`left_first`, `right_first`: win,
+//! loss or draw, infinite play a draw), the outcome class where neither is a draw (else
+//! `null`), and the value: a stopper in its simplest form, or `null` for a game that is not a
+//! stopper (its sides are not computed), with the reason.
+
+use serde_json::{json, Value as Json};
+use zermelo::graph::TwoPlayerGraph;
+use zermelo_cgt::loopy::{LoopyGraph, LoopyOutcome, Stopper, MAX_STOPPER_NODES};
+use zermelo_cgt::{CgtError, OutcomeClass};
+
+use crate::error::{CliResult, Failure};
+use crate::shown::Report;
+
+/// Most positions of a sum's product graph.
+const MAX_SUM_POSITIONS: usize = 1 << 22;
+
+/// The value of node `v` of `g`: a stopper's simplest form, or why there is none.
+pub fn value_of(g: &LoopyGraph, v: u32) -> CliResult<Result<Stopper, String>> {
+    match Stopper::new(g, v) {
+        Ok(s) => Ok(Ok(s)),
+        Err(CgtError::NotStopper(node)) => Ok(Err(format!(
+            "not a stopper (position {node} lies on an infinite alternating run of moves); its \
+             sides (onside & offside) are not computed"
+        ))),
+        Err(e @ CgtError::TooBig(_)) if g.reachable(&[v]).len() > MAX_STOPPER_NODES => {
+            Ok(Err(format!("not simplified: {e}")))
+        }
+        Err(e) => Err(crate::limits::cgt_too_big("value", e)),
+    }
+}
+
+fn who(class: OutcomeClass) -> &'static str {
+    match class {
+        OutcomeClass::L => "Left wins, whoever starts",
+        OutcomeClass::R => "Right wins, whoever starts",
+        OutcomeClass::N => "the first player wins",
+        OutcomeClass::P => "the second player wins",
+    }
+}
+
+/// The report's value, outcome and results, as JSON fields and lines.
+pub fn describe(
+    value: &Result<Stopper, String>,
+    outcome: LoopyOutcome,
+    json: &mut Json,
+    lines: &mut Vec<String>,
+) {
+    match value {
+        Ok(s) => {
+            json["value"] = json!(s.to_string());
+            lines.push(format!("value {s}"));
+        }
+        Err(why) => {
+            json["value"] = Json::Null;
+            lines.push(format!("value: {why}"));
+        }
+    }
+    let class = outcome.class();
+    json["outcome"] = json!(class.map(|c| c.as_str()));
+    json["left_first"] = json!(outcome.left_first.as_str());
+    json["right_first"] = json!(outcome.right_first.as_str());
+    lines.push(match class {
+        Some(c) => format!("outcome {} ({})", c.as_str(), who(c)),
+        None => "outcome: none (infinite play, a draw, with someone moving first)".into(),
+    });
+    lines.push(format!(
+        "Left moving first: {}; Right moving first: {} (for Left)",
+        outcome.left_first.as_str(),
+        outcome.right_first.as_str()
+    ));
+}
+
+fn report(json: Json, lines: Vec<String>) -> Report {
+    let mut r = Report::new(json);
+    for l in lines {
+        r.line(l);
+    }
+    r
+}
+
+/// `cgt value FILE --from N` for a position with a cycle below it.
+pub fn value(game: &TwoPlayerGraph, from: u64) -> CliResult<Report> {
+    let g = LoopyGraph::from_two_player(game);
+    let outcome = g.outcomes()[from as usize];
+    let value = value_of(&g, from as u32)?;
+    let mut json = json!({ "from": from });
+    let mut lines = vec![format!("position {from} (loopy)")];
+    describe(&value, outcome, &mut json, &mut lines);
+    Ok(report(json, lines))
+}
+
+/// `cgt sum FILE --at A,B,...` when a component has a cycle below it: the product graph of the
+/// components, its outcome by retrograde analysis, and its value when it is a stopper.
+pub fn sum(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Report> {
+    let g = LoopyGraph::from_two_player(game);
+    let starts: Vec<u32> = at.iter().map(|&p| p as u32).collect();
+    let product = g.sum(&starts, MAX_SUM_POSITIONS).map_err(|e| match e {
+        CgtError::TooBig(m) => Failure::TooBig(format!("{name}: {m}")),
+        e => Failure::input(format!("{name}: {e}")),
+    })?;
+    let mut lines = Vec::new();
+    let mut components = Vec::new();
+    for &p in at {
+        let v = value_of(&g, p as u32)?;
+        let text = v.as_ref().map(|s| s.to_string()).ok();
+        lines.push(format!(
+            "position {p}: {}",
+            text.as_deref().unwrap_or("not a stopper")
+        ));
+        components.push(json!({ "position": p, "value": text }));
+    }
+    let outcome = product.outcomes()[0];
+    let value = value_of(&product, 0)?;
+    let mut json = json!({ "at": at, "components": components, "positions": product.node_count() });
+    describe(&value, outcome, &mut json, &mut lines);
+    Ok(report(json, lines))
+}
+
+/// `cgt show` of a game written in the loopy notation.
+pub fn show_game(g: &LoopyGraph, node: u32) -> CliResult<Report> {
+    let g = g.restricted(node);
+    let outcome = g.outcomes()[0];
+    let value = value_of(&g, 0)?;
+    let mut json = json!({});
+    let mut lines = Vec::new();
+    describe(&value, outcome, &mut json, &mut lines);
+    Ok(report(json, lines))
+}
+
+/// `cgt show` of a comparison.
+pub fn show_relation(left: &Stopper, op: &str, right: &Stopper, holds: bool) -> Report {
+    let mut r = Report::new(json!({
+        "left": left.to_string(), "relation": op, "right": right.to_string(), "holds": holds,
+    }));
+    r.line(format!("{left} {op} {right}: {holds}"));
+    r
+}

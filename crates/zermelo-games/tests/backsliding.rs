@@ -1,0 +1,150 @@
+//! Backsliding Toads and Frogs (*Winning Ways* ch. 11) against independent oracles: outcomes
+//! (draws included) against a round-by-round fixpoint of the rules, stoppers found at once
+//! against the check of each position, the graph of every strip of a length against the
+//! positions explored from each strip, stopper values against play, and CGSuite's published
+//! value of `ttt..fff`.
+
+use zermelo::graph::generate::SplitMix64;
+use zermelo_cgt::loopy::{LoopyOutcome, Result3};
+use zermelo_games::backsliding::{moves, Backsliding};
+use zermelo_games::toads_frogs::Strip;
+
+/// The naive fixpoint: a state wins when some move reaches a losing state, loses when every
+/// move reaches a winning one (or there is none); repeated until nothing changes; the rest
+/// draw. For Left.
+fn naive(b: &Backsliding) -> Vec<LoopyOutcome> {
+    let strips = b.strips();
+    let n = strips.len();
+    // won[mover][v]: Some(true) the mover wins, Some(false) loses.
+    let mut won = [vec![None; n], vec![None; n]];
+    let next: Vec<[Vec<usize>; 2]> = strips
+        .iter()
+        .map(|s| {
+            [true, false].map(|left| {
+                moves(s, left)
+                    .iter()
+                    .map(|m| b.node_of(m).unwrap() as usize)
+                    .collect()
+            })
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for v in 0..n {
+            for mover in 0..2 {
+                if won[mover][v].is_some() {
+                    continue;
+                }
+                let opts = &next[v][mover];
+                let r = if opts.iter().any(|&w| won[1 - mover][w] == Some(false)) {
+                    Some(true)
+                } else if opts.iter().all(|&w| won[1 - mover][w] == Some(true)) {
+                    Some(false)
+                } else {
+                    None
+                };
+                if r.is_some() {
+                    won[mover][v] = r;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let left = |r: Option<bool>, left_moves: bool| match (r, left_moves) {
+        (None, _) => Result3::Draw,
+        (Some(w), true) => {
+            if w {
+                Result3::Win
+            } else {
+                Result3::Loss
+            }
+        }
+        (Some(w), false) => {
+            if w {
+                Result3::Loss
+            } else {
+                Result3::Win
+            }
+        }
+    };
+    (0..n)
+        .map(|v| LoopyOutcome {
+            left_first: left(won[0][v], true),
+            right_first: left(won[1][v], false),
+        })
+        .collect()
+}
+
+fn random_strip(rng: &mut SplitMix64, len: u64) -> Strip {
+    let text: String = (0..len)
+        .map(|_| ['T', 'F', '.'][rng.below(3) as usize])
+        .collect();
+    Strip::parse(&text).unwrap()
+}
+
+#[test]
+fn outcomes_and_stoppers_follow_the_rules() {
+    let mut rng = SplitMix64::new(50);
+    let mut draws = 0;
+    for case in 0..300 {
+        let len = 1 + rng.below(7);
+        let strip = random_strip(&mut rng, len);
+        let b = Backsliding::explore(&strip);
+        assert_eq!(b.outcomes(), naive(&b), "case {case}: {strip}");
+        draws += b.outcomes().iter().filter(|o| o.class().is_none()).count();
+        let all = b.graph().stoppers();
+        for v in 0..b.strips().len() as u32 {
+            assert_eq!(all[v as usize], b.graph().is_stopper(v), "case {case}");
+        }
+        if all[0] {
+            let s = b.value(0).unwrap();
+            assert_eq!(
+                s.outcome().unwrap(),
+                b.outcomes()[0],
+                "case {case}: {strip} = {s}"
+            );
+        }
+    }
+    assert!(draws > 100, "{draws}");
+}
+
+#[test]
+fn every_strip_of_a_length_at_once_equals_each_explored() {
+    let mut rng = SplitMix64::new(51);
+    for n in 1..=6 {
+        let all = Backsliding::all(n);
+        let outcomes = all.outcomes();
+        for _ in 0..20 {
+            let strip = random_strip(&mut rng, n as u64);
+            let one = Backsliding::explore(&strip);
+            let v = all.strips().iter().position(|s| *s == strip).unwrap();
+            assert_eq!(outcomes[v], one.outcomes()[0], "{strip}");
+        }
+    }
+}
+
+/// *Winning Ways* ch. 11: a player who can shuttle a piece back and forth alone is `on` (or
+/// `off`); CGSuite's test of its BackslidingToadsAndFrogs gives `ttt..fff` the sides
+/// `{on||0|-1/2} & {1/2|0||off}`: not a stopper, and a draw whoever starts (the onside lets
+/// Left win each way, the offside Right).
+#[test]
+fn published_values() {
+    let value = |s: &str| {
+        Backsliding::explore(&Strip::parse(s).unwrap())
+            .value(0)
+            .map(|v| v.to_string())
+    };
+    assert_eq!(value("T.").unwrap(), "on");
+    assert_eq!(value(".F").unwrap(), "off");
+    assert_eq!(value("TF").unwrap(), "0");
+    let b = Backsliding::explore(&Strip::parse("TTT..FFF").unwrap());
+    assert!(b.value(0).is_err());
+    let o = b.outcomes()[0];
+    assert_eq!(
+        (o.left_first, o.right_first),
+        (Result3::Draw, Result3::Draw)
+    );
+}
