@@ -58,6 +58,8 @@ mod atomic;
 #[doc(hidden)]
 pub mod bench_hooks;
 mod bitboard;
+mod category;
+mod census;
 mod checkpoint;
 pub mod dtz;
 mod generate;
@@ -69,6 +71,7 @@ mod plan;
 mod position;
 mod probe;
 mod slice;
+mod sources;
 mod square;
 mod starts;
 pub mod syzygy;
@@ -80,6 +83,8 @@ mod verify;
 pub use answer::{
     fen_with_clock, insufficient_material, Answer, Mainline, MainlineStep, MoveAnswer,
 };
+pub use category::{Category, Dtz};
+pub use census::Census;
 pub use dtz::Wdl50;
 pub use generate::{
     discard_checkpoint, estimate_memory, estimate_pair_memory, generate, generate_pair,

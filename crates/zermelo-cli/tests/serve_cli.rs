@@ -225,13 +225,13 @@ fn serves_chess_tables() {
         "{extra}"
     );
     // Bad input is a 400 naming what is wrong: a clock that is not a number, above 150 or
-    // after a double push; castling rights; more pieces than any table has.
+    // after a double push; castling rights; more pieces than any table has (Syzygy's: 7).
     for (fen, expect) in [
         ("4k3/8/4K3/4Q3/8/8/8/8_w_-_-_x_1", "halfmove clock"),
         ("4k3/8/4K3/4Q3/8/8/8/8_w_-_-_151_90", "halfmove clock 151"),
         ("4k3/8/8/3pP3/8/8/8/4K3_w_-_d6_5_40", "en passant"),
         ("r3k3/8/8/8/8/8/8/4K3_b_q_-_0_1", "castling"),
-        ("4k3/8/8/8/8/8/8/QRRBK3_w_-_-_0_1", "at most"),
+        ("4k3/8/8/8/8/8/8/QRRBNNK1_w_-_-_0_1", "8 pieces"),
     ] {
         let answer = get(&addr, &format!("/standard?fen={fen}"));
         assert!(answer.starts_with("HTTP/1.1 400"), "{fen}: {answer}");
@@ -239,6 +239,10 @@ fn serves_chess_tables() {
     }
     let no_table = get(&addr, "/standard?fen=4k3/8/8/8/8/8/8/RR2K3_w_-_-_0_1");
     assert!(no_table.starts_with("HTTP/1.1 404"), "{no_table}");
+    // 6 or 7 pieces: a table that could be there (Syzygy's), named, not a bad request.
+    let six = get(&addr, "/standard?fen=4k3/8/8/8/8/8/8/QRRBK3_w_-_-_0_1");
+    assert!(six.starts_with("HTTP/1.1 404"), "{six}");
+    assert!(six.contains("KQRRBvK.rtbw"), "{six}");
     let bad = get(&addr, "/api/tb?fen=nonsense");
     assert!(bad.starts_with("HTTP/1.1 400"), "{bad}");
     let missing = get(

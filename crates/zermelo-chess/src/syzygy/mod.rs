@@ -36,6 +36,8 @@ use std::path::PathBuf;
 
 pub use tables::SyzygyTables;
 
+use crate::position::Position;
+
 #[cfg(doc)]
 use crate::dtz::Wdl50;
 
@@ -102,6 +104,11 @@ pub struct SyzygyDtz {
     /// Whether `plies` is exact (`false`: the truth may be one ply further from zero; lichess
     /// then gives no `precise_dtz`).
     pub precise: bool,
+}
+
+/// The name of the Syzygy files of `pos`'s material, without the extension (`KQvKR`).
+pub(crate) fn file_stem(pos: &Position) -> String {
+    name::TableName::of_white(pos).normalized().to_string()
 }
 
 impl SyzygyDtz {

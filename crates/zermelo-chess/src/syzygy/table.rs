@@ -10,6 +10,8 @@
 
 use std::path::{Path, PathBuf};
 
+use zermelo::io::Mapping;
+
 use super::encode::{self, Layout, Leading, MAX_TB_PIECES};
 use super::name::TableName;
 use super::pairs::{u16_le, u8_at, Corrupt, Leaf, Pairs};
@@ -106,11 +108,38 @@ struct Subtable {
     dtz: DtzMaps,
 }
 
+/// A table file's bytes: read into memory, or mapped (only the pages probed are read).
+pub(crate) enum TableBytes {
+    /// Read whole.
+    Read(Vec<u8>),
+    /// Memory-mapped.
+    Mapped(Mapping),
+}
+
+impl TableBytes {
+    fn get(&self) -> &[u8] {
+        match self {
+            TableBytes::Read(v) => v,
+            TableBytes::Mapped(m) => m.bytes(),
+        }
+    }
+}
+
+impl std::fmt::Debug for TableBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let how = match self {
+            TableBytes::Read(_) => "read",
+            TableBytes::Mapped(_) => "mapped",
+        };
+        write!(f, "{} bytes, {how}", self.get().len())
+    }
+}
+
 /// An opened, checked table file.
 #[derive(Debug)]
 pub(crate) struct TableFile {
     path: PathBuf,
-    data: Vec<u8>,
+    data: TableBytes,
     metric: Metric,
     shape: Shape,
     /// The orientation the file stores (white first).
@@ -131,17 +160,17 @@ impl TableFile {
     /// Checks and reads the header of `data`, the contents of `path`, a table of `name`.
     pub(crate) fn parse(
         path: &Path,
-        data: Vec<u8>,
+        data: TableBytes,
         name: &TableName,
         metric: Metric,
     ) -> Result<TableFile, SyzygyError> {
-        check_magic(path, &data, metric)?;
-        if data.len() % 64 != 16 {
+        let len = data.get().len();
+        check_magic(path, data.get(), metric)?;
+        if len % 64 != 16 {
             return Err(corrupt(
                 path,
                 Corrupt::new(format!(
-                    "{} bytes: a Syzygy table is 64k + 16 bytes long (truncated?)",
-                    data.len()
+                    "{len} bytes: a Syzygy table is 64k + 16 bytes long (truncated?)"
                 )),
             ));
         }
@@ -161,7 +190,7 @@ impl TableFile {
 
     /// Reads the layouts, compression headers and section offsets.
     fn read_sections(&mut self, name: &TableName) -> Result<(), Corrupt> {
-        let data = &self.data;
+        let data = self.data.get();
         let flags = data[4];
         let sides = match self.metric {
             Metric::Wdl if flags & 1 != 0 => 2,
@@ -275,7 +304,7 @@ impl TableFile {
             .ok_or_else(|| corrupt(&self.path, Corrupt::new("the side to move is not stored")))?;
         let v = sub
             .pairs
-            .value(&self.data, idx)
+            .value(self.data.get(), idx)
             .map_err(|c| corrupt(&self.path, c))?;
         if v > 4 {
             return Err(corrupt(&self.path, Corrupt::new(format!("WDL value {v}"))));
@@ -293,7 +322,7 @@ impl TableFile {
         };
         let stored = sub
             .pairs
-            .value(&self.data, idx)
+            .value(self.data.get(), idx)
             .map_err(|c| corrupt(&self.path, c))?;
         let value = self
             .mapped(sub, stored, wdl)
@@ -331,9 +360,9 @@ impl TableFile {
             return Err(Corrupt::new(format!("DTZ map entry {k} of {len}")));
         }
         if sub.dtz.flags & 16 != 0 {
-            u16_le(&self.data, start + 2 * k)
+            u16_le(self.data.get(), start + 2 * k)
         } else {
-            u8_at(&self.data, start + k).map(u16::from)
+            u8_at(self.data.get(), start + k).map(u16::from)
         }
     }
 }
