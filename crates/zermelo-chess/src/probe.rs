@@ -111,9 +111,11 @@ pub struct Tablebase {
     /// The rule every DTZ table must have been generated for.
     rule: u32,
     tables: RwLock<HashMap<(Material, Kind), Arc<Table>>>,
-    /// zermelo's tables found missing, and when: looked for again a second later (a table
-    /// `tb gen` writes while a server runs is found), not on every probe.
-    absent: RwLock<HashMap<(Material, Kind), Instant>>,
+    /// Whether zermelo's table of a material (by [`material_key`], both orientations apart)
+    /// and kind is there: `None` found, `Some(when)` found missing then, looked for again a
+    /// second later (a table `tb gen` writes while a server runs is found), not on every
+    /// probe.
+    presence: RwLock<HashMap<(u64, Kind), Option<Instant>>>,
     syzygy: SyzygyTables,
 }
 
@@ -134,7 +136,7 @@ impl Tablebase {
             mapped,
             rule: DEFAULT_RULE,
             tables: RwLock::default(),
-            absent: RwLock::default(),
+            presence: RwLock::default(),
             syzygy: SyzygyTables::unchecked(dirs, mapped),
         }
     }
@@ -211,6 +213,11 @@ impl Tablebase {
 
     /// Adds (or replaces) a table (DTM or DTZ, by its metric).
     pub fn insert(&self, table: Table) {
+        // A table found missing before is there now.
+        self.presence
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
         let mut map = self.tables.write().unwrap_or_else(|e| e.into_inner());
         map.insert(
             (table.material().clone(), kind_of(table.metric())),
@@ -242,29 +249,28 @@ impl Tablebase {
                 .any(|p| std::fs::symlink_metadata(p).is_ok())
     }
 
-    /// Whether zermelo's table of `material` (canonical) of `kind` is loaded or on disk,
-    /// with a table found missing taken as missing for a second ([`has`](Self::has) looks
-    /// every time): what the probes of `sources.rs` ask before each lookup.
-    pub(crate) fn has_own(&self, material: &Material, dtz: bool) -> bool {
+    /// Whether zermelo's own table of `pos`'s material (`dtz`: its DTZ table, else its DTM
+    /// table) is loaded or on disk, a table found missing taken as missing for a second
+    /// ([`has`](Self::has) looks every time): what the probes of `sources.rs` ask before each
+    /// lookup, so it costs a hash lookup, not a `Material`.
+    pub(crate) fn has_own(&self, pos: &Position, dtz: bool) -> bool {
         let kind = if dtz { Kind::Dtz } else { Kind::Dtm };
-        let key = (material.clone(), kind);
-        let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
-        if tables.contains_key(&key) {
-            return true;
+        let key = (material_key(pos), kind);
+        let known = self
+            .presence
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .copied();
+        match known {
+            Some(None) => return true,
+            Some(Some(t)) if t.elapsed() < ABSENT_FOR => return false,
+            _ => {}
         }
-        drop(tables);
-        let absent = self.absent.read().unwrap_or_else(|e| e.into_inner());
-        if absent.get(&key).is_some_and(|t| t.elapsed() < ABSENT_FOR) {
-            return false;
-        }
-        drop(absent);
-        let here = self.has_kind(material, kind);
-        let mut absent = self.absent.write().unwrap_or_else(|e| e.into_inner());
-        if here {
-            absent.remove(&key);
-        } else {
-            absent.insert(key, Instant::now());
-        }
+        let m = Material::of(pos);
+        let here = m.piece_count() <= MAX_PIECES && self.has_kind(&m.canonical().0, kind);
+        let mut presence = self.presence.write().unwrap_or_else(|e| e.into_inner());
+        presence.insert(key, (!here).then(Instant::now));
         here
     }
 
@@ -556,6 +562,13 @@ impl Tablebase {
         }
         Ok(line)
     }
+}
+
+/// The material of `pos` as one number: a 4-bit count per colour and role.
+fn material_key(pos: &Position) -> u64 {
+    pos.pieces().fold(0, |key, (_, p)| {
+        key + (1u64 << (4 * (p.color.index() * 6 + p.role as usize)))
+    })
 }
 
 /// Whether a table file is at `path`: `false` when nothing is there, an error naming what is

@@ -10,7 +10,7 @@
 
 use crate::category::Dtz;
 use crate::dtz::{Wdl50, DEFAULT_RULE};
-use crate::material::{Material, MAX_PIECES};
+use crate::material::Material;
 use crate::position::Position;
 use crate::probe::{MoveDtz, ProbeError, Tablebase};
 use crate::syzygy::{file_stem, SyzygyDtz, SyzygyError};
@@ -40,8 +40,7 @@ impl Tablebase {
     /// Whether zermelo's own table of `pos`'s material is there (`dtz`: the DTZ table, else
     /// the DTM table).
     fn own_table(&self, pos: &Position, dtz: bool) -> bool {
-        let m = Material::of(pos);
-        m.piece_count() <= MAX_PIECES && self.has_own(&m.canonical().0, dtz)
+        self.has_own(pos, dtz)
     }
 
     /// A Syzygy probe's result, `None` when the table of `pos`'s own material is missing (a

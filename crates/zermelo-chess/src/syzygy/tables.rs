@@ -99,20 +99,34 @@ impl SyzygyTables {
         self.table(&name, Metric::Dtz)?.dtz(pos, wdl)
     }
 
+    /// The opened table of `material` (either orientation: each is remembered, so a probe
+    /// does not normalize the name again).
     fn table(&self, material: &TableName, metric: Metric) -> Result<Arc<TableFile>, SyzygyError> {
+        let get = |key: &(TableName, Metric)| {
+            let opened = self.opened.read().unwrap_or_else(|e| e.into_inner());
+            opened.get(key).cloned()
+        };
+        let asked = (material.clone(), metric);
+        if let Some(t) = get(&asked) {
+            return Ok(t);
+        }
         let name = material.normalized();
         let key = (name.clone(), metric);
-        if let Some(t) = self
-            .opened
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return Ok(t.clone());
-        }
-        if material.piece_count() > 7 {
+        let table = match get(&key) {
+            Some(t) => t,
+            None => self.open_table(&name, metric)?,
+        };
+        let mut opened = self.opened.write().unwrap_or_else(|e| e.into_inner());
+        let table = opened.entry(key).or_insert(table).clone();
+        opened.insert(asked, table.clone());
+        Ok(table)
+    }
+
+    /// Finds, opens and checks the table of `name` (normalized).
+    fn open_table(&self, name: &TableName, metric: Metric) -> Result<Arc<TableFile>, SyzygyError> {
+        if name.piece_count() > 7 {
             return Err(SyzygyError::TooManyPieces {
-                pieces: material.piece_count(),
+                pieces: name.piece_count(),
             });
         }
         let file_name = format!("{name}.{}", metric.extension());
@@ -125,9 +139,7 @@ impl SyzygyTables {
                 dirs: self.describe_dirs(),
             })?;
         let data = table_bytes(&path, self.mapped)?;
-        let table = Arc::new(TableFile::parse(&path, data, &name, metric)?);
-        let mut opened = self.opened.write().unwrap_or_else(|e| e.into_inner());
-        Ok(opened.entry(key).or_insert(table).clone())
+        Ok(Arc::new(TableFile::parse(&path, data, name, metric)?))
     }
 
     /// The first path of `file_name` in the directories where anything is.
