@@ -61,6 +61,7 @@ mod bitboard;
 mod category;
 mod census;
 mod checkpoint;
+mod compare;
 pub mod dtz;
 mod generate;
 mod index;
@@ -85,6 +86,7 @@ pub use answer::{
 };
 pub use category::{Category, Dtz};
 pub use census::Census;
+pub use compare::{compare_with_syzygy, dtz_agrees, Comparison, Difference};
 pub use dtz::Wdl50;
 pub use generate::{
     discard_checkpoint, estimate_memory, estimate_pair_memory, generate, generate_pair,

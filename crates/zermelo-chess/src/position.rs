@@ -3,30 +3,8 @@
 use std::fmt;
 
 use crate::bitboard;
-use crate::square::{Color, Piece, Role, Square};
+use crate::square::{Color, Piece, Role, Square, KING_STEPS, KNIGHT_STEPS};
 
-/// King steps: the four orthogonal directions first, then the four diagonals (un-move
-/// generation slices them that way).
-pub(crate) const KING_STEPS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 

@@ -11,6 +11,8 @@ pub mod parity;
 pub mod serve;
 pub mod solve;
 pub mod solve_cluster;
+pub mod tables;
 pub mod tb;
 pub mod tb_plan;
+pub mod tb_verify;
 pub mod verify;

@@ -55,7 +55,7 @@ pub fn run(args: ServeArgs) -> CliResult {
     let tables = if args.tables.is_empty() {
         None
     } else {
-        let tables = crate::cmd::tb::ProbeTablesArg {
+        let tables = crate::cmd::tables::ProbeTablesArg {
             tables: args.tables.clone(),
         };
         Some(Arc::new(ChessTables(tables.open(args.rule.rule)?)) as _)

@@ -14,6 +14,7 @@ use zermelo_chess::{
 use zermelo::game::compact::CompactError;
 use zermelo::report::{MoveProbe, PositionProbe};
 
+use crate::cmd::tables::ProbeTablesArg;
 use crate::error::{CliResult, Failure};
 use crate::output::emit;
 use crate::progress::Progress;
@@ -50,49 +51,6 @@ struct TablesArg {
     /// Directory holding the tables (`<material>.zct`).
     #[arg(long, value_name = "DIR", default_value = "./tables")]
     tables: PathBuf,
-}
-
-/// `--tables`, for the commands that probe: several directories, of zermelo's tables,
-/// Syzygy's, or both.
-#[derive(Debug, Args)]
-pub(crate) struct ProbeTablesArg {
-    /// Directories of tables, searched in order: zermelo's (`KQvKR.zct`, `.zdz`) and
-    /// Syzygy's (`KQvKR.rtbw`, `.rtbz`). WDL and DTZ come from zermelo's table of a material
-    /// when there is one, else from Syzygy's; depth to mate from zermelo's only. Repeat the
-    /// flag or separate directories with `:`.
-    #[arg(long, value_name = "DIR", default_value = "./tables", value_delimiter = ':',
-          action = clap::ArgAction::Append)]
-    pub(crate) tables: Vec<PathBuf>,
-}
-
-impl ProbeTablesArg {
-    /// The tablebase of these directories under `rule`, each checked to be a directory (exit
-    /// 2 otherwise), tables memory-mapped.
-    pub(crate) fn open(&self, rule: u32) -> CliResult<Tablebase> {
-        check_dirs(&self.tables)?;
-        // SAFETY: zermelo writes a table to a temporary file and renames it into place, so a
-        // mapped table never changes under us; the `tb` commands and the server never write a
-        // table they probe, and Syzygy's published files are not rewritten in place either.
-        #[allow(unsafe_code)]
-        let tb = unsafe { Tablebase::open_mapped_all(&self.tables) };
-        Ok(tb.with_rule(rule))
-    }
-}
-
-/// Each of `dirs` is a directory (else exit 2, naming it).
-pub(crate) fn check_dirs(dirs: &[PathBuf]) -> CliResult {
-    for dir in dirs {
-        let why = match std::fs::metadata(dir) {
-            Ok(m) if m.is_dir() => continue,
-            Ok(_) => String::new(),
-            Err(e) => format!(" ({e})"),
-        };
-        return Err(Failure::input(format!(
-            "--tables {}: not a directory{why}",
-            dir.display()
-        )));
-    }
-    Ok(())
 }
 
 /// `--rule`, for the commands that read DTZ tables.
@@ -206,8 +164,16 @@ enum StatsFormat {
 
 #[derive(Debug, Args)]
 struct VerifyArgs {
-    /// Directory to check (default: the --tables directory).
-    dir: Option<PathBuf>,
+    /// The directory to check (default: the --tables directory); with `--against`, the
+    /// materials to compare (default: every material both directories hold).
+    #[arg(value_name = "DIR | MATERIAL")]
+    items: Vec<String>,
+    /// Compare zermelo's DTZ tables in --tables with Syzygy's tables in DIR, every position
+    /// of each material: the class under the 50-move rule and the DTZ (Syzygy's may be
+    /// rounded by one ply where its file stores moves). Prints the first differences and the
+    /// counts; exit 1 on a difference, 2 on a missing or unusable table.
+    #[arg(long, value_name = "DIR")]
+    against: Option<PathBuf>,
     #[command(flatten)]
     tables: TablesArg,
     #[command(flatten)]
@@ -941,7 +907,19 @@ fn longest_line(longest: Option<Longest>, value: fn(u32) -> Value) -> String {
 type Checker = fn(&Material, &Tablebase) -> Result<Option<zermelo_chess::Mismatch>, ProbeError>;
 
 fn verify_dir(args: VerifyArgs) -> CliResult {
-    let dir = args.dir.unwrap_or(args.tables.tables);
+    if let Some(syzygy) = &args.against {
+        return super::tb_verify::against(syzygy, &args.tables.tables, &args.items);
+    }
+    let dir = match args.items.as_slice() {
+        [] => args.tables.tables,
+        [dir] => PathBuf::from(dir),
+        more => {
+            return Err(Failure::input(format!(
+                "tb verify: one directory, not {} (materials go with --against)",
+                more.len()
+            )))
+        }
+    };
     let materials = table_files(&dir)?;
     let tb = Tablebase::open(&dir).with_rule(args.rule.rule);
     let mut bad = Vec::new();
