@@ -302,9 +302,10 @@ impl Tablebase {
         })
     }
 
-    /// The error for a position (or a move's) without a DTZ table: zermelo's missing DTZ
-    /// table when its DTM table is there, else no table at all.
-    fn missing_dtz(&self, pos: &Position) -> ProbeError {
+    /// The error for a position without a DTZ table: zermelo's missing DTZ table when its
+    /// DTM table is there ([`ProbeError::MissingTable`]), else no table at all
+    /// ([`ProbeError::NoTable`]).
+    pub fn missing_dtz(&self, pos: &Position) -> ProbeError {
         let m = crate::Material::of(pos).canonical().0;
         if m.piece_count() <= crate::MAX_PIECES && self.has(&m) {
             return ProbeError::MissingTable {

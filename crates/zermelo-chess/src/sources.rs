@@ -164,8 +164,8 @@ impl Tablebase {
     }
 
     /// The error for a position no table holds: its material named as both kinds of table
-    /// would name it.
-    pub(crate) fn no_table(&self, pos: &Position) -> ProbeError {
+    /// would name it ([`ProbeError::NoTable`]; [`ProbeError::TooManyPieces`] past 7 pieces).
+    pub fn no_table(&self, pos: &Position) -> ProbeError {
         let m = Material::of(pos).canonical().0;
         if m.piece_count() > 7 {
             return ProbeError::TooManyPieces {
