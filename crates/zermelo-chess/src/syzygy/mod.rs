@@ -2,7 +2,7 @@
 //! probed as the published probers (Fathom, python-chess) probe them.
 //!
 //! * [`SyzygyTables`] — files found by material name (`KQvKR.rtbw`) in one or more
-//!   directories, opened and checked on first use;
+//!   directories, opened (read, or memory-mapped) and checked on first use;
 //! * [`SyzygyTables::probe_wdl`] — the class of a position under the 50-move rule on a fresh
 //!   clock ([`Wdl50`], Syzygy's -2..=2);
 //! * [`SyzygyTables::probe_dtz`] — the distance to the next zeroing move as Syzygy reports
