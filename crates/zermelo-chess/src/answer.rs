@@ -9,6 +9,9 @@
 //! have been claimed instead of the move), as lichess reports it. DTZ values are exact, never
 //! rounded as Syzygy's may be.
 
+use std::cmp::Reverse;
+
+use crate::category::{Category, Dtz};
 use crate::dtz::Wdl50;
 use crate::position::{Move, Position, MAX_CLOCK};
 use crate::probe::{MoveDtz, ProbeError, Tablebase};
@@ -22,16 +25,18 @@ pub struct Answer {
     pub position: Position,
     /// Its halfmove clock (plies since the last capture or pawn move).
     pub clock: u32,
-    /// Its depth to mate, for the side to move.
-    pub dtm: Value,
-    /// Its zeroing-scale value (DTZ table); `None` without the DTZ tables (tables made before
-    /// DTZ existed), when the answer speaks of depth to mate only.
-    pub dtz: Option<Value>,
-    /// Its class under the rule, the clock applied; `None` without the DTZ tables.
-    pub class: Option<Wdl50>,
+    /// Its depth to mate, for the side to move; `None` without zermelo's DTM table (Syzygy's
+    /// tables hold none).
+    pub dtm: Option<Value>,
+    /// Its zeroing-scale value on a fresh clock, exact (zermelo's DTZ table) or possibly
+    /// rounded (Syzygy's); `None` without either DTZ table.
+    pub dtz: Option<Dtz>,
+    /// Its class under the rule, the clock applied (ambiguous where a rounded DTZ could
+    /// decide it); `None` without any DTZ or WDL table.
+    pub class: Option<Category>,
     /// Every legal move, in the rule's order ([`Tablebase::probe_moves_dtz`]: best first
-    /// under the rule, equal values by depth to mate, then by UCI), or by depth to mate
-    /// without the DTZ tables.
+    /// under the rule, equal values by depth to mate, then by UCI); without the DTZ tables
+    /// by depth to mate, else by class.
     pub moves: Vec<MoveAnswer>,
 }
 
@@ -48,17 +53,18 @@ pub struct MoveAnswer {
     pub after: Position,
     /// The clock after it (0 after a zeroing move; not capped).
     pub clock_after: u32,
-    /// The depth to mate of the position after it, for its side to move.
-    pub dtm: Value,
+    /// The depth to mate of the position after it, for its side to move; `None` without
+    /// zermelo's DTM table.
+    pub dtm: Option<Value>,
     /// The zeroing-scale value of the position after it, for its side to move; `None` where
-    /// its DTZ table is missing.
-    pub dtz_after: Option<Value>,
+    /// no DTZ table holds it.
+    pub dtz_after: Option<Dtz>,
     /// The move's zeroing-scale value for the mover (the exit value of a zeroing move, one
-    /// ply more than `dtz_after` otherwise); `None` without the DTZ tables.
-    pub value: Option<Value>,
+    /// ply more than `dtz_after` otherwise); `None` where `dtz_after` is.
+    pub value: Option<Dtz>,
     /// The class of the position after it, for its side to move, the clock after it applied
-    /// and the clock before it counted; `None` where `dtz_after` is.
-    pub class: Option<Wdl50>,
+    /// and the clock before it counted; `None` where no DTZ or WDL table holds it.
+    pub class: Option<Category>,
 }
 
 impl Answer {
@@ -67,23 +73,32 @@ impl Answer {
         fen_with_clock(&self.position, self.clock)
     }
 
+    /// WIN, LOSE or DRAW for the side to move without the rule: from the depth to mate, else
+    /// from the class (a cursed win is a win); `None` when neither is known.
+    pub fn outcome(&self) -> Option<zermelo::Outcome> {
+        match (self.dtm, self.dtz) {
+            (Some(v), _) | (None, Some(Dtz { value: v, .. })) => Some(v.outcome()),
+            (None, None) => self.class.map(outcome_of),
+        }
+    }
+
     /// The moves as `tb probe --stdin` and `/api/tb` list them: the rule's order, then each
     /// run of moves that show the same class and DTZ (of the position after them) by depth to
     /// mate, best for the mover first (stable, so the rule's order breaks the remaining ties).
-    /// Without the DTZ tables, by depth to mate.
+    /// Without the DTZ tables, as [`moves`](Self::moves).
     pub fn moves_as_shown(&self) -> Vec<&MoveAnswer> {
         let mut rows: Vec<&MoveAnswer> = self.moves.iter().collect();
-        if self.dtz.is_none() {
+        if self.dtz.is_none() || rows.iter().any(|m| m.dtm.is_none()) {
             return rows;
         }
-        let key = |m: &MoveAnswer| (m.class, m.dtz_after.map(crate::dtz::syzygy_dtz));
+        let key = |m: &MoveAnswer| (m.class, m.dtz_after.map(Dtz::syzygy));
         let mut i = 0;
         while i < rows.len() {
             let j = i + rows[i..]
                 .iter()
                 .take_while(|m| key(m) == key(rows[i]))
                 .count();
-            rows[i..j].sort_by_key(|m| std::cmp::Reverse(m.dtm.for_parent()));
+            rows[i..j].sort_by_key(|m| Reverse(m.dtm.map(Value::for_parent)));
             i = j;
         }
         rows
@@ -91,21 +106,31 @@ impl Answer {
 
     /// The moves as lichess's tablebase server lists them (`/standard`): by the move's value
     /// under the rule, and among draws the ones that end the game at once (stalemate,
-    /// insufficient material) first; without the DTZ tables, by depth to mate.
+    /// insufficient material) first; without the DTZ tables, as [`moves`](Self::moves).
     pub fn moves_as_lichess(&self) -> Vec<&MoveAnswer> {
         let mut rows: Vec<&MoveAnswer> = self.moves.iter().collect();
         if self.dtz.is_some() {
+            let value = |m: &MoveAnswer| m.value.map(|d| d.value);
             let ends_drawn = |m: &MoveAnswer| {
-                m.value == Some(Value::Draw)
+                value(m) == Some(Value::Draw)
                     && (m.after.is_stalemate() || insufficient_material(&m.after))
             };
             rows.sort_by(|a, b| {
-                b.value
-                    .cmp(&a.value)
+                value(b)
+                    .cmp(&value(a))
                     .then_with(|| ends_drawn(b).cmp(&ends_drawn(a)))
             });
         }
         rows
+    }
+}
+
+/// WIN, LOSE or DRAW of a class, the rule aside.
+fn outcome_of(c: Category) -> zermelo::Outcome {
+    match c {
+        Category::Win | Category::MaybeWin | Category::CursedWin => zermelo::Outcome::Win,
+        Category::Draw => zermelo::Outcome::Draw,
+        _ => zermelo::Outcome::Lose,
     }
 }
 
@@ -119,10 +144,10 @@ impl MoveAnswer {
 /// A line under the rule ([`Tablebase::dtz_mainline`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mainline {
-    /// The zeroing-scale value of the first position.
-    pub start: Value,
+    /// The zeroing-scale value of the first position (possibly rounded, from Syzygy's tables).
+    pub start: Dtz,
     /// The first position's class under the rule, its clock applied.
-    pub class: Wdl50,
+    pub class: Category,
     /// The moves, each with the clock after it.
     pub steps: Vec<MainlineStep>,
     /// Where the line ends.
@@ -144,74 +169,119 @@ pub struct MainlineStep {
 /// between two, so a line of a correct table is short; this bounds a damaged one.
 const MAX_LINE: usize = 10_000;
 
+/// What the tables say of one position after a move.
+struct Known {
+    dtz: Option<Dtz>,
+    wdl: Option<Wdl50>,
+    value: Option<Dtz>,
+}
+
 impl Tablebase {
-    /// The answer for `pos` with `clock` plies since the last capture or pawn move.
+    /// The answer for `pos` with `clock` plies since the last capture or pawn move, from
+    /// whichever tables hold it and its moves (zermelo's, else Syzygy's: `sources.rs`).
     ///
     /// # Errors
-    /// A table the position or one of its moves needs is missing or unusable (a missing DTZ
-    /// table of `pos` is no error: the answer then has no DTZ).
+    /// No table holds `pos` ([`ProbeError::NoTable`]), or a table it or one of its moves
+    /// needs is unusable (a missing DTZ or DTM table is no error: the answer then has none).
     pub fn answer(&self, pos: &Position, clock: u32) -> Result<Answer, ProbeError> {
         let rule = self.rule();
-        let dtm = self.probe(pos)?;
-        let dtz = optional_dtz(self, pos)?;
-        let mut moves = Vec::new();
-        let with_values: Vec<(Move, Option<MoveDtz>)> = match dtz {
-            Some(_) => self
-                .probe_moves_dtz(pos)?
-                .into_iter()
-                .map(|md| (md.mv, Some(md)))
-                .collect(),
-            None => self
-                .probe_moves(pos)?
-                .into_iter()
-                .map(|(m, _)| (m, None))
-                .collect(),
+        let dtz = self.dtz_of(pos)?;
+        let wdl = match dtz {
+            Some(d) => Some(Wdl50::of(d.value, rule)),
+            None => self.wdl_of(pos)?,
         };
-        for (mv, md) in with_values {
+        let dtm = self.dtm_of(pos)?;
+        if dtz.is_none() && wdl.is_none() && dtm.is_none() {
+            return Err(self.no_table(pos));
+        }
+        let ordered = match dtz {
+            Some(_) => self.moves_of(pos)?,
+            None => None,
+        };
+        let known: Vec<(Move, Known)> = match &ordered {
+            Some(list) => list
+                .iter()
+                .map(|md| {
+                    let known = Known {
+                        dtz: Some(md.after_dtz()),
+                        wdl: Some(Wdl50::of(md.after, rule)),
+                        value: Some(md.value_dtz()),
+                    };
+                    (md.mv, known)
+                })
+                .collect(),
+            None => self.moves_known(pos)?,
+        };
+        let mut moves = Vec::with_capacity(known.len());
+        for (mv, k) in known {
             let after = pos.play(mv);
             let zeroing = pos.is_zeroing(mv);
             let clock_after = if zeroing { 0 } else { clock + 1 };
-            let dtz_after = match md {
-                Some(md) => Some(md.after),
-                None => optional_dtz(self, &after)?,
-            };
             moves.push(MoveAnswer {
                 mv,
                 san: pos.san(mv),
                 zeroing,
-                after,
                 clock_after,
-                dtm: self.probe(&after)?,
-                dtz_after,
-                value: md.map(|md| md.value),
-                class: dtz_after.map(|v| class_after(v, rule, Some(clock), clock_after)),
+                dtm: self.dtm_of(&after)?,
+                dtz_after: k.dtz,
+                value: k.value,
+                class: category(k.dtz, k.wdl, rule, Some(clock), clock_after),
+                after,
             });
         }
+        if ordered.is_none() {
+            sort_without_dtz(&mut moves);
+        }
+        let mut class = category(dtz, wdl, rule, clock.checked_sub(1), clock);
+        settle_ambiguous(&mut class, &mut moves);
         Ok(Answer {
             position: *pos,
             clock,
             dtm,
             dtz,
-            class: dtz.map(|v| class_here(v, rule, clock)),
+            class,
             moves,
         })
+    }
+
+    /// Every legal move with what the tables say of the position after it, when they do not
+    /// all have a DTZ (in move generation's order).
+    fn moves_known(&self, pos: &Position) -> Result<Vec<(Move, Known)>, ProbeError> {
+        let rule = self.rule();
+        let mut out = Vec::new();
+        for mv in pos.legal_moves() {
+            let after = pos.play(mv);
+            let dtz = self.dtz_of(&after)?;
+            let wdl = match dtz {
+                Some(d) => Some(Wdl50::of(d.value, rule)),
+                None => self.wdl_of(&after)?,
+            };
+            let value = dtz.map(|d| match pos.is_zeroing(mv) {
+                true => Dtz::exact(Wdl50::of(d.value, rule).zeroing_exit(rule)),
+                false => d.for_parent(),
+            });
+            out.push((mv, Known { dtz, wdl, value }));
+        }
+        Ok(out)
     }
 
     /// The line under the rule from `pos` with `clock`: the best move by DTZ each time (the
     /// winner zeroes as soon as it keeps the win, the loser as late as it can) until mate, or
     /// until the clock reaches the rule and a draw can be claimed (a cursed win or a blessed
     /// loss gets there); no move from a drawn position. `tb line --metric dtz` and
-    /// `/standard/mainline` play it.
+    /// `/standard/mainline` play it, from zermelo's DTZ tables or Syzygy's.
     ///
     /// # Errors
     /// A table the line needs is missing or unusable.
     pub fn dtz_mainline(&self, pos: &Position, clock: u32) -> Result<Mainline, ProbeError> {
         let rule = self.rule();
-        let start = self.probe_dtz(pos)?;
-        let (mut here, mut pos, mut clock, mut steps) = (start, *pos, clock, Vec::new());
-        let class = class_here(start, rule, clock);
+        let start = self.dtz_of(pos)?.ok_or_else(|| self.missing_dtz(pos))?;
+        let (mut here, mut pos, mut clock, mut steps) = (start.value, *pos, clock, Vec::new());
+        let class = category(Some(start), None, rule, clock.checked_sub(1), clock)
+            .unwrap_or(Category::Draw);
         while steps.len() < MAX_LINE && here != Value::Draw && clock < rule {
-            let Some(best) = self.probe_moves_dtz(&pos)?.first().copied() else {
+            let moves = self.moves_of(&pos)?.ok_or_else(|| self.missing_dtz(&pos))?;
+            let Some(best) = moves.first().copied() else {
                 break;
             };
             let san = pos.san(best.mv);
@@ -222,7 +292,7 @@ impl Tablebase {
                 san,
                 clock,
             });
-            here = self.probe_dtz(&pos)?;
+            here = best.after;
         }
         Ok(Mainline {
             start,
@@ -231,36 +301,98 @@ impl Tablebase {
             end: pos,
         })
     }
-}
 
-/// The DTZ-scale value of `pos`, or `None` when its DTZ table is not there.
-fn optional_dtz(tb: &Tablebase, pos: &Position) -> Result<Option<Value>, ProbeError> {
-    match tb.probe_dtz(pos) {
-        Ok(v) => Ok(Some(v)),
-        Err(ProbeError::MissingTable { metric: "DTZ", .. }) => Ok(None),
-        Err(e) => Err(e),
+    /// The error for a position without a DTZ table: zermelo's missing DTZ table when its
+    /// DTM table is there ([`ProbeError::MissingTable`]), else no table at all
+    /// ([`ProbeError::NoTable`]).
+    pub fn missing_dtz(&self, pos: &Position) -> ProbeError {
+        let m = crate::Material::of(pos).canonical().0;
+        if m.piece_count() <= crate::MAX_PIECES && self.has(&m) {
+            return ProbeError::MissingTable {
+                metric: "DTZ",
+                pieces: m.piece_count(),
+                material: m,
+                place: self.place(),
+            };
+        }
+        self.no_table(pos)
     }
 }
 
-/// The class reported for a position of zeroing-scale `value` with `clock` plies on the clock,
-/// reached by a move made when the clock stood at `before` (`None` when unknown: a clock of 0
-/// says only that the last move zeroed): as [`Wdl50::with_clock`], except that once the clock
-/// had reached the rule before that move, a draw could have been claimed instead of it, so a
-/// decisive result after it is drawn by the rule. A mate delivered at a clock of 100 is thus a
-/// blessed loss for the mated side and the mating move's position a cursed win, as lichess
-/// reports them (the class of a move's row and of the position before it agree).
-fn class_after(value: Value, rule: u32, before: Option<u32>, clock: u32) -> Wdl50 {
-    match (before, value) {
-        (Some(b), Value::Win(_)) if b >= rule => Wdl50::CursedWin,
-        (Some(b), Value::Lose(_)) if b >= rule => Wdl50::BlessedLoss,
-        _ => Wdl50::with_clock(value, rule, clock),
-    }
+/// The class reported for a position of DTZ `dtz` (else of class `wdl` on a fresh clock) with
+/// `clock` plies on the clock, reached by a move made when the clock stood at `before` (`None`
+/// when unknown: a clock of 0 says only that the last move zeroed): as
+/// [`Category::with_clock`], except that once the clock had reached the rule before that
+/// move, a draw could have been claimed instead of it, so a decisive result after it is drawn
+/// by the rule. A mate delivered at a clock of 100 is thus a blessed loss for the mated side
+/// and the mating move's position a cursed win, as lichess reports them (the class of a
+/// move's row and of the position before it agree). A class known from a WDL table alone is
+/// ambiguous once the clock runs: a win may have become a cursed win.
+fn category(
+    dtz: Option<Dtz>,
+    wdl: Option<Wdl50>,
+    rule: u32,
+    before: Option<u32>,
+    clock: u32,
+) -> Option<Category> {
+    let c = match (dtz, wdl) {
+        (Some(d), _) => Category::with_clock(d, rule, clock),
+        (None, Some(Wdl50::Win)) if clock > 0 => Category::MaybeWin,
+        (None, Some(Wdl50::Loss)) if clock > 0 => Category::MaybeLoss,
+        (None, Some(w)) => w.into(),
+        (None, None) => return None,
+    };
+    let drawn_by_claim = before.is_some_and(|b| b >= rule);
+    Some(match outcome_of(c) {
+        zermelo::Outcome::Win if drawn_by_claim => Category::CursedWin,
+        zermelo::Outcome::Lose if drawn_by_claim => Category::BlessedLoss,
+        _ => c,
+    })
 }
 
-/// The class of the position a FEN names, its clock applied (the move before it, if it did
-/// not zero, was made at one ply less).
-fn class_here(value: Value, rule: u32, clock: u32) -> Wdl50 {
-    class_after(value, rule, clock.checked_sub(1), clock)
+/// Moves without the DTZ of every position after them, best for the mover first: by the
+/// move's DTZ value, class, then depth to mate where known (unknowns last), then by UCI.
+fn sort_without_dtz(moves: &mut [MoveAnswer]) {
+    moves.sort_by_cached_key(|m| {
+        (
+            Reverse(m.value.map(|d| d.value)),
+            Reverse(m.class.map(Category::flip)),
+            Reverse(m.dtm.map(Value::for_parent)),
+            m.mv.to_string(),
+        )
+    });
+}
+
+/// A class that a rounded DTZ left ambiguous, settled from the other side where that side is
+/// certain, as lichess does: the best moves of a certain win that show `maybe-loss` lead to
+/// losses (the win is kept by them), and so on; and a position whose own class is ambiguous
+/// takes its best move's class where that is certain.
+fn settle_ambiguous(class: &mut Option<Category>, moves: &mut [MoveAnswer]) {
+    let settled = [
+        (Category::Win, Category::MaybeLoss, Category::Loss),
+        (
+            Category::CursedWin,
+            Category::MaybeLoss,
+            Category::BlessedLoss,
+        ),
+        (
+            Category::BlessedLoss,
+            Category::MaybeWin,
+            Category::CursedWin,
+        ),
+        (Category::Loss, Category::MaybeWin, Category::Win),
+    ];
+    for (here, maybe, certain) in settled {
+        if *class == Some(here) {
+            for m in moves.iter_mut().take_while(|m| m.class == Some(maybe)) {
+                m.class = Some(certain);
+            }
+        }
+    }
+    let best = moves.first().and_then(|m| m.class).map(Category::flip);
+    if class.is_some_and(|c| c.certain().is_none()) && best.is_some_and(|c| c.certain().is_some()) {
+        *class = best;
+    }
 }
 
 /// Neither side can mate by any series of legal moves: bare kings, a lone minor piece, or
@@ -314,17 +446,17 @@ mod tests {
         let fresh = tb.answer(&pos, 0).unwrap();
         assert_eq!(
             (fresh.dtm, fresh.dtz),
-            (Value::Win(27), Some(Value::Win(27)))
+            (Some(Value::Win(27)), Some(Dtz::exact(Value::Win(27))))
         );
-        assert_eq!(fresh.class, Some(Wdl50::Win));
+        assert_eq!(fresh.class, Some(Category::Win));
         assert_eq!(fresh.moves.len(), 15);
         assert_eq!(fresh.moves[0].san, "Rd1");
-        assert_eq!(fresh.moves[0].class, Some(Wdl50::Loss));
+        assert_eq!(fresh.moves[0].class, Some(Category::Loss));
         let late = tb.answer(&pos, 90).unwrap();
-        assert_eq!(late.class, Some(Wdl50::CursedWin));
+        assert_eq!(late.class, Some(Category::CursedWin));
         assert!(late.fen().ends_with(" 90 1"), "{}", late.fen());
         assert_eq!(late.moves[0].clock_after, 91);
-        assert_eq!(late.moves[0].class, Some(Wdl50::BlessedLoss));
+        assert_eq!(late.moves[0].class, Some(Category::BlessedLoss));
 
         let mate = tb.dtz_mainline(&pos, 0).unwrap();
         assert_eq!(mate.steps.len(), 27);
@@ -350,7 +482,7 @@ mod tests {
         let draws = a
             .moves
             .iter()
-            .filter(|m| m.value == Some(Value::Draw))
+            .filter(|m| m.value == Some(Dtz::exact(Value::Draw)))
             .count();
         assert!(draws > 1, "{:?}", a.moves);
         assert_eq!(

@@ -4,8 +4,7 @@
 //! and cut each ray at its first blocker (the classical approach: one bit scan per direction),
 //! which needs no large magic tables and is fast with at most five pieces on the board.
 
-use crate::position::{KING_STEPS, KNIGHT_STEPS};
-use crate::square::{Color, Role};
+use crate::square::{Color, Role, KING_STEPS, KNIGHT_STEPS};
 
 /// The eight ray directions: the first four increase the square index (north, east,
 /// north-east, north-west), the last four decrease it.

@@ -22,12 +22,17 @@
 //!   up front, a lock per table, resumed from the work folder, DTM and DTZ, written atomically;
 //!   what `zermelo tb gen` and Python's `Tablebase.generate` run, told as [`JobEvent`]s;
 //! * [`Table`] — the checksummed, versioned on-disk format, memory-mapped for probing;
-//! * [`Tablebase`] — a directory of tables: probe, best moves, principal line;
-//!   [`Tablebase::answer`]: one position's class under the rule with its clock, DTZ, DTM and
-//!   every move with its own, in the orders the CLI, the server and lichess list them;
+//! * [`Tablebase`] — directories of tables, zermelo's and Syzygy's: probe, best moves,
+//!   principal line; [`Tablebase::answer`]: one position's class under the rule with its clock
+//!   ([`Category`]), DTZ ([`Dtz`], exact or as Syzygy rounds it), DTM and every move with its
+//!   own, in the orders the CLI, the server and lichess list them, WDL and DTZ from zermelo's
+//!   table of a material when there is one and from Syzygy's otherwise
+//!   ([`Tablebase::dtz_of`], [`Tablebase::wdl_of`]); [`Tablebase::census`] counts a material's
+//!   classes position by position; [`compare_with_syzygy`] checks Syzygy's files against
+//!   zermelo's tables;
 //! * [`verify`] — re-checks a table against the certificate rules with move generation;
-//! * [`SyzygyTables`] — Syzygy's published WDL and DTZ files, read and probed
-//!   ([`syzygy`]).
+//! * [`SyzygyTables`] — Syzygy's published WDL and DTZ files (3 to 7 pieces), memory-mapped
+//!   and probed as python-chess probes them ([`syzygy`]).
 //!
 //! ## Example
 //!
@@ -58,7 +63,10 @@ mod atomic;
 #[doc(hidden)]
 pub mod bench_hooks;
 mod bitboard;
+mod category;
+mod census;
 mod checkpoint;
+mod compare;
 pub mod dtz;
 mod generate;
 mod index;
@@ -69,6 +77,7 @@ mod plan;
 mod position;
 mod probe;
 mod slice;
+mod sources;
 mod square;
 mod starts;
 pub mod syzygy;
@@ -80,6 +89,9 @@ mod verify;
 pub use answer::{
     fen_with_clock, insufficient_material, Answer, Mainline, MainlineStep, MoveAnswer,
 };
+pub use category::{Category, Dtz};
+pub use census::Census;
+pub use compare::{compare_with_syzygy, dtz_agrees, Comparison, Difference};
 pub use dtz::Wdl50;
 pub use generate::{
     discard_checkpoint, estimate_memory, estimate_pair_memory, generate, generate_pair,

@@ -2,30 +2,9 @@
 
 use std::fmt;
 
-use crate::square::{Color, Piece, Role, Square};
+use crate::bitboard;
+use crate::square::{Color, Piece, Role, Square, KING_STEPS, KNIGHT_STEPS};
 
-/// King steps: the four orthogonal directions first, then the four diagonals (un-move
-/// generation slices them that way).
-pub(crate) const KING_STEPS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
@@ -349,44 +328,33 @@ impl Position {
         out
     }
 
-    /// Whether `sq` is attacked by a piece of `by`.
+    /// Whether `sq` is attacked by a piece of `by`: some piece of `by` reaches it on an empty
+    /// board (a slider: shares a line with it) and nothing stands between them. Over the
+    /// occupied squares only, which in an endgame are few.
     pub fn attacked(&self, sq: Square, by: Color) -> bool {
-        for &(df, dr) in &KNIGHT_STEPS {
-            if self.holds(sq.offset(df, dr), by, |r| r == Role::Knight) {
-                return true;
+        let target = sq.index() as u8;
+        let mut bits = self.occupied;
+        while bits != 0 {
+            let from = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let Some(p) = self.board[usize::from(from)] else {
+                continue;
+            };
+            if p.color != by {
+                continue;
             }
-        }
-        for &(df, dr) in &KING_STEPS {
-            if self.holds(sq.offset(df, dr), by, |r| r == Role::King) {
-                return true;
-            }
-        }
-        // A pawn of `by` attacks from one rank behind (from its point of view).
-        let back = -by.forward();
-        for df in [-1, 1] {
-            if self.holds(sq.offset(df, back), by, |r| r == Role::Pawn) {
-                return true;
-            }
-        }
-        self.ray_hits(sq, &ROOK_DIRS, by, Role::Rook)
-            || self.ray_hits(sq, &BISHOP_DIRS, by, Role::Bishop)
-    }
-
-    fn holds(&self, sq: Option<Square>, color: Color, role: impl Fn(Role) -> bool) -> bool {
-        matches!(sq.and_then(|s| self.piece_at(s)), Some(p) if p.color == color && role(p.role))
-    }
-
-    fn ray_hits(&self, sq: Square, dirs: &[(i8, i8)], by: Color, slider: Role) -> bool {
-        for &(df, dr) in dirs {
-            let mut cur = sq;
-            while let Some(next) = cur.offset(df, dr) {
-                if let Some(p) = self.piece_at(next) {
-                    if p.color == by && (p.role == slider || p.role == Role::Queen) {
-                        return true;
-                    }
-                    break;
+            let hits = match p.role {
+                Role::Pawn => {
+                    bitboard::attacks(Role::Pawn, by, from, 0) & bitboard::bit(target) != 0
                 }
-                cur = next;
+                Role::King | Role::Knight => bitboard::lined_up(p.role, from, target),
+                slider => {
+                    bitboard::lined_up(slider, from, target)
+                        && bitboard::between(from, target) & self.occupied == 0
+                }
+            };
+            if hits {
+                return true;
             }
         }
         false
@@ -594,6 +562,15 @@ impl Position {
         out.clear();
         self.pseudo_moves(out);
         out.retain(|&m| self.is_legal(m));
+    }
+
+    /// Every legal capture (en passant and capturing promotions included), appended to `out`
+    /// (cleared first): legality is checked for the captures only, which is what a probe
+    /// that searches captures first (Syzygy's) needs at every node.
+    pub fn legal_captures_into(&self, out: &mut Vec<Move>) {
+        out.clear();
+        self.pseudo_moves(out);
+        out.retain(|&m| m.capture && self.is_legal(m));
     }
 
     /// Every legal move.

@@ -1,13 +1,15 @@
-//! [`Tablebase`]: a directory of tables (opened lazily, read or memory-mapped) and what to ask
-//! it.
+//! [`Tablebase`]: directories of tables (opened lazily, read or memory-mapped) and what to ask
+//! them: zermelo's own tables here, Syzygy's beside them in `sources.rs`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
 
 use crate::dtz::{Wdl50, DEFAULT_RULE};
 use crate::material::{Material, MAX_PIECES};
 use crate::position::{Move, Position};
+use crate::syzygy::{SyzygyError, SyzygyTables};
 use crate::table::{Metric, Table, TableError};
 use crate::value::Value;
 
@@ -27,8 +29,8 @@ pub enum ProbeError {
         /// Where it was looked for.
         place: String,
     },
-    /// More pieces than any table holds ([`MAX_PIECES`]).
-    #[error("{pieces} pieces ({material}): tables exist for at most {MAX_PIECES} pieces")]
+    /// More pieces than any table holds ([`MAX_PIECES`] for zermelo's; Syzygy's hold 7).
+    #[error("{pieces} pieces ({material}): zermelo's tables exist for at most {MAX_PIECES} pieces, Syzygy's for 7")]
     TooManyPieces {
         /// The material (canonical).
         material: Material,
@@ -53,6 +55,21 @@ pub enum ProbeError {
         /// The tablebase's rule.
         expected: u32,
     },
+    /// A Syzygy table (`.rtbw`, `.rtbz`) is missing or unusable; the error names the file.
+    #[error(transparent)]
+    Syzygy(#[from] SyzygyError),
+    /// No table of either kind holds this position.
+    #[error("no table for {material} ({pieces} pieces) in {place}: neither zermelo's ({material}.zct, .zdz; `zermelo tb gen {material}` writes them) nor Syzygy's ({syzygy}.rtbw, .rtbz)")]
+    NoTable {
+        /// The material (canonical).
+        material: Material,
+        /// As Syzygy names its files.
+        syzygy: String,
+        /// Its piece count.
+        pieces: usize,
+        /// Where they were looked for.
+        place: String,
+    },
 }
 
 /// One legal move under the 50-move rule: what it leads to in both metrics.
@@ -68,6 +85,10 @@ pub struct MoveDtz {
     /// The move's value for the mover in the zeroing scale: the exit value of a zeroing move
     /// ([`Wdl50::zeroing_exit`]), one ply more than `after` otherwise.
     pub value: Value,
+    /// Whether `after`'s depth is exact: always from zermelo's tables; a Syzygy DTZ may be
+    /// one ply short of the truth (see [`crate::SyzygyDtz`]). A zeroing move's value is its
+    /// class's, exact either way.
+    pub precise: bool,
 }
 
 /// Which kind of table a lookup wants.
@@ -77,14 +98,29 @@ enum Kind {
     Dtz,
 }
 
-/// A set of tables: a directory opened lazily, plus tables inserted in memory.
+/// A set of tables: directories searched in order and opened lazily, plus tables inserted in
+/// memory. The directories may hold zermelo's tables (`.zct`, `.zdz`), Syzygy's (`.rtbw`,
+/// `.rtbz`) or both: [`Tablebase::answer`] and the probes of `sources.rs`
+/// ([`Tablebase::dtz_of`], [`Tablebase::wdl_of`]) take a material's WDL and DTZ from zermelo's
+/// table when there is one and from Syzygy's otherwise (under the 50-move rule only: Syzygy's
+/// tables know no other), DTM from zermelo's only. The other probes here read zermelo's
+/// tables only.
 pub struct Tablebase {
-    dir: Option<PathBuf>,
+    dirs: Vec<PathBuf>,
     mapped: bool,
     /// The rule every DTZ table must have been generated for.
     rule: u32,
     tables: RwLock<HashMap<(Material, Kind), Arc<Table>>>,
+    /// Whether zermelo's table of a material (by [`material_key`], both orientations apart)
+    /// and kind is there: `None` found, `Some(when)` found missing then, looked for again a
+    /// second later (a table `tb gen` writes while a server runs is found), not on every
+    /// probe.
+    presence: RwLock<HashMap<(u64, Kind), Option<Instant>>>,
+    syzygy: SyzygyTables,
 }
+
+/// How long a table found missing is taken to stay missing.
+const ABSENT_FOR: Duration = Duration::from_secs(1);
 
 fn kind_of(metric: Metric) -> Kind {
     match metric {
@@ -94,14 +130,26 @@ fn kind_of(metric: Metric) -> Kind {
 }
 
 impl Tablebase {
-    /// Tables read from `dir` into memory on first use ([`Table::open`]).
-    pub fn open(dir: &Path) -> Tablebase {
+    fn with_dirs(dirs: &[PathBuf], mapped: bool) -> Tablebase {
         Tablebase {
-            dir: Some(dir.to_path_buf()),
-            mapped: false,
+            dirs: dirs.to_vec(),
+            mapped,
             rule: DEFAULT_RULE,
             tables: RwLock::default(),
+            presence: RwLock::default(),
+            syzygy: SyzygyTables::unchecked(dirs, mapped),
         }
+    }
+
+    /// Tables read from `dir` into memory on first use ([`Table::open`]).
+    pub fn open(dir: &Path) -> Tablebase {
+        Tablebase::open_all(&[dir.to_path_buf()])
+    }
+
+    /// Tables of `dirs`, searched in order (the first directory holding a file wins), read
+    /// into memory on first use.
+    pub fn open_all(dirs: &[PathBuf]) -> Tablebase {
+        Tablebase::with_dirs(dirs, false)
     }
 
     /// Tables of `dir` memory-mapped on first use ([`Table::open_mapped`]): only the blocks
@@ -113,12 +161,29 @@ impl Tablebase {
     /// (replacing one by rename, as `zermelo tb gen` does, is fine).
     #[allow(unsafe_code)]
     pub unsafe fn open_mapped(dir: &Path) -> Tablebase {
-        Tablebase {
-            dir: Some(dir.to_path_buf()),
-            mapped: true,
-            rule: DEFAULT_RULE,
-            tables: RwLock::default(),
-        }
+        // SAFETY: forwarded to the caller.
+        unsafe { Tablebase::open_mapped_all(&[dir.to_path_buf()]) }
+    }
+
+    /// Tables of `dirs`, searched in order, memory-mapped on first use, zermelo's and
+    /// Syzygy's alike ([`SyzygyTables::open_mapped`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`open_mapped`](Self::open_mapped), for every file in `dirs`.
+    #[allow(unsafe_code)]
+    pub unsafe fn open_mapped_all(dirs: &[PathBuf]) -> Tablebase {
+        Tablebase::with_dirs(dirs, true)
+    }
+
+    /// The directories searched, in order (none for [`in_memory`](Self::in_memory)).
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// Syzygy's tables in the same directories, as the probes of `sources.rs` read them.
+    pub fn syzygy(&self) -> &SyzygyTables {
+        &self.syzygy
     }
 
     /// Lets the kernel take the pages of every mapped table opened so far out of the
@@ -131,12 +196,7 @@ impl Tablebase {
 
     /// No directory: only tables given to [`insert`](Self::insert).
     pub fn in_memory() -> Tablebase {
-        Tablebase {
-            dir: None,
-            mapped: false,
-            rule: DEFAULT_RULE,
-            tables: RwLock::default(),
-        }
+        Tablebase::with_dirs(&[], false)
     }
 
     /// The same tablebase for DTZ tables generated under a rule of `rule` plies (default
@@ -153,6 +213,11 @@ impl Tablebase {
 
     /// Adds (or replaces) a table (DTM or DTZ, by its metric).
     pub fn insert(&self, table: Table) {
+        // A table found missing before is there now.
+        self.presence
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
         let mut map = self.tables.write().unwrap_or_else(|e| e.into_inner());
         map.insert(
             (table.material().clone(), kind_of(table.metric())),
@@ -180,8 +245,33 @@ impl Tablebase {
             .contains_key(&(material.clone(), kind));
         loaded
             || self
-                .path_of(material, kind)
-                .is_some_and(|p| std::fs::symlink_metadata(p).is_ok())
+                .paths_of(material, kind)
+                .any(|p| std::fs::symlink_metadata(p).is_ok())
+    }
+
+    /// Whether zermelo's own table of `pos`'s material (`dtz`: its DTZ table, else its DTM
+    /// table) is loaded or on disk, a table found missing taken as missing for a second
+    /// ([`has`](Self::has) looks every time): what the probes of `sources.rs` ask before each
+    /// lookup, so it costs a hash lookup, not a `Material`.
+    pub(crate) fn has_own(&self, pos: &Position, dtz: bool) -> bool {
+        let kind = if dtz { Kind::Dtz } else { Kind::Dtm };
+        let key = (material_key(pos), kind);
+        let known = self
+            .presence
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .copied();
+        match known {
+            Some(None) => return true,
+            Some(Some(t)) if t.elapsed() < ABSENT_FOR => return false,
+            _ => {}
+        }
+        let m = Material::of(pos);
+        let here = m.piece_count() <= MAX_PIECES && self.has_kind(&m.canonical().0, kind);
+        let mut presence = self.presence.write().unwrap_or_else(|e| e.into_inner());
+        presence.insert(key, (!here).then(Instant::now));
+        here
     }
 
     fn metric_of(&self, kind: Kind) -> Metric {
@@ -191,9 +281,24 @@ impl Tablebase {
         }
     }
 
-    fn path_of(&self, material: &Material, kind: Kind) -> Option<PathBuf> {
+    /// Where the table of `material` of `kind` would be, in each directory in order.
+    fn paths_of(&self, material: &Material, kind: Kind) -> impl Iterator<Item = PathBuf> + '_ {
         let name = self.metric_of(kind).file_name(material);
-        self.dir.as_ref().map(|d| d.join(name))
+        self.dirs.iter().map(move |d| d.join(&name))
+    }
+
+    /// The directories, as errors name them (`memory` without any).
+    pub fn place_names(&self) -> String {
+        self.place()
+    }
+
+    /// The directories, as errors name them.
+    pub(crate) fn place(&self) -> String {
+        if self.dirs.is_empty() {
+            return "memory".to_string();
+        }
+        let names: Vec<String> = self.dirs.iter().map(|d| d.display().to_string()).collect();
+        names.join(", ")
     }
 
     /// The DTM table of a canonical `material`, opened on first use.
@@ -225,10 +330,7 @@ impl Tablebase {
             metric: self.metric_of(kind).name(),
             material: material.clone(),
             pieces: material.piece_count(),
-            place: self
-                .dir
-                .as_ref()
-                .map_or("memory".to_string(), |d| d.display().to_string()),
+            place: self.place(),
         };
         if material.piece_count() > MAX_PIECES {
             return Err(ProbeError::TooManyPieces {
@@ -236,10 +338,14 @@ impl Tablebase {
                 pieces: material.piece_count(),
             });
         }
-        let path = self.path_of(material, kind).ok_or_else(missing)?;
-        if !table_file_present(&path)? {
-            return Err(missing());
+        let mut found = None;
+        for path in self.paths_of(material, kind) {
+            if table_file_present(&path)? {
+                found = Some(path);
+                break;
+            }
         }
+        let path = found.ok_or_else(missing)?;
         let table = if self.mapped {
             // SAFETY: the caller of `open_mapped` promised the files stay as they are.
             #[allow(unsafe_code)]
@@ -350,15 +456,26 @@ impl Tablebase {
                 zeroing,
                 after,
                 value,
+                precise: true,
             });
         }
-        out.sort_by(|a, b| {
+        self.order_moves(pos, &mut out)?;
+        Ok(out)
+    }
+
+    /// Sorts moves best first for the rule, as [`probe_moves_dtz`](Self::probe_moves_dtz)
+    /// lists them.
+    pub(crate) fn order_moves(
+        &self,
+        pos: &Position,
+        moves: &mut [MoveDtz],
+    ) -> Result<(), ProbeError> {
+        moves.sort_by(|a, b| {
             b.value
                 .cmp(&a.value)
                 .then_with(|| a.mv.to_string().cmp(&b.mv.to_string()))
         });
-        self.mates_first_among_equals(pos, &mut out)?;
-        Ok(out)
+        self.mates_first_among_equals(pos, moves)
     }
 
     /// Orders each run of moves of equal (decisive) zeroing-scale value by depth to mate, best
@@ -383,7 +500,10 @@ impl Tablebase {
                 for m in &moves[start..end] {
                     match self.probe(&pos.play(m.mv)) {
                         Ok(v) => keyed.push((v.for_parent(), *m)),
-                        Err(ProbeError::MissingTable { metric: "DTM", .. }) => {
+                        Err(
+                            ProbeError::MissingTable { metric: "DTM", .. }
+                            | ProbeError::TooManyPieces { .. },
+                        ) => {
                             complete = false;
                             break;
                         }
@@ -442,6 +562,13 @@ impl Tablebase {
         }
         Ok(line)
     }
+}
+
+/// The material of `pos` as one number: a 4-bit count per colour and role.
+fn material_key(pos: &Position) -> u64 {
+    pos.pieces().fold(0, |key, (_, p)| {
+        key + (1u64 << (4 * (p.color.index() * 6 + p.role as usize)))
+    })
 }
 
 /// Whether a table file is at `path`: `false` when nothing is there, an error naming what is

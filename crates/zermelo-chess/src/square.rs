@@ -2,6 +2,30 @@
 
 use std::fmt;
 
+/// King steps: the four orthogonal directions first, then the four diagonals (un-move
+/// generation slices them that way).
+pub(crate) const KING_STEPS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+/// Knight steps.
+pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
 /// A square, `0 = a1`, `7 = h1`, `63 = h8`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(transparent)]

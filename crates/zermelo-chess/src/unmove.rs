@@ -5,8 +5,8 @@
 //! [`generate`](crate::generate)); un-moves are the building block for a generator that stores
 //! no edges (5-man tables), and are tested here to be the exact inverse of [`Position::play`].
 
-use crate::position::{Move, Position, KING_STEPS, KNIGHT_STEPS};
-use crate::square::{Color, Piece, Role, Square};
+use crate::position::{Move, Position};
+use crate::square::{Color, Piece, Role, Square, KING_STEPS, KNIGHT_STEPS};
 
 /// A move taken back: the move from the predecessor, and what it captured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

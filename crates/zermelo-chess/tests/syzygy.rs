@@ -306,3 +306,60 @@ fn scrambled_tables_never_panic() {
         }
     }
 }
+
+/// The tablebase of a Syzygy directory (`Tablebase::dtz_of`, `wdl_of`, `answer`: what the
+/// command line, the server and Python ask) gives python-chess's numbers on the oracle's
+/// positions, and its answers agree with those of zermelo's own tables: the same classes and
+/// moves, the DTZ within Syzygy's rounding, the same best moves' values up to it.
+#[test]
+fn a_tablebase_of_syzygy_files_answers_as_python_chess_and_as_zermelo() {
+    use zermelo_chess::{Category, Tablebase};
+    let Some(dir) = table_dir() else { return };
+    // SAFETY: the published tables are not written while the test runs.
+    #[allow(unsafe_code)]
+    let syz = unsafe { Tablebase::open_mapped_all(&[dir]) };
+    let csv = include_str!("data/syzygy-oracle.csv");
+    for line in csv
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .step_by(5)
+    {
+        let f: Vec<&str> = line.split(',').collect();
+        let pos = Position::from_fen(f[0]).unwrap();
+        let d = syz.dtz_of(&pos).unwrap().unwrap();
+        assert_eq!(d.syzygy().to_string(), f[2], "{}", f[0]);
+        let w = syz.wdl_of(&pos).unwrap().unwrap();
+        assert_eq!(w.syzygy().to_string(), f[1], "{}", f[0]);
+        let a = syz.answer(&pos, 0).unwrap();
+        assert_eq!(a.class, Some(Category::from(w)), "{}", f[0]);
+        assert_eq!(a.dtm, None);
+    }
+    let (ours, all) = zermelo_tables();
+    let mut compared = 0;
+    for m in all.iter().filter(|m| m.piece_count() == 4).take(12) {
+        let ix = zermelo_chess::Indexer::new(m);
+        let mut idx = 7;
+        while idx < ix.size() {
+            if let Some(pos) = ix.legal(idx) {
+                let (theirs, mine) = (syz.answer(&pos, 0).unwrap(), ours.answer(&pos, 0).unwrap());
+                assert_eq!(theirs.class, mine.class, "{m} {}", pos.fen());
+                let (z, s) = (mine.dtz.unwrap(), theirs.dtz.unwrap());
+                let s = zermelo_chess::SyzygyDtz {
+                    plies: s.syzygy(),
+                    precise: s.precise,
+                };
+                assert!(dtz_agrees(z.syzygy(), s), "{m} {}", pos.fen());
+                let moves = |a: &zermelo_chess::Answer| {
+                    let mut v: Vec<_> = a.moves.iter().map(|m| (m.mv, m.class)).collect();
+                    v.sort_by_key(|(mv, _)| mv.to_string());
+                    v
+                };
+                assert_eq!(moves(&theirs), moves(&mine), "{m} {}", pos.fen());
+                compared += 1;
+            }
+            idx += 997;
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}

@@ -225,13 +225,13 @@ fn serves_chess_tables() {
         "{extra}"
     );
     // Bad input is a 400 naming what is wrong: a clock that is not a number, above 150 or
-    // after a double push; castling rights; more pieces than any table has.
+    // after a double push; castling rights; more pieces than any table has (Syzygy's: 7).
     for (fen, expect) in [
         ("4k3/8/4K3/4Q3/8/8/8/8_w_-_-_x_1", "halfmove clock"),
         ("4k3/8/4K3/4Q3/8/8/8/8_w_-_-_151_90", "halfmove clock 151"),
         ("4k3/8/8/3pP3/8/8/8/4K3_w_-_d6_5_40", "en passant"),
         ("r3k3/8/8/8/8/8/8/4K3_b_q_-_0_1", "castling"),
-        ("4k3/8/8/8/8/8/8/QRRBK3_w_-_-_0_1", "at most"),
+        ("4k3/8/8/8/8/8/8/QRRBNNK1_w_-_-_0_1", "8 pieces"),
     ] {
         let answer = get(&addr, &format!("/standard?fen={fen}"));
         assert!(answer.starts_with("HTTP/1.1 400"), "{fen}: {answer}");
@@ -239,6 +239,10 @@ fn serves_chess_tables() {
     }
     let no_table = get(&addr, "/standard?fen=4k3/8/8/8/8/8/8/RR2K3_w_-_-_0_1");
     assert!(no_table.starts_with("HTTP/1.1 404"), "{no_table}");
+    // 6 or 7 pieces: a table that could be there (Syzygy's), named, not a bad request.
+    let six = get(&addr, "/standard?fen=4k3/8/8/8/8/8/8/QRRBK3_w_-_-_0_1");
+    assert!(six.starts_with("HTTP/1.1 404"), "{six}");
+    assert!(six.contains("KQRRBvK.rtbw"), "{six}");
     let bad = get(&addr, "/api/tb?fen=nonsense");
     assert!(bad.starts_with("HTTP/1.1 400"), "{bad}");
     let missing = get(
@@ -376,5 +380,90 @@ fn serves_thermographs() {
     assert!(v["svg"].as_str().unwrap().starts_with("<svg "));
     let e = json_body(&get(&addr, "/api/cgt/thermograph?value=%7B1"), 400);
     assert!(e["error"].as_str().unwrap().contains("column 3"), "{e}");
+/// `zermelo serve` over Syzygy's published 3-piece files (`examples/syzygy`) and zermelo's
+/// tables together: `/standard` in lichess's shape with `precise_dtz` null where a Syzygy DTZ is
+/// rounded and `dtm` null where zermelo has no table; a damaged Syzygy file fails only the
+/// requests that need it, with a JSON error naming it, and the server goes on serving.
+#[cfg(unix)]
+#[test]
+fn serves_syzygy_files_and_survives_a_damaged_one() {
+    let syzygy = tempfile::tempdir().unwrap();
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/syzygy");
+    for m in ["KRvK", "KQvK", "KPvK", "KBvK", "KNvK"] {
+        for ext in ["rtbw", "rtbz"] {
+            let name = format!("{m}.{ext}");
+            std::fs::copy(examples.join(&name), syzygy.path().join(&name)).unwrap();
+        }
+    }
+    let zermelo = tempfile::tempdir().unwrap();
+    let gen = Command::new(env!("CARGO_BIN_EXE_zermelo"))
+        .args(["tb", "gen", "KQvK", "-q", "--tables"])
+        .arg(zermelo.path())
+        .output()
+        .unwrap();
+    assert!(gen.status.success(), "{gen:?}");
+    let tables = format!("{}:{}", zermelo.path().display(), syzygy.path().display());
+    let (child, addr) = start(&["--tables", &tables]);
+    // KRvK from Syzygy's files: DTZ 27 stored in moves (rounded), no DTM.
+    let krk = json_body(
+        &get(&addr, "/standard?fen=8/8/8/8/8/2k5/8/K6R_w_-_-_0_1"),
+        200,
+    );
+    assert_eq!(krk["category"], "win", "{krk}");
+    assert_eq!(krk["dtz"], 27, "{krk}");
+    assert!(krk["precise_dtz"].is_null(), "{krk}");
+    assert!(krk["dtm"].is_null(), "{krk}");
+    assert_eq!(krk["moves"][0]["uci"], "h1d1", "{krk}");
+    // At a clock of 73 the rounded 27 may be 28: lichess's maybe-win.
+    let late = json_body(
+        &get(&addr, "/standard?fen=8/8/8/8/8/2k5/8/K6R_w_-_-_73_1"),
+        200,
+    );
+    assert_eq!(late["category"], "maybe-win", "{late}");
+    // KQvK from zermelo's tables (first in the list): exact DTZ and DTM.
+    let kqk = json_body(
+        &get(&addr, "/standard?fen=4k3/8/4K3/4Q3/8/8/8/8_w_-_-_0_1"),
+        200,
+    );
+    assert_eq!(kqk["dtz"], 1, "{kqk}");
+    assert_eq!(kqk["precise_dtz"], 1, "{kqk}");
+    assert_eq!(kqk["dtm"], 1, "{kqk}");
+    let line = json_body(
+        &get(
+            &addr,
+            "/standard/mainline?fen=8/8/8/8/8/2k5/8/K6R_w_-_-_0_1",
+        ),
+        200,
+    );
+    assert_eq!(line["winner"], "w", "{line}");
+    // Damage KRvK's DTZ file: those requests fail, naming it; the rest are served.
+    let path = syzygy.path().join("KRvK.rtbz");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[..4].copy_from_slice(&[1, 2, 3, 4]);
+    // A new file renamed over the old (the mapped one is left intact): the server has KRvK's
+    // open already, so the damaged file is seen by a fresh server.
+    std::fs::write(syzygy.path().join("new"), &bytes).unwrap();
+    std::fs::rename(syzygy.path().join("new"), &path).unwrap();
+    stop_with(child, "-TERM");
+    let (child, addr) = start(&["--tables", &tables]);
+    for path in [
+        "/standard?fen=8/8/8/8/8/2k5/8/K6R_w_-_-_0_1",
+        "/standard/mainline?fen=8/8/8/8/8/2k5/8/K6R_w_-_-_0_1",
+        "/api/tb?fen=8/8/8/8/8/2k5/8/K6R%20w%20-%20-%200%201",
+    ] {
+        let answer = get(&addr, path);
+        assert!(answer.starts_with("HTTP/1.1 404"), "{path}: {answer}");
+        let body = json_body(&answer, 404);
+        let error = body["error"].as_str().unwrap();
+        assert!(
+            error.contains("KRvK.rtbz") && error.contains("bad magic"),
+            "{error}"
+        );
+    }
+    let kpk = json_body(
+        &get(&addr, "/standard?fen=8/8/8/8/8/2k5/4P3/K7_w_-_-_0_1"),
+        200,
+    );
+    assert!(kpk["category"].is_string(), "{kpk}");
     stop_with(child, "-TERM");
 }

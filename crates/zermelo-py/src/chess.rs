@@ -23,42 +23,52 @@ use pyo3::types::PyType;
 
 use zermelo::game::compact::CompactError;
 use zermelo::Value;
-use zermelo_chess::dtz::{syzygy_dtz, Wdl50};
+use zermelo_chess::dtz::Wdl50;
 use zermelo_chess::{
-    GenError, GenerationJob, JobError, Material, Position, ProbeError, SyzygyTables, TableError,
-    Tablebase as LibTablebase, Targets,
+    Category, GenError, GenerationJob, JobError, Material, Position, ProbeError, SyzygyTables,
+    TableError, Tablebase as LibTablebase, Targets,
 };
 
 use crate::errors;
 use crate::wait::interruptible;
 
-/// A directory of tables (``zermelo tb gen MATERIAL --tables DIR``), opened lazily.
+/// Directories of tables, zermelo's (``zermelo tb gen MATERIAL --tables DIR``) and Syzygy's
+/// (``.rtbw``, ``.rtbz``), opened lazily and memory-mapped.
 #[pyclass(frozen, module = "zermelo.chess")]
 pub struct NativeTablebase {
     tb: LibTablebase,
-    directory: PathBuf,
+    directories: Vec<PathBuf>,
 }
 
-/// One probe: the value for the side to move and the best move.
+/// One probe: [`LibTablebase::answer`] for a FEN with its halfmove clock.
 #[pyclass(frozen, get_all, module = "zermelo.chess")]
 pub struct Probe {
-    /// ``WIN``, ``LOSE`` or ``DRAW`` for the side to move.
+    /// ``WIN``, ``LOSE`` or ``DRAW`` for the side to move (the rule aside: a cursed win is a
+    /// win).
     pub outcome: i8,
-    /// Plies to mate under optimal play (fast win, slow loss); ``None`` for a draw.
+    /// Plies to mate under optimal play (fast win, slow loss); ``None`` for a draw or without
+    /// zermelo's DTM table (Syzygy's tables hold none).
     pub depth: Option<u32>,
-    /// As ``probe_wdl``: Syzygy's classes under the 50-move rule (2 win, 1 cursed win, 0 draw,
-    /// -1 blessed loss, -2 loss) with the DTZ table, else 2, 0 or -2 from the DTM table.
+    /// As ``probe_wdl`` (a fresh clock): Syzygy's classes under the 50-move rule (2 win, 1
+    /// cursed win, 0 draw, -1 blessed loss, -2 loss) from a DTZ or Syzygy WDL table, else 2,
+    /// 0 or -2 from the DTM table.
     pub wdl: i8,
-    /// The class under the 50-move rule (``win``, ``cursed-win``, ``draw``, ``blessed-loss``,
-    /// ``loss``), ``None`` without the DTZ table.
+    /// The class under the rule with the FEN's halfmove clock (``win``, ``maybe-win``,
+    /// ``cursed-win``, ``draw``, ``blessed-loss``, ``maybe-loss``, ``loss``: lichess's words,
+    /// ``maybe-`` where a rounded Syzygy DTZ leaves it open), ``None`` without DTZ or WDL table.
     pub category: Option<String>,
     /// Syzygy-signed plies to the next capture or pawn move (or mate) under the rule: positive
-    /// in a win, negative in a loss, 0 drawn, -1 mated; ``None`` without the DTZ table.
+    /// in a win, negative in a loss, 0 drawn, -1 mated; ``None`` without a DTZ table.
     pub dtz: Option<i32>,
+    /// Whether ``dtz`` is exact: ``False`` where a Syzygy table stores moves, so that the
+    /// truth may be one ply further from zero (lichess's ``precise_dtz`` is then null).
+    pub dtz_precise: bool,
     /// Signed plies to mate, as ``probe_dtm``: positive when the side to move mates, negative
-    /// when it is mated, 0 for a draw (and a position already mated).
-    pub dtm: i64,
-    /// The best move in UCI notation (``None`` without legal moves).
+    /// when it is mated, 0 for a draw (and a position already mated); ``None`` without
+    /// zermelo's DTM table.
+    pub dtm: Option<i64>,
+    /// The best move in UCI notation, first as ``zermelo tb probe --stdin`` lists them: the
+    /// rule's order, equal classes and DTZ by depth to mate (``None`` without legal moves).
     pub best_move: Option<String>,
 }
 
@@ -68,15 +78,14 @@ impl Probe {
         let outcome = zermelo::Outcome::ALL[self.outcome as usize]
             .as_str()
             .to_uppercase();
-        let depth = self.depth.map_or("None".into(), |d| d.to_string());
-        let best = self
-            .best_move
-            .as_deref()
-            .map_or("None".into(), |m| format!("{m:?}"));
-        let dtz = self.dtz.map_or("None".into(), |d| d.to_string());
+        let none = |v: Option<String>| v.unwrap_or_else(|| "None".into());
+        let depth = none(self.depth.map(|d| d.to_string()));
+        let best = none(self.best_move.as_deref().map(|m| format!("{m:?}")));
+        let dtz = none(self.dtz.map(|d| d.to_string()));
+        let dtm = none(self.dtm.map(|d| d.to_string()));
         format!(
-            "Probe({outcome}, depth={depth}, wdl={}, dtm={}, dtz={dtz}, best_move={best})",
-            self.wdl, self.dtm
+            "Probe({outcome}, depth={depth}, wdl={}, dtm={dtm}, dtz={dtz}, best_move={best})",
+            self.wdl
         )
     }
 }
@@ -87,15 +96,6 @@ fn wdl(v: Value) -> i8 {
         Value::Win(_) => 2,
         Value::Lose(_) => -2,
         Value::Draw => 0,
-    }
-}
-
-/// The zeroing-scale value (DTZ table), `None` when the tables for it are missing.
-fn dtz_value(tb: &LibTablebase, pos: &Position) -> Result<Option<Value>, ProbeError> {
-    match tb.probe_dtz(pos) {
-        Ok(v) => Ok(Some(v)),
-        Err(ProbeError::MissingTable { .. }) => Ok(None),
-        Err(e) => Err(e),
     }
 }
 
@@ -111,20 +111,52 @@ fn position(fen: &str) -> PyResult<Position> {
     Position::from_fen(fen).map_err(errors::fen)
 }
 
+/// Python's `Outcome` number of a class (a cursed win is a win).
+fn outcome_of(c: Category) -> i8 {
+    let o = match c {
+        Category::Win | Category::MaybeWin | Category::CursedWin => zermelo::Outcome::Win,
+        Category::Draw => zermelo::Outcome::Draw,
+        _ => zermelo::Outcome::Lose,
+    };
+    o as i8
+}
+
+impl NativeTablebase {
+    /// The class on a fresh clock from a DTZ or Syzygy WDL table, else from the DTM table (no
+    /// rule); a missing table when none holds the position.
+    fn wdl_of(&self, pos: &Position) -> Result<i8, ProbeError> {
+        if let Some(c) = self.tb.wdl_of(pos)? {
+            return Ok(c.syzygy());
+        }
+        match self.tb.dtm_of(pos)? {
+            Some(v) => Ok(wdl(v)),
+            None => Err(self.tb.no_table(pos)),
+        }
+    }
+}
+
 #[pymethods]
 impl NativeTablebase {
     #[new]
-    #[pyo3(signature = (directory, rule = 100))]
-    fn new(directory: PathBuf, rule: u32) -> PyResult<NativeTablebase> {
+    #[pyo3(signature = (directories, rule = 100))]
+    fn new(directories: Vec<PathBuf>, rule: u32) -> PyResult<NativeTablebase> {
+        if directories.is_empty() {
+            return Err(PyValueError::new_err("no directory of tables given"));
+        }
         if !(1..=zermelo_chess::dtz::MAX_RULE).contains(&rule) {
             return Err(pyo3::exceptions::PyValueError::new_err(format!(
                 "rule = {rule}: expected 1 to {} plies",
                 zermelo_chess::dtz::MAX_RULE
             )));
         }
+        // SAFETY: zermelo writes its tables by renaming a finished file into place, and
+        // Syzygy's published files are not rewritten in place: a mapped file stays as it is
+        // (the contract `Tablebase::open_mapped_all` asks of its caller, as the command line).
+        #[allow(unsafe_code)]
+        let tb = unsafe { LibTablebase::open_mapped_all(&directories) };
         Ok(NativeTablebase {
-            tb: LibTablebase::open(&directory).with_rule(rule),
-            directory,
+            tb: tb.with_rule(rule),
+            directories,
         })
     }
 
@@ -134,24 +166,21 @@ impl NativeTablebase {
         self.tb.rule()
     }
 
-    /// The directory.
+    /// The directories, searched in order.
     #[getter]
-    fn directory(&self) -> String {
-        self.directory.display().to_string()
+    fn directories(&self) -> Vec<String> {
+        let dirs = &self.directories;
+        dirs.iter().map(|d| d.display().to_string()).collect()
     }
 
-    /// WDL of a FEN: Syzygy's classes under the 50-move rule (clock 0) with the DTZ table,
-    /// else 2, 0 or -2 from the DTM table.
+    /// WDL of a FEN on a fresh clock: Syzygy's classes under the 50-move rule from zermelo's
+    /// DTZ table or Syzygy's WDL table, else 2, 0 or -2 from the DTM table.
     fn probe_wdl(&self, py: Python<'_>, fen: &str) -> PyResult<i8> {
         let pos = position(fen)?;
-        py.detach(|| match dtz_value(&self.tb, &pos)? {
-            Some(v) => Ok(Wdl50::of(v, self.tb.rule()).syzygy()),
-            None => self.tb.probe(&pos).map(wdl),
-        })
-        .map_err(errors::probe)
+        py.detach(|| self.wdl_of(&pos)).map_err(errors::probe)
     }
 
-    /// Signed plies to mate of a FEN (see :attr:`Probe.dtm`).
+    /// Signed plies to mate of a FEN (see :attr:`Probe.dtm`); needs zermelo's DTM table.
     fn probe_dtm(&self, py: Python<'_>, fen: &str) -> PyResult<i64> {
         let pos = position(fen)?;
         py.detach(|| self.tb.probe(&pos))
@@ -159,40 +188,48 @@ impl NativeTablebase {
             .map_err(errors::probe)
     }
 
-    /// Syzygy-signed DTZ of a FEN (see :attr:`Probe.dtz`); needs the DTZ table.
-    fn probe_dtz(&self, py: Python<'_>, fen: &str) -> PyResult<i32> {
+    /// Syzygy-signed DTZ of a FEN and whether it is exact, from zermelo's DTZ table or
+    /// Syzygy's (as python-chess's ``probe_dtz``).
+    fn probe_dtz(&self, py: Python<'_>, fen: &str) -> PyResult<(i32, bool)> {
         let pos = position(fen)?;
-        py.detach(|| self.tb.probe_dtz(&pos))
-            .map(syzygy_dtz)
-            .map_err(errors::probe)
+        let d = py.detach(|| self.tb.dtz_of(&pos)).map_err(errors::probe)?;
+        match d {
+            Some(d) => Ok((d.syzygy(), d.precise)),
+            None => Err(errors::probe(self.tb.missing_dtz(&pos))),
+        }
     }
 
-    /// Value, 50-move class and best move of a FEN.
+    /// The answer for a FEN with its halfmove clock (:meth:`zermelo_chess::Tablebase::answer`,
+    /// what ``zermelo tb probe`` prints).
     fn probe(&self, py: Python<'_>, fen: &str) -> PyResult<Probe> {
-        let pos = position(fen)?;
-        let (value, zeroing, moves) = py
-            .detach(|| {
-                Ok((
-                    self.tb.probe(&pos)?,
-                    dtz_value(&self.tb, &pos)?,
-                    self.tb.probe_moves(&pos)?,
-                ))
-            })
+        let (pos, clock) = Position::from_fen_with_clock(fen).map_err(errors::fen)?;
+        let a = py
+            .detach(|| self.tb.answer(&pos, clock))
             .map_err(errors::probe)?;
-        let class = zeroing.map(|v| Wdl50::of(v, self.tb.rule()));
+        // On a fresh clock, as `probe_wdl`.
+        let wdl = match a.dtz {
+            Some(d) => Wdl50::of(d.value, self.tb.rule()).syzygy(),
+            None => py.detach(|| self.wdl_of(&pos)).map_err(errors::probe)?,
+        };
         Ok(Probe {
-            outcome: value.outcome() as i8,
-            depth: value.plies(),
-            wdl: class.map_or(wdl(value), Wdl50::syzygy),
-            category: class.map(|c| c.as_str().to_string()),
-            dtz: zeroing.map(syzygy_dtz),
-            dtm: dtm(value),
-            best_move: moves.first().map(|(m, _)| m.to_string()),
+            outcome: a
+                .dtm
+                .map(|v| v.outcome() as i8)
+                .or(a.dtz.map(|d| d.value.outcome() as i8))
+                .or(a.class.map(outcome_of))
+                .unwrap_or(zermelo::Outcome::Draw as i8),
+            depth: a.dtm.and_then(Value::plies),
+            wdl,
+            category: a.class.map(|c| c.as_str().to_string()),
+            dtz: a.dtz.map(|d| d.syzygy()),
+            dtz_precise: a.dtz.is_none_or(|d| d.precise),
+            dtm: a.dtm.map(dtm),
+            best_move: a.moves_as_shown().first().map(|m| m.mv.to_string()),
         })
     }
 
     /// Every legal move of a FEN with the signed DTM of the position it leads to, for the
-    /// side that moved (best first).
+    /// side that moved (best first); needs zermelo's DTM tables.
     fn probe_moves(&self, py: Python<'_>, fen: &str) -> PyResult<Vec<(String, i64)>> {
         let pos = position(fen)?;
         let moves = py
@@ -242,7 +279,7 @@ impl NativeTablebase {
                 "checkpoint_every = {checkpoint_every}: expected seconds, 0 or more"
             ))
         })?;
-        let mut job = GenerationJob::new(targets, &self.directory);
+        let mut job = GenerationJob::new(targets, &self.directories[0]);
         job.work_dir = work_dir;
         job.rule = self.tb.rule();
         job.checkpoint_interval = interval;
@@ -262,7 +299,7 @@ impl NativeTablebase {
     }
 
     fn __repr__(&self) -> String {
-        format!("Tablebase({:?})", self.directory.display().to_string())
+        format!("Tablebase({:?})", self.directories())
     }
 }
 

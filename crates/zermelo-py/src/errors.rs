@@ -10,7 +10,9 @@
 //! | `solve::Cycle` (Grundy values of a cyclic graph) | `CycleError` (`.cycle`) | `ValueError` |
 //! | `solve::Violation`, `parity::ParityViolation` | `VerifyError` (`.node`) | - |
 //! | `chess::FenError`, `chess::PositionError` | `InvalidPosition` | `ValueError` |
-//! | `chess::ProbeError::{MissingTable, TooManyPieces}` | `MissingTable` | `KeyError` (as python-chess) |
+//! | `chess::ProbeError::{MissingTable, NoTable, TooManyPieces}`, `SyzygyError::{MissingTable, TooManyPieces}` | `MissingTable` | `KeyError` (as python-chess) |
+//! | `SyzygyError::{NotATable, Corrupt}` (a damaged or foreign Syzygy file) | `CorruptError` | `ParseError` |
+//! | `SyzygyError::Io` | `ReadError` | `OSError` |
 //!
 //! All derive from `ZermeloError`. Wrong argument types and shapes are Python's own
 //! `TypeError` / `ValueError`, raised where arguments are converted.
@@ -181,6 +183,7 @@ pub fn probe(e: ProbeError) -> PyErr {
         ProbeError::Table(t) => table(t),
         ProbeError::Illegal(_) => raise(Class::InvalidPosition, e.to_string(), Vec::new()),
         ProbeError::Rule { .. } => raise(Class::CorruptError, e.to_string(), Vec::new()),
+        ProbeError::Syzygy(s) => syzygy(s),
         _ => raise(Class::MissingTable, e.to_string(), Vec::new()),
     }
 }

@@ -89,13 +89,15 @@ pub struct PositionProbe {
     pub fen: String,
     /// WIN / LOSE / DRAW for the side to move.
     pub outcome: Outcome,
-    /// Plies to mate under optimal play (fast win, slow loss); `null` for a draw.
+    /// Plies to mate under optimal play (fast win, slow loss); `null` for a draw, and where
+    /// no table holds the depth to mate (Syzygy's tables hold none).
     pub dtm_plies: Option<u32>,
-    /// The same in moves of the side to move; `null` for a draw.
+    /// The same in moves of the side to move; `null` likewise.
     pub dtm_moves: Option<u32>,
-    /// Under the 50-move rule, where DTZ tables are present: `win`, `cursed-win`, `draw`,
-    /// `blessed-loss` or `loss` for the side to move, the position's halfmove clock applied
-    /// (lichess's words; absent without DTZ tables).
+    /// Under the 50-move rule, where DTZ (or Syzygy's WDL) tables are present: `win`,
+    /// `cursed-win`, `draw`, `blessed-loss` or `loss` for the side to move, the position's
+    /// halfmove clock applied, or `maybe-win` / `maybe-loss` where a rounded DTZ leaves it
+    /// open (lichess's words; absent without such tables).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
     /// Plies to the next capture, pawn move or mate under the rule, signed as Syzygy signs
@@ -103,8 +105,16 @@ pub struct PositionProbe {
     /// 0 for a draw (absent without DTZ tables).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dtz: Option<i32>,
+    /// `true` when `dtz` may be one ply short of the truth (read from a Syzygy table that
+    /// stores moves rather than plies: lichess then gives no `precise_dtz`); absent otherwise.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dtz_rounded: bool,
     /// Every legal move, best first.
     pub moves: Vec<MoveProbe>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 /// One legal move and the position it leads to.
@@ -116,9 +126,9 @@ pub struct MoveProbe {
     pub fen: String,
     /// WIN / LOSE / DRAW for the side to move *after* the move (so `lose` is a winning move).
     pub outcome: Outcome,
-    /// Plies to mate after the move; `null` for a draw.
+    /// Plies to mate after the move; `null` for a draw, and where no table holds it.
     pub dtm_plies: Option<u32>,
-    /// The same in moves of the side to move after the move; `null` for a draw.
+    /// The same in moves of the side to move after the move; `null` likewise.
     pub dtm_moves: Option<u32>,
     /// The move in standard algebraic notation (`Kd7`, `exd6`, `a8=Q+`), where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -133,6 +143,9 @@ pub struct MoveProbe {
     /// DTZ of the position after the move, for its side to move, signed as Syzygy signs it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dtz: Option<i32>,
+    /// `true` when `dtz` may be one ply short of the truth (as [`PositionProbe::dtz_rounded`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dtz_rounded: bool,
 }
 
 impl PositionProbe {
@@ -145,6 +158,7 @@ impl PositionProbe {
             dtm_moves: value.moves(),
             category: None,
             dtz: None,
+            dtz_rounded: false,
             moves,
         }
     }
@@ -173,6 +187,7 @@ impl MoveProbe {
             zeroing: None,
             category: None,
             dtz: None,
+            dtz_rounded: false,
         }
     }
 }

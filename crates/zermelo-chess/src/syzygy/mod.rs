@@ -2,7 +2,7 @@
 //! probed as the published probers (Fathom, python-chess) probe them.
 //!
 //! * [`SyzygyTables`] — files found by material name (`KQvKR.rtbw`) in one or more
-//!   directories, opened and checked on first use;
+//!   directories, opened (read, or memory-mapped) and checked on first use;
 //! * [`SyzygyTables::probe_wdl`] — the class of a position under the 50-move rule on a fresh
 //!   clock ([`Wdl50`], Syzygy's -2..=2);
 //! * [`SyzygyTables::probe_dtz`] — the distance to the next zeroing move as Syzygy reports
@@ -35,6 +35,8 @@ mod tables;
 use std::path::PathBuf;
 
 pub use tables::SyzygyTables;
+
+use crate::position::Position;
 
 #[cfg(doc)]
 use crate::dtz::Wdl50;
@@ -102,6 +104,11 @@ pub struct SyzygyDtz {
     /// Whether `plies` is exact (`false`: the truth may be one ply further from zero; lichess
     /// then gives no `precise_dtz`).
     pub precise: bool,
+}
+
+/// The name of the Syzygy files of `pos`'s material, without the extension (`KQvKR`).
+pub(crate) fn file_stem(pos: &Position) -> String {
+    name::TableName::of_white(pos).normalized().to_string()
 }
 
 impl SyzygyDtz {

@@ -4,8 +4,9 @@
 use std::fmt;
 
 use super::pairs::Corrupt;
+use crate::material::Material;
 use crate::position::Position;
-use crate::square::Role;
+use crate::square::{Color, Role};
 
 /// Syzygy's letters, strongest first.
 const LETTERS: [(char, Role); 6] = [
@@ -27,6 +28,18 @@ impl TableName {
         let mut counts = [[0u8; 6]; 2];
         for (_, p) in pos.pieces() {
             counts[p.color.index()][letter_of(p.role)] += 1;
+        }
+        TableName(counts)
+    }
+
+    /// The material of `m` (kings added), white first.
+    pub(crate) fn of_material(m: &Material) -> TableName {
+        let mut counts = [[0u8; 6]; 2];
+        for color in [Color::White, Color::Black] {
+            counts[color.index()][0] = 1;
+            for &role in m.side(color) {
+                counts[color.index()][letter_of(role)] += 1;
+            }
         }
         TableName(counts)
     }

@@ -83,6 +83,9 @@ pub(crate) struct Coded {
     first_symbol: Vec<u16>,
     /// Per code length, the smallest left-aligned 64-bit code of that length.
     base: Vec<u64>,
+    /// Per value of a code's top 8 bits, the first length (index into `base`) a code with
+    /// them can have: the decoding loop starts its search there instead of at the shortest.
+    first_length: Box<[u8; 256]>,
     /// Per symbol, the number of values it stands for, minus one.
     symbol_len: Vec<u32>,
     /// Offset of the symbols' 3-byte definitions.
@@ -142,6 +145,7 @@ impl Pairs {
         let symbols = at + 12 + 2 * lengths;
         // Checked before allocating per symbol.
         bytes_at(data, symbols, 3 * count)?;
+        let bases = code_bases(&first_symbol, min_len)?;
         let coded = Coded {
             leaf,
             block_bits,
@@ -150,7 +154,8 @@ impl Pairs {
             real_blocks,
             values,
             min_len,
-            base: code_bases(&first_symbol, min_len)?,
+            first_length: first_lengths(&bases),
+            base: bases,
             first_symbol,
             symbol_len: symbol_lengths(data, symbols, count)?,
             symbols,
@@ -206,6 +211,18 @@ fn code_bases(first_symbol: &[u16], min_len: u32) -> Result<Vec<u64>, Corrupt> {
         *b = b.checked_shl(64 - (min_len + i as u32)).unwrap_or(0);
     }
     Ok(base)
+}
+
+/// For each top byte of a left-aligned code, the first index of `base` that the largest code
+/// with that top byte reaches (every code with it reaches that index or a later one, as
+/// `base` decreases).
+fn first_lengths(base: &[u64]) -> Box<[u8; 256]> {
+    let mut out = Box::new([0u8; 256]);
+    for (top, slot) in out.iter_mut().enumerate() {
+        let largest = ((top as u64) << 56) | ((1u64 << 56) - 1);
+        *slot = base.iter().position(|&b| largest >= b).unwrap_or(0) as u8;
+    }
+    out
 }
 
 /// How many values each symbol stands for (minus one), following the pairs depth first with
@@ -303,7 +320,11 @@ impl Coded {
         at += 8;
         let mut free_bits = 0;
         let sym = loop {
-            let l = self.base.iter().position(|&b| code >= b).unwrap_or(0);
+            // `base`'s last entry is 0, which every code reaches: the search ends there.
+            let mut l = usize::from(self.first_length[(code >> 56) as usize]);
+            while l + 1 < self.base.len() && code < self.base[l] {
+                l += 1;
+            }
             let len = self.min_len + l as u32;
             let sym =
                 usize::from(self.first_symbol[l]) + ((code - self.base[l]) >> (64 - len)) as usize;

@@ -80,6 +80,9 @@ impl SyzygyTables {
 
     /// The best value of the legal en passant captures, `None` without any.
     fn best_en_passant(&self, pos: &Position) -> Result<Option<i8>, SyzygyError> {
+        if pos.ep_square().is_none() {
+            return Ok(None);
+        }
         let mut best = None;
         for m in pos.legal_moves() {
             if is_en_passant(pos, m) {
@@ -98,7 +101,9 @@ impl SyzygyTables {
         mut alpha: i8,
         beta: i8,
     ) -> Result<(i8, Source), SyzygyError> {
-        for m in pos.legal_moves() {
+        let mut captures = Vec::new();
+        pos.legal_captures_into(&mut captures);
+        for m in captures {
             if !takes_a_piece(pos, m) {
                 continue;
             }
@@ -171,6 +176,12 @@ impl SyzygyTables {
 
     /// A pawn push (not a capture) that keeps the class `wdl`: it zeroes on the first ply.
     fn winning_pawn_push(&self, pos: &Position, wdl: i8) -> Result<Option<SyzygyDtz>, SyzygyError> {
+        let pawns = pos
+            .pieces()
+            .any(|(_, p)| p.color == pos.turn() && p.role == Role::Pawn);
+        if !pawns {
+            return Ok(None);
+        }
         for m in pos.legal_moves() {
             if is_pawn_move(pos, m) && !takes_a_piece(pos, m) && !is_en_passant(pos, m) {
                 let v = -self.wdl_with_en_passant(&pos.play(m))?;

@@ -10,6 +10,8 @@
 
 use std::path::{Path, PathBuf};
 
+use zermelo::io::Mapping;
+
 use super::encode::{self, Layout, Leading, MAX_TB_PIECES};
 use super::name::TableName;
 use super::pairs::{u16_le, u8_at, Corrupt, Leaf, Pairs};
@@ -106,11 +108,38 @@ struct Subtable {
     dtz: DtzMaps,
 }
 
+/// A table file's bytes: read into memory, or mapped (only the pages probed are read).
+pub(crate) enum TableBytes {
+    /// Read whole.
+    Read(Vec<u8>),
+    /// Memory-mapped.
+    Mapped(Mapping),
+}
+
+impl TableBytes {
+    fn get(&self) -> &[u8] {
+        match self {
+            TableBytes::Read(v) => v,
+            TableBytes::Mapped(m) => m.bytes(),
+        }
+    }
+}
+
+impl std::fmt::Debug for TableBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let how = match self {
+            TableBytes::Read(_) => "read",
+            TableBytes::Mapped(_) => "mapped",
+        };
+        write!(f, "{} bytes, {how}", self.get().len())
+    }
+}
+
 /// An opened, checked table file.
 #[derive(Debug)]
 pub(crate) struct TableFile {
     path: PathBuf,
-    data: Vec<u8>,
+    data: TableBytes,
     metric: Metric,
     shape: Shape,
     /// The orientation the file stores (white first).
@@ -131,17 +160,17 @@ impl TableFile {
     /// Checks and reads the header of `data`, the contents of `path`, a table of `name`.
     pub(crate) fn parse(
         path: &Path,
-        data: Vec<u8>,
+        data: TableBytes,
         name: &TableName,
         metric: Metric,
     ) -> Result<TableFile, SyzygyError> {
-        check_magic(path, &data, metric)?;
-        if data.len() % 64 != 16 {
+        let len = data.get().len();
+        check_magic(path, data.get(), metric)?;
+        if len % 64 != 16 {
             return Err(corrupt(
                 path,
                 Corrupt::new(format!(
-                    "{} bytes: a Syzygy table is 64k + 16 bytes long (truncated?)",
-                    data.len()
+                    "{len} bytes: a Syzygy table is 64k + 16 bytes long (truncated?)"
                 )),
             ));
         }
@@ -161,7 +190,7 @@ impl TableFile {
 
     /// Reads the layouts, compression headers and section offsets.
     fn read_sections(&mut self, name: &TableName) -> Result<(), Corrupt> {
-        let data = &self.data;
+        let data = self.data.get();
         let flags = data[4];
         let sides = match self.metric {
             Metric::Wdl if flags & 1 != 0 => 2,
@@ -275,7 +304,7 @@ impl TableFile {
             .ok_or_else(|| corrupt(&self.path, Corrupt::new("the side to move is not stored")))?;
         let v = sub
             .pairs
-            .value(&self.data, idx)
+            .value(self.data.get(), idx)
             .map_err(|c| corrupt(&self.path, c))?;
         if v > 4 {
             return Err(corrupt(&self.path, Corrupt::new(format!("WDL value {v}"))));
@@ -293,7 +322,7 @@ impl TableFile {
         };
         let stored = sub
             .pairs
-            .value(&self.data, idx)
+            .value(self.data.get(), idx)
             .map_err(|c| corrupt(&self.path, c))?;
         let value = self
             .mapped(sub, stored, wdl)
@@ -331,9 +360,9 @@ impl TableFile {
             return Err(Corrupt::new(format!("DTZ map entry {k} of {len}")));
         }
         if sub.dtz.flags & 16 != 0 {
-            u16_le(&self.data, start + 2 * k)
+            u16_le(self.data.get(), start + 2 * k)
         } else {
-            u8_at(&self.data, start + k).map(u16::from)
+            u8_at(self.data.get(), start + k).map(u16::from)
         }
     }
 }
@@ -620,4 +649,294 @@ fn collect_squares(
         }
     }
     Ok(())
+}
+
+/// The index arithmetic for 6 and 7 pieces (no such published file is kept here): layouts built
+/// as a file would declare them, every part's factor placed in each order a header may give,
+/// then random legal positions indexed as [`TableFile::locate`] does. Each index must lie in
+/// the table; positions that are not images of each other under the board's symmetries must
+/// have different indices (also when one piece walks over every free square); and the images
+/// of a position take at most two indices (the format identifies them all, except across the
+/// a1-h8 diagonal while the leading pieces stand on it, and across the mirror while the
+/// leading pawns tie).
+#[cfg(test)]
+mod many_pieces {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::square::{Piece, Role, Square};
+
+    /// A piece code as files write them (bit 3 black, pawn = 1 .. king = 6).
+    fn code(color: Color, role: Role) -> u8 {
+        role as u8 + 1 + if color == Color::Black { 8 } else { 0 }
+    }
+
+    /// `material`'s pieces as (colour, role), white first, from `KQRvKQR`-style text.
+    fn pieces(material: &str) -> Vec<(Color, Role)> {
+        let (w, b) = material.split_once('v').unwrap();
+        let role = |c: char| match c {
+            'K' => Role::King,
+            'Q' => Role::Queen,
+            'R' => Role::Rook,
+            'B' => Role::Bishop,
+            'N' => Role::Knight,
+            _ => Role::Pawn,
+        };
+        let side = |s: &str, color| s.chars().map(move |c| (color, role(c))).collect::<Vec<_>>();
+        let mut out = side(w, Color::White);
+        out.extend(side(b, Color::Black));
+        out
+    }
+
+    /// The piece codes in a file's order: the leading part first (the unique pieces, or the
+    /// kings, or the leading pawns then the other colour's pawns), then the rest grouped.
+    fn codes(material: &str, shape: Shape) -> Vec<u8> {
+        let ps = pieces(material);
+        let count = |c: &(Color, Role)| ps.iter().filter(|p| *p == c).count();
+        let mut codes: Vec<u8> = Vec::new();
+        match shape {
+            Shape::Pawns { lead, .. } => {
+                let leader = if ps
+                    .iter()
+                    .filter(|p| **p == (Color::White, Role::Pawn))
+                    .count()
+                    == lead
+                {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                codes.extend(std::iter::repeat_n(code(leader, Role::Pawn), lead));
+                let other = leader.other();
+                let n = count(&(other, Role::Pawn));
+                codes.extend(std::iter::repeat_n(code(other, Role::Pawn), n));
+            }
+            Shape::Pawnless(Leading::ThreeUnique) => {
+                let unique: Vec<_> = ps.iter().filter(|p| count(p) == 1).take(3).collect();
+                codes.extend(unique.iter().map(|&&(c, r)| code(c, r)));
+            }
+            Shape::Pawnless(Leading::KingPair) => {
+                codes.extend([
+                    code(Color::White, Role::King),
+                    code(Color::Black, Role::King),
+                ]);
+            }
+        }
+        let mut rest: Vec<u8> = ps.iter().map(|&(c, r)| code(c, r)).collect();
+        for c in &codes {
+            let k = rest.iter().position(|r| r == c).unwrap();
+            rest.remove(k);
+        }
+        rest.sort_unstable();
+        codes.extend(rest);
+        codes
+    }
+
+    /// A random legal position of `material` (pawns on ranks 2-7).
+    fn random_position(material: &str, x: &mut u64) -> Position {
+        loop {
+            let mut pos = Position::empty(if *x & 1 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            });
+            let mut ok = true;
+            for (color, role) in pieces(material) {
+                *x ^= *x << 13;
+                *x ^= *x >> 7;
+                *x ^= *x << 17;
+                let sq = Square::new((*x % 64) as u8).unwrap();
+                let back_rank = sq.rank() == 0 || sq.rank() == 7;
+                if pos.piece_at(sq).is_some() || (role == Role::Pawn && back_rank) {
+                    ok = false;
+                    break;
+                }
+                pos.set(sq, Some(Piece { color, role }));
+            }
+            if ok && !pos.opponent_in_check() {
+                return pos;
+            }
+        }
+    }
+
+    /// `pos` under one of the board's symmetries (bit 0: files mirrored, bit 1: ranks, bit 2:
+    /// the a1-h8 diagonal).
+    fn transformed(pos: &Position, t: u8) -> Position {
+        let mut out = Position::empty(pos.turn());
+        for (sq, p) in pos.pieces() {
+            let mut s = sq.index() as u8;
+            if t & 1 != 0 {
+                s ^= 7;
+            }
+            if t & 2 != 0 {
+                s ^= 0x38;
+            }
+            if t & 4 != 0 {
+                s = ((s >> 3) | (s << 3)) & 63;
+            }
+            out.set(Square::new(s).unwrap(), Some(p));
+        }
+        out
+    }
+
+    /// The pawn file (0 without pawns) and the index within its sub-table of `pos`, with the
+    /// layouts of each pawn file (one for pawnless tables).
+    fn file_and_index(pos: &Position, layouts: &[Layout], shape: Shape) -> (usize, u64) {
+        let n = layouts[0].pieces.len();
+        let mut sq = [0u8; MAX_TB_PIECES];
+        let sq = &mut sq[..n];
+        match shape {
+            Shape::Pawnless(leading) => {
+                collect_squares(pos, &layouts[0].pieces, false, false, sq, 0).unwrap();
+                (0, encode::pawnless_index(&layouts[0], leading, sq))
+            }
+            Shape::Pawns { lead, other } => {
+                collect_squares(pos, &layouts[0].pieces, false, true, &mut sq[..lead], 0).unwrap();
+                let f = encode::lead_pawn_file(sq, lead);
+                collect_squares(pos, &layouts[f].pieces, false, true, sq, lead).unwrap();
+                (f, encode::pawn_index(&layouts[f], lead, other, sq))
+            }
+        }
+    }
+
+    /// One index over all sub-tables (those of files a/h..d/e follow each other).
+    fn index(pos: &Position, layouts: &[Layout], shape: Shape) -> u64 {
+        let (f, idx) = file_and_index(pos, layouts, shape);
+        layouts[..f].iter().map(|l| l.size).sum::<u64>() + idx
+    }
+
+    /// python-chess's indices of 6- and 7-piece positions under the layouts files declare
+    /// (`tests/data/syzygy-index-oracle.csv`, written by `scripts/syzygy-index-oracle.py`)
+    /// are ours.
+    #[test]
+    fn python_chess_indices_of_six_and_seven_pieces_are_ours() {
+        let csv = include_str!("../../tests/data/syzygy-index-oracle.csv");
+        let mut checked = 0;
+        for line in csv.lines().filter(|l| !l.starts_with('#')).skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let name = TableName::parse(f[0]).unwrap();
+            let codes: Vec<u8> = f[1].split(' ').map(|c| c.parse().unwrap()).collect();
+            let (order, order2): (u8, u8) = (f[2].parse().unwrap(), f[3].parse().unwrap());
+            let pos = Position::from_fen(f[4]).unwrap();
+            let want: (usize, u64) = (f[5].parse().unwrap(), f[6].parse().unwrap());
+            let shape = shape_of(&name).unwrap();
+            let files = if matches!(shape, Shape::Pawns { .. }) {
+                4
+            } else {
+                1
+            };
+            let layouts: Vec<Layout> = (0..files)
+                .map(|file| layout(codes.clone(), shape, order, order2, file).unwrap())
+                .collect();
+            let got = file_and_index(&pos, &layouts, shape);
+            assert_eq!(got, want, "{} order {order}/{order2}: {}", f[0], f[4]);
+            assert!(got.1 < layouts[got.0].size, "{line}");
+            checked += 1;
+        }
+        assert!(checked >= 4_000, "{checked}");
+    }
+
+    fn check(material: &str, orders: &[(u8, u8)], samples: usize) {
+        let name = TableName::parse(material).unwrap();
+        assert!(name.piece_count() >= 6, "{material}");
+        let shape = shape_of(&name).unwrap();
+        let codes = codes(material, shape);
+        let files = if matches!(shape, Shape::Pawns { .. }) {
+            4
+        } else {
+            1
+        };
+        for &(order, order2) in orders {
+            let layouts: Vec<Layout> = (0..files)
+                .map(|f| layout(codes.clone(), shape, order, order2, f).unwrap())
+                .collect();
+            let total: u64 = layouts.iter().map(|l| l.size).sum();
+            let images: &[u8] = match shape {
+                Shape::Pawnless(_) => &[0, 1, 2, 3, 4, 5, 6, 7],
+                Shape::Pawns { .. } => &[0, 1],
+            };
+            let mut seen: HashMap<u64, Position> = HashMap::new();
+            let mut record = |idx: u64, pos: Position| {
+                assert!(idx < total, "{material} {}: {idx} of {total}", pos.fen());
+                if let Some(other) = seen.insert(idx, pos) {
+                    assert!(
+                        images.iter().any(|&t| transformed(&other, t) == pos),
+                        "{material} order {order}: {} and {} share index {idx}",
+                        pos.fen(),
+                        other.fen()
+                    );
+                }
+            };
+            let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(order);
+            for k in 0..samples {
+                let pos = random_position(material, &mut x);
+                record(index(&pos, &layouts, shape), pos);
+                let of_images: std::collections::BTreeSet<u64> = images
+                    .iter()
+                    .map(|&t| index(&transformed(&pos, t), &layouts, shape))
+                    .collect();
+                assert!(
+                    of_images.len() <= 2,
+                    "{material}: {} {of_images:?}",
+                    pos.fen()
+                );
+                if k % 100 != 0 {
+                    continue;
+                }
+                // One piece (the last) over every square it may stand on.
+                let (from, piece) = pos.pieces().last().unwrap();
+                for to in 0..64u8 {
+                    let to = Square::new(to).unwrap();
+                    let back_rank = to.rank() == 0 || to.rank() == 7;
+                    if pos.piece_at(to).is_some() || (piece.role == Role::Pawn && back_rank) {
+                        continue;
+                    }
+                    let mut moved = pos;
+                    moved.set(from, None);
+                    moved.set(to, Some(piece));
+                    if !moved.opponent_in_check() {
+                        record(index(&moved, &layouts, shape), moved);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn six_and_seven_pieces_without_pawns() {
+        // Three unique leading pieces, then single pieces (factors of 61..58 squares left).
+        check("KQRvKQR", &[(0, 0x0f), (3, 0x0f)], 4_000);
+        check("KQRBvKQR", &[(0, 0x0f), (4, 0x0f)], 4_000);
+        // Only the kings unique: the king pair leads, then groups of 2 and 3 equal pieces.
+        check("KNNNvKRR", &[(0, 0x0f), (2, 0x0f)], 4_000);
+        check("KRRvKBB", &[(0, 0x0f), (1, 0x0f)], 4_000);
+    }
+
+    #[test]
+    fn six_and_seven_pieces_with_pawns() {
+        // One colour's pawns lead; with pawns on both sides the others form the second part.
+        check("KRPPvKR", &[(0, 0x0f), (2, 0x0f)], 4_000);
+        check("KPPPvKPP", &[(0, 1), (1, 0), (0, 2)], 4_000);
+        check("KQPvKRPP", &[(0, 1), (2, 1)], 4_000);
+        check("KPPPPvKP", &[(0, 1), (1, 0)], 4_000);
+    }
+
+    #[test]
+    fn seven_piece_names_normalize_and_count() {
+        for (given, file) in [
+            ("KRRvKQQNN", None),
+            ("KPvKQRBN", Some("KQRBNvKP")),
+            ("KBBvKQQ", Some("KQQvKBB")),
+            ("KPPPvKPP", Some("KPPPvKPP")),
+        ] {
+            let n = TableName::parse(given).unwrap();
+            match file {
+                Some(f) => {
+                    assert_eq!(n.normalized().to_string(), f, "{given}");
+                    assert!(n.piece_count() <= MAX_TB_PIECES);
+                }
+                None => assert!(n.piece_count() > MAX_TB_PIECES),
+            }
+        }
+    }
 }

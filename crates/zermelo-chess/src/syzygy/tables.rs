@@ -1,49 +1,83 @@
 //! [`SyzygyTables`]: directories of Syzygy files, each file opened on first use.
 
 use std::collections::HashMap;
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
+use zermelo::io::Mapping;
+
 use super::name::TableName;
-use super::table::{Metric, TableFile};
+use super::table::{Metric, TableBytes, TableFile};
 use super::SyzygyError;
+use crate::material::Material;
 use crate::position::Position;
 
 /// Syzygy tables of standard chess in one or more directories (like python-chess's
 /// `add_directory`); a table is looked up by its material's file name (`KQvKR.rtbw`), in the
-/// directories in the order given, and read into memory once, when a probe first needs it.
+/// directories in the order given, and opened once, when a probe first needs it: read into
+/// memory ([`open`](Self::open)) or memory-mapped ([`open_mapped`](Self::open_mapped), what
+/// the command line, the server and Python do: a 7-piece file of gigabytes is then read only
+/// where it is probed). Either way its header is checked on opening, and every offset it
+/// declares against the file's length.
 pub struct SyzygyTables {
     dirs: Vec<PathBuf>,
+    mapped: bool,
     opened: RwLock<HashMap<(TableName, Metric), Arc<TableFile>>>,
 }
 
 impl SyzygyTables {
-    /// Tables of `dirs` (searched in order).
+    /// Tables of `dirs` (searched in order), each read whole into memory when first probed.
     ///
     /// # Errors
     /// [`SyzygyError::Io`] when one of `dirs` is not a readable directory.
     pub fn open(dirs: &[PathBuf]) -> Result<SyzygyTables, SyzygyError> {
-        for dir in dirs {
-            let meta = std::fs::metadata(dir).map_err(|source| SyzygyError::Io {
-                path: dir.clone(),
-                source,
-            })?;
-            if !meta.is_dir() {
-                return Err(SyzygyError::NotATable {
-                    path: dir.clone(),
-                    reason: "not a directory of tables".into(),
-                });
-            }
-        }
-        Ok(SyzygyTables {
+        check_dirs(dirs)?;
+        Ok(SyzygyTables::unchecked(dirs, false))
+    }
+
+    /// Tables of `dirs` (searched in order), each memory-mapped when first probed: only the
+    /// pages a probe reads come from disk.
+    ///
+    /// # Errors
+    /// [`SyzygyError::Io`] when one of `dirs` is not a readable directory.
+    ///
+    /// # Safety
+    ///
+    /// No table file in `dirs` may be modified or truncated while these tables live (a
+    /// truncated mapped file raises SIGBUS when read); replacing a file by renaming another
+    /// over it is fine. See [`zermelo::io::Mapping::new`].
+    #[allow(unsafe_code)]
+    pub unsafe fn open_mapped(dirs: &[PathBuf]) -> Result<SyzygyTables, SyzygyError> {
+        check_dirs(dirs)?;
+        Ok(SyzygyTables::unchecked(dirs, true))
+    }
+
+    /// Tables of `dirs` without checking that they are directories (a [`crate::Tablebase`]
+    /// looks for Syzygy files beside its own, in folders it has not checked either).
+    /// `mapped`: the caller vouches for the files as [`open_mapped`](Self::open_mapped) asks.
+    pub(crate) fn unchecked(dirs: &[PathBuf], mapped: bool) -> SyzygyTables {
+        SyzygyTables {
             dirs: dirs.to_vec(),
+            mapped,
             opened: RwLock::default(),
-        })
+        }
     }
 
     /// The directories searched, in order.
     pub fn dirs(&self) -> &[PathBuf] {
         &self.dirs
+    }
+
+    /// The file of `material`'s WDL table (`dtz`: its DTZ table) in the first directory
+    /// that has one, `None` when none has.
+    ///
+    /// # Errors
+    /// A directory that cannot be searched.
+    pub fn file_of(&self, material: &Material, dtz: bool) -> Result<Option<PathBuf>, SyzygyError> {
+        let metric = if dtz { Metric::Dtz } else { Metric::Wdl };
+        let name = TableName::of_material(material).normalized();
+        self.find(&format!("{name}.{}", metric.extension()))
     }
 
     /// The stored class (-2..=2) of `pos` in its WDL table, without looking at captures.
@@ -65,20 +99,34 @@ impl SyzygyTables {
         self.table(&name, Metric::Dtz)?.dtz(pos, wdl)
     }
 
+    /// The opened table of `material` (either orientation: each is remembered, so a probe
+    /// does not normalize the name again).
     fn table(&self, material: &TableName, metric: Metric) -> Result<Arc<TableFile>, SyzygyError> {
+        let get = |key: &(TableName, Metric)| {
+            let opened = self.opened.read().unwrap_or_else(|e| e.into_inner());
+            opened.get(key).cloned()
+        };
+        let asked = (material.clone(), metric);
+        if let Some(t) = get(&asked) {
+            return Ok(t);
+        }
         let name = material.normalized();
         let key = (name.clone(), metric);
-        if let Some(t) = self
-            .opened
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return Ok(t.clone());
-        }
-        if material.piece_count() > 7 {
+        let table = match get(&key) {
+            Some(t) => t,
+            None => self.open_table(&name, metric)?,
+        };
+        let mut opened = self.opened.write().unwrap_or_else(|e| e.into_inner());
+        let table = opened.entry(key).or_insert(table).clone();
+        opened.insert(asked, table.clone());
+        Ok(table)
+    }
+
+    /// Finds, opens and checks the table of `name` (normalized).
+    fn open_table(&self, name: &TableName, metric: Metric) -> Result<Arc<TableFile>, SyzygyError> {
+        if name.piece_count() > 7 {
             return Err(SyzygyError::TooManyPieces {
-                pieces: material.piece_count(),
+                pieces: name.piece_count(),
             });
         }
         let file_name = format!("{name}.{}", metric.extension());
@@ -90,10 +138,8 @@ impl SyzygyTables {
                 extension: metric.extension(),
                 dirs: self.describe_dirs(),
             })?;
-        let data = read_table_file(&path)?;
-        let table = Arc::new(TableFile::parse(&path, data, &name, metric)?);
-        let mut opened = self.opened.write().unwrap_or_else(|e| e.into_inner());
-        Ok(opened.entry(key).or_insert(table).clone())
+        let data = table_bytes(&path, self.mapped)?;
+        Ok(Arc::new(TableFile::parse(&path, data, name, metric)?))
     }
 
     /// The first path of `file_name` in the directories where anything is.
@@ -119,9 +165,9 @@ impl SyzygyTables {
     }
 }
 
-/// The bytes of a table file: refused unless it is a regular file (reading a FIFO would wait
-/// for a writer forever).
-fn read_table_file(path: &Path) -> Result<Vec<u8>, SyzygyError> {
+/// The bytes of a table file, read or mapped: refused unless it is a regular file (reading a
+/// FIFO would wait for a writer forever; a FIFO, a device or a directory cannot be mapped).
+fn table_bytes(path: &Path, mapped: bool) -> Result<TableBytes, SyzygyError> {
     let io = |source| SyzygyError::Io {
         path: path.to_path_buf(),
         source,
@@ -138,5 +184,38 @@ fn read_table_file(path: &Path) -> Result<Vec<u8>, SyzygyError> {
             reason: what.into(),
         });
     }
-    std::fs::read(path).map_err(io)
+    if !mapped {
+        return std::fs::read(path).map(TableBytes::Read).map_err(io);
+    }
+    let file = File::open(path).map_err(io)?;
+    // Checked again on the open file: something else may have been renamed to its name since.
+    if !file.metadata().map_err(io)?.is_file() {
+        return Err(SyzygyError::NotATable {
+            path: path.to_path_buf(),
+            reason: "not a regular file".into(),
+        });
+    }
+    // SAFETY: whoever asked for mapped tables vouched that the files stay as they are
+    // (`SyzygyTables::open_mapped`, `Tablebase::open_mapped`); every offset read through
+    // the mapping is still checked against its length.
+    #[allow(unsafe_code)]
+    let map = unsafe { Mapping::new(&file, false) }.map_err(io)?;
+    Ok(TableBytes::Mapped(map))
+}
+
+/// Checks that every one of `dirs` is a directory.
+fn check_dirs(dirs: &[PathBuf]) -> Result<(), SyzygyError> {
+    for dir in dirs {
+        let meta = std::fs::metadata(dir).map_err(|source| SyzygyError::Io {
+            path: dir.clone(),
+            source,
+        })?;
+        if !meta.is_dir() {
+            return Err(SyzygyError::NotATable {
+                path: dir.clone(),
+                reason: "not a directory of tables".into(),
+            });
+        }
+    }
+    Ok(())
 }

@@ -15,6 +15,8 @@ pub mod serve;
 pub mod solve;
 pub mod solve_cluster;
 pub mod synth;
+pub mod tables;
 pub mod tb;
 pub mod tb_plan;
+pub mod tb_verify;
 pub mod verify;

@@ -6,11 +6,10 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
-use zermelo_chess::dtz::syzygy_dtz;
-use zermelo_chess::{insufficient_material, Color, Position, ProbeError, Value, Wdl50};
+use zermelo_chess::{insufficient_material, Category, Color, Dtz, Position, ProbeError, Value};
 use zermelo_server::{AppState, Limits, PositionProbe, TablebaseError};
 
-use crate::error::{CliResult, Failure};
+use crate::error::CliResult;
 
 /// Arguments of `zermelo serve`.
 #[derive(Debug, Args)]
@@ -18,9 +17,12 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
     bind: SocketAddr,
-    /// Serve the chess tablebases in DIR on /api/tb.
-    #[arg(long, value_name = "DIR")]
-    tables: Option<PathBuf>,
+    /// Serve the chess tablebases in DIR on /api/tb, /standard and /standard/mainline:
+    /// zermelo's tables (`.zct`, `.zdz`) and Syzygy's (`.rtbw`, `.rtbz`), WDL and DTZ from
+    /// zermelo's table of a material when there is one, else Syzygy's. Repeat the flag or
+    /// separate directories with `:`; searched in order.
+    #[arg(long, value_name = "DIR", value_delimiter = ':', action = clap::ArgAction::Append)]
+    tables: Vec<PathBuf>,
     #[command(flatten)]
     rule: crate::cmd::tb::RuleArg,
     /// Refuse graphs with more nodes (413).
@@ -50,17 +52,13 @@ pub fn run(args: ServeArgs) -> CliResult {
         max_trace_events: args.max_trace,
         ..Limits::default()
     };
-    let tables = match &args.tables {
-        Some(dir) if !dir.is_dir() => {
-            return Err(Failure::input(format!(
-                "{}: not a directory",
-                dir.display()
-            )))
-        }
-        Some(dir) => Some(Arc::new(ChessTables(
-            zermelo_chess::Tablebase::open(dir).with_rule(args.rule.rule),
-        )) as _),
-        None => None,
+    let tables = if args.tables.is_empty() {
+        None
+    } else {
+        let tables = crate::cmd::tables::ProbeTablesArg {
+            tables: args.tables.clone(),
+        };
+        Some(Arc::new(ChessTables(tables.open(args.rule.rule)?)) as _)
     };
     let state = AppState::new(limits, tables).with_values(Arc::new(
         super::cgt_thermograph::ServedValues::with_memory_limit(),
@@ -84,7 +82,9 @@ pub fn run(args: ServeArgs) -> CliResult {
     Ok(())
 }
 
-/// The chess tables behind the server's `Tablebase` seam (tables open lazily, memory-mapped).
+/// The chess tables behind the server's `Tablebase` seam (tables open lazily, memory-mapped;
+/// a missing or damaged table fails the request that needs it, naming the file, and the
+/// server goes on).
 struct ChessTables(zermelo_chess::Tablebase);
 
 impl zermelo_server::Tablebase for ChessTables {
@@ -109,21 +109,27 @@ impl zermelo_server::Tablebase for ChessTables {
 }
 
 /// A probe's failure as the server answers it: more pieces than any table is the request's
-/// fault (400); a missing, damaged or foreign table is the server's side (404).
+/// fault (400); a missing, damaged or foreign table (zermelo's or Syzygy's, named) is the
+/// server's side (404).
 fn probe_error(e: ProbeError) -> TablebaseError {
     match e {
-        ProbeError::TooManyPieces { .. } => TablebaseError::Unsupported(e.to_string()),
+        ProbeError::TooManyPieces { .. }
+        | ProbeError::Syzygy(zermelo_chess::SyzygyError::TooManyPieces { .. }) => {
+            TablebaseError::Unsupported(e.to_string())
+        }
         _ => TablebaseError::NoTable(e.to_string()),
     }
 }
 
 /// `pos` (with `clock`) in the JSON shape of lichess's tablebase server (`GET /standard`,
-/// lichess-org/lila-tablebase): the position's `category` (the clock applied), `dtz` and
-/// `precise_dtz` (Syzygy's signs; ours are never rounded), `dtm` (plies, negative when the side
-/// to move loses, 0 for a draw and `null` for a position already mated, as lichess keeps 0 for
-/// draws), the end-of-game flags, and every legal move in lichess's order
+/// lichess-org/lila-tablebase): the position's `category` (the clock applied; `maybe-win` or
+/// `maybe-loss` where a rounded DTZ leaves it open), `dtz` and `precise_dtz` (Syzygy's signs;
+/// `precise_dtz` is `null` where a Syzygy DTZ is rounded, zermelo's never are), `dtm` (plies,
+/// negative when the side to move loses, 0 for a draw and `null` for a position already mated,
+/// as lichess keeps 0 for draws, and `null` without zermelo's DTM table, as lichess answers
+/// 6-7-piece positions), the end-of-game flags, and every legal move in lichess's order
 /// ([`zermelo_chess::Answer::moves_as_lichess`]) with the same keys for the position it leads
-/// to plus `uci`, `san`, `zeroing` and `conversion`. `dtz` and `category` need the DTZ tables
+/// to plus `uci`, `san`, `zeroing` and `conversion`. `dtz` and `category` need DTZ tables
 /// (`null` and `unknown` without them).
 fn lichess_standard(
     tb: &zermelo_chess::Tablebase,
@@ -152,16 +158,16 @@ fn lichess_standard(
 /// The keys lichess gives a position and each move's position.
 fn lichess_values(
     p: &Position,
-    mate: Value,
-    dtz: Option<Value>,
-    class: Option<Wdl50>,
+    mate: Option<Value>,
+    dtz: Option<Dtz>,
+    class: Option<Category>,
 ) -> serde_json::Map<String, serde_json::Value> {
     let no_moves = p.legal_moves().is_empty();
     let dtm = match mate {
-        Value::Win(d) => serde_json::Value::from(d),
-        Value::Lose(0) => serde_json::Value::Null,
-        Value::Lose(d) => serde_json::Value::from(-i64::from(d)),
-        Value::Draw => serde_json::Value::from(0),
+        Some(Value::Win(d)) => serde_json::Value::from(d),
+        Some(Value::Lose(0)) | None => serde_json::Value::Null,
+        Some(Value::Lose(d)) => serde_json::Value::from(-i64::from(d)),
+        Some(Value::Draw) => serde_json::Value::from(0),
     };
     let mut m = serde_json::Map::new();
     m.insert("checkmate".into(), (no_moves && p.is_check()).into());
@@ -172,19 +178,22 @@ fn lichess_values(
         "insufficient_material".into(),
         insufficient_material(p).into(),
     );
-    m.insert("dtz".into(), dtz.map(syzygy_dtz).into());
-    m.insert("precise_dtz".into(), dtz.map(syzygy_dtz).into());
+    m.insert("dtz".into(), dtz.map(Dtz::syzygy).into());
+    m.insert(
+        "precise_dtz".into(),
+        dtz.and_then(Dtz::precise_syzygy).into(),
+    );
     m.insert("dtc".into(), serde_json::Value::Null);
     m.insert("dtm".into(), dtm);
     m.insert("dtw".into(), serde_json::Value::Null);
-    let category = class.map_or("unknown", Wdl50::as_str);
+    let category = class.map_or("unknown", Category::as_str);
     m.insert("category".into(), category.into());
     m
 }
 
 /// The line from `pos` (with `clock`) in the JSON shape of lichess's tablebase server (`GET
-/// /standard/mainline`): `dtz` and `precise_dtz` of the position (Syzygy's signs, never
-/// rounded here), `mainline`, the moves of [`zermelo_chess::Tablebase::dtz_mainline`] as
+/// /standard/mainline`): `dtz` and `precise_dtz` of the position (Syzygy's signs;
+/// `precise_dtz` `null` where a Syzygy DTZ is rounded), `mainline`, the moves of [`zermelo_chess::Tablebase::dtz_mainline`] as
 /// `{uci, san, dtz, precise_dtz}` (the DTZ of the position each move leads to), empty when the
 /// position is drawn, and `winner`: `"w"` or `"b"` when the line ends in mate, `null`
 /// otherwise.
@@ -198,12 +207,12 @@ fn lichess_mainline(
         .steps
         .iter()
         .map(|step| {
-            let dtz = syzygy_dtz(step.dtz.after);
+            let dtz = step.dtz.after_dtz();
             serde_json::json!({
                 "uci": step.dtz.mv.to_string(),
                 "san": step.san,
-                "dtz": dtz,
-                "precise_dtz": dtz,
+                "dtz": dtz.syzygy(),
+                "precise_dtz": dtz.precise_syzygy(),
             })
         })
         .collect();
@@ -213,8 +222,8 @@ fn lichess_mainline(
         Color::Black => "w",
     });
     Ok(serde_json::json!({
-        "dtz": syzygy_dtz(line.start),
-        "precise_dtz": syzygy_dtz(line.start),
+        "dtz": line.start.syzygy(),
+        "precise_dtz": line.start.precise_syzygy(),
         "mainline": mainline,
         "winner": winner,
     }))

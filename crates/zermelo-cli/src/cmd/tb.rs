@@ -3,16 +3,18 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
+use zermelo::Outcome;
 use zermelo_chess::dtz::{syzygy_dtz, DEFAULT_RULE};
 use zermelo_chess::{
-    verify, verify_dtz, Answer, FenError, Folder, GenError, Generating, GenerationJob, JobError,
-    JobEvent, Longest, Lookahead, Material, Metric, Position, ProbeError, Table, Tablebase,
-    Targets, Value, Wdl50, WrittenTable, MAX_PIECES,
+    verify, verify_dtz, Answer, Category, Dtz, FenError, Folder, GenError, Generating,
+    GenerationJob, JobError, JobEvent, Longest, Lookahead, Material, Metric, Position, ProbeError,
+    Stats, Table, Tablebase, Targets, Value, Wdl50, Wdl50Stats, WrittenTable, MAX_PIECES,
 };
 
 use zermelo::game::compact::CompactError;
 use zermelo::report::{MoveProbe, PositionProbe};
 
+use crate::cmd::tables::ProbeTablesArg;
 use crate::error::{CliResult, Failure};
 use crate::output::emit;
 use crate::progress::Progress;
@@ -55,7 +57,8 @@ struct TablesArg {
 #[derive(Debug, Args)]
 pub(crate) struct RuleArg {
     /// The rule the DTZ tables were generated for (`tb gen --rule`), in plies: 100 is the
-    /// 50-move rule. A table of another rule is refused, naming its rule.
+    /// 50-move rule. A table of another rule is refused, naming its rule; Syzygy's tables
+    /// are read under the 50-move rule only.
     #[arg(long, value_name = "PLIES", default_value_t = DEFAULT_RULE,
           value_parser = clap::value_parser!(u32).range(1..=i64::from(zermelo_chess::dtz::MAX_RULE)))]
     pub(crate) rule: u32,
@@ -116,7 +119,7 @@ struct ProbeArgs {
     #[arg(long, conflicts_with = "fen")]
     stdin: bool,
     #[command(flatten)]
-    tables: TablesArg,
+    tables: ProbeTablesArg,
     #[command(flatten)]
     rule: RuleArg,
 }
@@ -130,7 +133,7 @@ struct LineArgs {
     #[arg(long, value_enum, default_value = "dtm")]
     metric: LineMetric,
     #[command(flatten)]
-    tables: TablesArg,
+    tables: ProbeTablesArg,
     #[command(flatten)]
     rule: RuleArg,
 }
@@ -150,7 +153,7 @@ struct StatsArgs {
     #[arg(long, value_enum, default_value = "text")]
     format: StatsFormat,
     #[command(flatten)]
-    tables: TablesArg,
+    tables: ProbeTablesArg,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -161,8 +164,16 @@ enum StatsFormat {
 
 #[derive(Debug, Args)]
 struct VerifyArgs {
-    /// Directory to check (default: the --tables directory).
-    dir: Option<PathBuf>,
+    /// The directory to check (default: the --tables directory); with `--against`, the
+    /// materials to compare (default: every material both directories hold).
+    #[arg(value_name = "DIR | MATERIAL")]
+    items: Vec<String>,
+    /// Compare zermelo's DTZ tables in --tables with Syzygy's tables in DIR, every position
+    /// of each material: the class under the 50-move rule and the DTZ (Syzygy's may be
+    /// rounded by one ply where its file stores moves). Prints the first differences and the
+    /// counts; exit 1 on a difference, 2 on a missing or unusable table.
+    #[arg(long, value_name = "DIR")]
+    against: Option<PathBuf>,
     #[command(flatten)]
     tables: TablesArg,
     #[command(flatten)]
@@ -216,16 +227,6 @@ fn parse_fen_clock(fen: &str) -> CliResult<(Position, u32)> {
 
 fn parse_material(text: &str) -> CliResult<Material> {
     Material::parse_table(text).map_err(Failure::input)
-}
-
-/// The tables of `dir`, memory-mapped: a probe reads only the blocks it needs.
-fn open_mapped(dir: &Path) -> Tablebase {
-    // SAFETY: zermelo writes a table to a temporary file and renames it into place, so a
-    // mapped table never changes under us; the `tb` commands never write a table they probe.
-    #[allow(unsafe_code)]
-    unsafe {
-        Tablebase::open_mapped(dir)
-    }
 }
 
 /// `tb gen`: the flags as a [`GenerationJob`], run, its events printed as they come.
@@ -377,28 +378,47 @@ fn table_label(m: &Material, metric: Metric) -> String {
 
 /// The probe row of an answer, as `tb probe --stdin` and `GET /api/tb` print it: one serde
 /// row type ([`PositionProbe`]), each move with the values of the position it leads to, in
-/// the order [`Answer::moves_as_shown`] gives.
+/// the order [`Answer::moves_as_shown`] gives; `dtm_plies` null where no DTM table is there,
+/// `dtz_rounded` where a Syzygy DTZ may be one ply short.
 pub(crate) fn probe_row(a: &Answer) -> PositionProbe {
     let moves = a
         .moves_as_shown()
         .into_iter()
         .map(|m| {
-            let mut row = MoveProbe::new(m.mv.to_string(), m.after.fen(), m.dtm);
+            let outcome = m.dtm.map(Value::outcome).or(m.class.map(class_outcome));
+            let mut row = MoveProbe::new(m.mv.to_string(), m.after.fen(), Value::Draw);
+            row.outcome = outcome.unwrap_or(Outcome::Draw);
+            row.dtm_plies = m.dtm.and_then(Value::plies);
+            row.dtm_moves = m.dtm.and_then(Value::moves);
             row.san = Some(m.san.clone());
-            if a.dtz.is_some() {
+            if a.class.is_some() {
                 row.zeroing = Some(m.zeroing);
                 row.category = m.class.map(|c| c.as_str().into());
-                row.dtz = m.dtz_after.map(syzygy_dtz);
+                row.dtz = m.dtz_after.map(Dtz::syzygy);
+                row.dtz_rounded = m.dtz_after.is_some_and(|d| !d.precise);
                 row.fen = m.fen();
             }
             row
         })
         .collect();
-    let mut probe = PositionProbe::new(a.position.fen(), a.dtm, moves);
+    let mut probe = PositionProbe::new(a.position.fen(), Value::Draw, moves);
+    probe.outcome = a.outcome().unwrap_or(Outcome::Draw);
+    probe.dtm_plies = a.dtm.and_then(Value::plies);
+    probe.dtm_moves = a.dtm.and_then(Value::moves);
     probe.category = a.class.map(|c| c.as_str().into());
-    probe.dtz = a.dtz.map(syzygy_dtz);
+    probe.dtz = a.dtz.map(Dtz::syzygy);
+    probe.dtz_rounded = a.dtz.is_some_and(|d| !d.precise);
     probe.fen = a.fen();
     probe
+}
+
+/// WIN, LOSE or DRAW of a class (the rule aside: a cursed win is a win).
+pub(crate) fn class_outcome(c: Category) -> Outcome {
+    match c {
+        Category::Win | Category::MaybeWin | Category::CursedWin => Outcome::Win,
+        Category::Draw => Outcome::Draw,
+        _ => Outcome::Lose,
+    }
 }
 
 fn probe_json(tb: &Tablebase, fen: &str) -> Result<serde_json::Value, Failure> {
@@ -422,32 +442,41 @@ fn describe(v: Value) -> String {
 }
 
 fn probe(args: ProbeArgs) -> CliResult {
-    let tb = open_mapped(&args.tables.tables).with_rule(args.rule.rule);
+    let tb = args.tables.open(args.rule.rule)?;
     if args.stdin {
         return probe_batch(&tb);
     }
     let fen = args.fen.unwrap_or_default();
     let (pos, clock) = parse_fen_clock(&fen)?;
     let a = tb.answer(&pos, clock).map_err(probe_failure)?;
+    let material = Material::of(&pos).canonical().0;
     emit(None, |w| {
         writeln!(w, "fen       {}", a.fen())?;
-        writeln!(w, "outcome   {}", a.dtm.outcome())?;
-        match (a.dtz, a.class) {
-            (Some(d), Some(class)) => {
-                writeln!(w, "category  {class} (halfmove clock {clock})")?;
-                writeln!(w, "dtz       {}", dtz_text(d))?;
-            }
-            _ => writeln!(
+        let outcome = a.outcome().map_or("-".to_string(), |o| o.to_string());
+        writeln!(w, "outcome   {outcome}")?;
+        match a.class {
+            Some(class) => writeln!(w, "category  {class} (halfmove clock {clock})")?,
+            None => writeln!(
                 w,
-                "category  - (no DTZ table: `zermelo tb gen {}` writes it)",
-                Material::of(&pos).canonical().0
+                "category  - (no DTZ table: `zermelo tb gen {material}` writes it)"
             )?,
         }
-        writeln!(w, "dtm       {}", dtm_text(a.dtm))?;
-        if a.dtz.is_none() {
+        match a.dtz {
+            Some(d) => writeln!(w, "dtz       {}", dtz_text(d))?,
+            None if a.class.is_some() => writeln!(w, "dtz       - (no DTZ table)")?,
+            None => {}
+        }
+        match a.dtm {
+            Some(v) => writeln!(w, "dtm       {}", dtm_text(v))?,
+            None => writeln!(
+                w,
+                "dtm       - (no DTM table: Syzygy's tables hold none; `zermelo tb gen {material}` writes zermelo's)"
+            )?,
+        }
+        if a.class.is_none() {
             writeln!(w, "moves (value for the side to move, best first):")?;
             for m in &a.moves {
-                let mate = describe(m.dtm.for_parent());
+                let mate = m.dtm.map_or("-".to_string(), |v| describe(v.for_parent()));
                 writeln!(w, "  {:<6} {:<8} {mate}", m.mv.to_string(), m.san)?;
             }
             return Ok(());
@@ -468,18 +497,36 @@ fn probe(args: ProbeArgs) -> CliResult {
                 m.mv.to_string(),
                 m.san,
                 m.class.map_or("-", |c| c.flip().as_str()),
-                m.value.map_or(0, syzygy_dtz),
+                m.value.map_or("-".to_string(), dtz_cell),
                 if m.zeroing { "yes" } else { "no" },
-                describe(m.dtm.for_parent())
+                m.dtm.map_or("-".to_string(), |v| describe(v.for_parent()))
+            )?;
+        }
+        let rounded = a.dtz.is_some_and(|d| !d.precise)
+            || a.moves.iter().any(|m| m.value.is_some_and(|d| !d.precise));
+        if rounded {
+            writeln!(
+                w,
+                "~: rounded by a Syzygy table (stored in moves): the distance may be one ply longer"
             )?;
         }
         Ok(())
     })
 }
 
-/// `13 plies to a capture, pawn move or mate (win)`, as a line of `tb probe`.
-fn dtz_text(v: Value) -> String {
-    match v {
+/// A move's DTZ in the table of `tb probe`: Syzygy's sign, `~` before a rounded value.
+fn dtz_cell(d: Dtz) -> String {
+    if d.precise {
+        d.syzygy().to_string()
+    } else {
+        format!("~{}", d.syzygy())
+    }
+}
+
+/// `13 plies to a capture, pawn move or mate (win)`, as a line of `tb probe`; a rounded
+/// value says so.
+fn dtz_text(d: Dtz) -> String {
+    let text = match d.value {
         Value::Draw => "0 (draw)".to_string(),
         Value::Lose(0) => "-1 (checkmated)".to_string(),
         v => format!(
@@ -487,6 +534,11 @@ fn dtz_text(v: Value) -> String {
             syzygy_dtz(v),
             zermelo::plural(v.plies().unwrap_or(0), "ply", "plies")
         ),
+    };
+    if d.precise {
+        text
+    } else {
+        format!("{text}, rounded: may be one ply more (Syzygy)")
     }
 }
 
@@ -545,7 +597,7 @@ fn probe_batch(tb: &Tablebase) -> CliResult {
 }
 
 fn line(args: LineArgs) -> CliResult {
-    let tb = open_mapped(&args.tables.tables).with_rule(args.rule.rule);
+    let tb = args.tables.open(args.rule.rule)?;
     if args.metric == LineMetric::Dtz {
         return line_dtz(&tb, &args.fen);
     }
@@ -583,15 +635,20 @@ fn line(args: LineArgs) -> CliResult {
 fn line_dtz(tb: &Tablebase, fen: &str) -> CliResult {
     let (pos, clock) = parse_fen_clock(fen)?;
     let line = tb.dtz_mainline(&pos, clock).map_err(probe_failure)?;
+    let drawn = tb
+        .wdl_of(&line.end)
+        .map_err(probe_failure)?
+        .is_some_and(|c| c == Wdl50::Draw);
     let end = if line.end.is_checkmate() {
         "checkmate"
-    } else if tb.probe_dtz(&line.end).map_err(probe_failure)? == Value::Draw {
+    } else if drawn || line.start.value == Value::Draw {
         "draw"
     } else {
         "draw by the 50-move rule (it can be claimed here)"
     };
+    let rounded = !line.start.precise || line.steps.iter().any(|s| !s.dtz.precise);
     emit(None, |w| {
-        writeln!(w, "{fen}: {}, dtz {}", line.class, syzygy_dtz(line.start))?;
+        writeln!(w, "{fen}: {}, dtz {}", line.class, dtz_cell(line.start))?;
         for (i, step) in line.steps.iter().enumerate() {
             writeln!(
                 w,
@@ -599,125 +656,237 @@ fn line_dtz(tb: &Tablebase, fen: &str) -> CliResult {
                 i + 1,
                 step.dtz.mv.to_string(),
                 step.san,
-                syzygy_dtz(step.dtz.after),
+                dtz_cell(step.dtz.after_dtz()),
                 step.clock,
                 if step.dtz.zeroing { "  (zeroing)" } else { "" }
             )?;
         }
         writeln!(w, "{end}")?;
+        if rounded {
+            writeln!(
+                w,
+                "~: rounded by a Syzygy table (stored in moves): the distance may be one ply longer"
+            )?;
+        }
         Ok(())
     })
 }
 
+/// The five classes of a material under the rule and whether they come from a Syzygy census
+/// whose DTZ may be rounded.
+struct ClassStats {
+    wdl50: Wdl50Stats,
+    /// Counted from Syzygy's tables; `Some(rounded)`: some DTZ values were rounded.
+    syzygy: Option<bool>,
+    /// The DTZ was counted (a Syzygy census without DTZ tables counts classes only).
+    dtz: bool,
+    illegal: u64,
+}
+
 fn stats(args: StatsArgs) -> CliResult {
     let m = parse_material(&args.material)?;
-    let tb = Tablebase::open(&args.tables.tables);
-    let dtm = tb.table(&m).map_err(probe_failure)?;
-    // Whatever rule the DTZ table was generated for: its statistics say which.
-    let dtz_path = args
-        .tables
-        .tables
-        .join(Metric::Dtz { rule: DEFAULT_RULE }.file_name(&m));
-    let dtz = if zermelo_chess::table_file_present(&dtz_path).map_err(probe_failure)? {
-        let t = Table::open(&dtz_path).map_err(Failure::input)?;
-        if !matches!(t.metric(), Metric::Dtz { .. }) || t.material() != &m {
+    let tb = args.tables.open(DEFAULT_RULE)?;
+    let dtm = if tb.has(&m) {
+        Some(tb.table(&m).map_err(probe_failure)?)
+    } else {
+        None
+    };
+    let dtz = own_dtz_table(&args.tables.tables, &m)?;
+    // The DTZ table tells the DTM table's holes from its `Lose(254)` without unranking them.
+    let s = match (&dtm, &dtz) {
+        (Some(t), Some(z)) => Some(t.stats_with_twin(z)),
+        (Some(t), None) => Some(t.stats()),
+        _ => None,
+    }
+    .transpose()
+    .map_err(Failure::input)?;
+    let classes = match &dtz {
+        Some(t) => t
+            .stats()
+            .map_err(Failure::input)?
+            .wdl50
+            .map(|w| ClassStats {
+                wdl50: w,
+                syzygy: None,
+                dtz: true,
+                illegal: 0,
+            }),
+        None => syzygy_census(&tb, &m)?,
+    };
+    if s.is_none() && classes.is_none() {
+        return Err(Failure::input(format!(
+            "no table of {m} in {}: neither zermelo's ({m}.zct, .zdz; `zermelo tb gen {m}` writes them) nor Syzygy's (.rtbw)",
+            tb.place_names()
+        )));
+    }
+    if args.format == StatsFormat::Json {
+        return stats_json(&m, s.as_ref(), classes.as_ref());
+    }
+    emit(None, |w| stats_text(w, &m, s.as_ref(), classes.as_ref()))
+}
+
+/// zermelo's DTZ table of `m` in the first of `dirs` that has one, whatever rule it was
+/// generated for (its statistics say which).
+fn own_dtz_table(dirs: &[PathBuf], m: &Material) -> CliResult<Option<Table>> {
+    let name = Metric::Dtz { rule: DEFAULT_RULE }.file_name(m);
+    for dir in dirs {
+        let path = dir.join(&name);
+        if !zermelo_chess::table_file_present(&path).map_err(probe_failure)? {
+            continue;
+        }
+        let t = Table::open(&path).map_err(Failure::input)?;
+        if !matches!(t.metric(), Metric::Dtz { .. }) || t.material() != m {
             return Err(Failure::input(format!(
                 "{}: holds the {} table of {}, expected the DTZ table of {m}",
-                dtz_path.display(),
+                path.display(),
                 t.metric().name(),
                 t.material()
             )));
         }
-        Some(t)
-    } else {
-        None
-    };
-    // The DTZ table tells the DTM table's holes from its `Lose(254)` without unranking them.
-    let s = match &dtz {
-        Some(t) => dtm.stats_with_twin(t),
-        None => dtm.stats(),
+        return Ok(Some(t));
     }
-    .map_err(Failure::input)?;
-    let z = if let Some(t) = &dtz {
-        Some(t.stats().map_err(Failure::input)?)
-    } else if args.format == StatsFormat::Text {
-        None
-    } else {
+    Ok(None)
+}
+
+/// The classes of `m` counted position by position from Syzygy's tables, when its WDL table
+/// is there (and the longest DTZ when its DTZ table is too); `None` without them.
+fn syzygy_census(tb: &Tablebase, m: &Material) -> CliResult<Option<ClassStats>> {
+    let syzygy = tb.syzygy();
+    let found = |dtz| syzygy.file_of(m, dtz).map_err(|e| probe_failure(e.into()));
+    if found(false)?.is_none() {
+        return Ok(None);
+    }
+    let with_dtz = found(true)?.is_some();
+    let c = tb.census(m, with_dtz).map_err(probe_failure)?;
+    Ok(Some(ClassStats {
+        wdl50: c.wdl50,
+        syzygy: Some(c.rounded),
+        dtz: c.dtz,
+        illegal: c.illegal,
+    }))
+}
+
+fn stats_json(m: &Material, s: Option<&Stats>, classes: Option<&ClassStats>) -> CliResult {
+    let Some(c) = classes else {
         return Err(Failure::input(format!(
-            "{}: no DTZ table of {m}; `zermelo tb gen {m}` writes it",
-            dtz_path.display()
+            "no DTZ table of {m}; `zermelo tb gen {m}` writes it"
         )));
     };
-    let w50 = z.as_ref().and_then(|z| z.wdl50.clone());
-    if args.format == StatsFormat::Json {
-        let w50 = w50.expect("a DTZ table has five-class statistics");
-        let side = |k: usize| {
-            let c = w50.counts[k];
-            serde_json::json!({
-                "win": c[Wdl50::Win as usize],
-                "cursed_win": c[Wdl50::CursedWin as usize],
-                "draw": c[Wdl50::Draw as usize],
-                "blessed_loss": c[Wdl50::BlessedLoss as usize],
-                "lose": c[Wdl50::Loss as usize],
-                "longest_dtz_win": w50.longest_dtz_win[k],
-                "longest_dtz_cursed_win": w50.longest_dtz_cursed_win[k],
-                "longest_dtz_loss": w50.longest_dtz_loss[k],
-                "longest_dtz_blessed_loss": w50.longest_dtz_blessed_loss[k],
-                "longest_dtm_win": s.longest_win[k].map_or(0, |l| l.plies),
-                "longest_dtm_loss": s.longest_loss[k].map_or(0, |l| l.plies),
-            })
-        };
-        let obj = serde_json::json!({
-            "material": m.to_string(),
-            "white": side(0),
-            "black": side(1),
-        });
-        return emit(None, |w| writeln!(w, "{obj}"));
+    let w50 = &c.wdl50;
+    let dtz = |v: u32| c.dtz.then_some(v);
+    let side = |k: usize| {
+        let n = w50.counts[k];
+        serde_json::json!({
+            "win": n[Wdl50::Win as usize],
+            "cursed_win": n[Wdl50::CursedWin as usize],
+            "draw": n[Wdl50::Draw as usize],
+            "blessed_loss": n[Wdl50::BlessedLoss as usize],
+            "lose": n[Wdl50::Loss as usize],
+            "longest_dtz_win": dtz(w50.longest_dtz_win[k]),
+            "longest_dtz_cursed_win": dtz(w50.longest_dtz_cursed_win[k]),
+            "longest_dtz_loss": dtz(w50.longest_dtz_loss[k]),
+            "longest_dtz_blessed_loss": dtz(w50.longest_dtz_blessed_loss[k]),
+            "longest_dtm_win": s.map(|s| s.longest_win[k].map_or(0, |l| l.plies)),
+            "longest_dtm_loss": s.map(|s| s.longest_loss[k].map_or(0, |l| l.plies)),
+        })
+    };
+    let mut obj = serde_json::json!({
+        "material": m.to_string(),
+        "white": side(0),
+        "black": side(1),
+    });
+    if let Some(rounded) = c.syzygy {
+        obj["source"] = "syzygy".into();
+        obj["dtz_rounded"] = rounded.into();
     }
-    emit(None, |w| {
-        writeln!(w, "material  {m} (symmetry-reduced index positions)")?;
-        for (side, name) in [(0, "white"), (1, "black")] {
-            let [win, lose, draw] = s.counts[side];
-            writeln!(w, "{name} to move: win {win}, lose {lose}, draw {draw}")?;
-        }
-        writeln!(w, "illegal or redundant indices: {}", s.illegal)?;
-        for (side, name) in [(0, "white"), (1, "black")] {
-            let win = longest_line(s.longest_win[side], Value::Win);
-            writeln!(w, "longest win, {name} to move: {win}")?;
-            let loss = longest_line(s.longest_loss[side], Value::Lose);
-            writeln!(w, "longest loss, {name} to move: {loss}")?;
-        }
-        match &w50 {
-            None => writeln!(
-                w,
-                "50-move rule: no DTZ table (`zermelo tb gen {m}` writes it)"
-            )?,
-            Some(z) => {
-                writeln!(w, "under a rule of {} plies (DTZ table):", z.rule)?;
-                for (side, name) in [(0, "white"), (1, "black")] {
-                    let c = z.counts[side];
-                    writeln!(
-                        w,
-                        "{name} to move: win {}, cursed win {}, draw {}, blessed loss {}, loss {}",
-                        c[Wdl50::Win as usize],
-                        c[Wdl50::CursedWin as usize],
-                        c[Wdl50::Draw as usize],
-                        c[Wdl50::BlessedLoss as usize],
-                        c[Wdl50::Loss as usize],
-                    )?;
-                    writeln!(
-                        w,
-                        "longest DTZ, {name} to move: win {}, cursed win {}, loss {}, blessed loss {} (plies)",
-                        z.longest_dtz_win[side],
-                        z.longest_dtz_cursed_win[side],
-                        z.longest_dtz_loss[side],
-                        z.longest_dtz_blessed_loss[side],
-                    )?;
-                }
+    emit(None, |w| writeln!(w, "{obj}"))
+}
+
+fn stats_text(
+    w: &mut dyn std::io::Write,
+    m: &Material,
+    s: Option<&Stats>,
+    classes: Option<&ClassStats>,
+) -> std::io::Result<()> {
+    let from = match classes.and_then(|c| c.syzygy) {
+        Some(_) if s.is_none() => ", from Syzygy's tables",
+        _ => "",
+    };
+    writeln!(w, "material  {m} (symmetry-reduced index positions{from})")?;
+    for (side, name) in [(0, "white"), (1, "black")] {
+        let [win, lose, draw] = match (s, classes) {
+            (Some(s), _) => s.counts[side],
+            (None, Some(c)) => {
+                let n = c.wdl50.counts[side];
+                let at = |w: Wdl50| n[w as usize];
+                [
+                    at(Wdl50::Win) + at(Wdl50::CursedWin),
+                    at(Wdl50::Loss) + at(Wdl50::BlessedLoss),
+                    at(Wdl50::Draw),
+                ]
             }
+            (None, None) => [0; 3],
+        };
+        writeln!(w, "{name} to move: win {win}, lose {lose}, draw {draw}")?;
+    }
+    let illegal = s.map_or(classes.map_or(0, |c| c.illegal), |s| s.illegal);
+    writeln!(w, "illegal or redundant indices: {illegal}")?;
+    for (side, name) in [(0, "white"), (1, "black")] {
+        let (win, loss) = match s {
+            Some(s) => (
+                longest_line(s.longest_win[side], Value::Win),
+                longest_line(s.longest_loss[side], Value::Lose),
+            ),
+            None => {
+                let unknown = "unknown (no DTM table: Syzygy's tables hold none)".to_string();
+                (unknown.clone(), unknown)
+            }
+        };
+        writeln!(w, "longest win, {name} to move: {win}")?;
+        writeln!(w, "longest loss, {name} to move: {loss}")?;
+    }
+    let Some(c) = classes else {
+        return writeln!(
+            w,
+            "50-move rule: no DTZ table (`zermelo tb gen {m}` writes it)"
+        );
+    };
+    let z = &c.wdl50;
+    match c.syzygy {
+        None => writeln!(w, "under a rule of {} plies (DTZ table):", z.rule)?,
+        Some(_) if !c.dtz => writeln!(
+            w,
+            "under the 50-move rule (Syzygy's WDL table; no DTZ table):"
+        )?,
+        Some(false) => writeln!(w, "under the 50-move rule (Syzygy's tables):")?,
+        Some(true) => writeln!(
+            w,
+            "under the 50-move rule (Syzygy's tables; some DTZ values are rounded, so a longest DTZ may be one ply short):"
+        )?,
+    }
+    for (side, name) in [(0, "white"), (1, "black")] {
+        let n = z.counts[side];
+        writeln!(
+            w,
+            "{name} to move: win {}, cursed win {}, draw {}, blessed loss {}, loss {}",
+            n[Wdl50::Win as usize],
+            n[Wdl50::CursedWin as usize],
+            n[Wdl50::Draw as usize],
+            n[Wdl50::BlessedLoss as usize],
+            n[Wdl50::Loss as usize],
+        )?;
+        if c.dtz {
+            writeln!(
+                w,
+                "longest DTZ, {name} to move: win {}, cursed win {}, loss {}, blessed loss {} (plies)",
+                z.longest_dtz_win[side],
+                z.longest_dtz_cursed_win[side],
+                z.longest_dtz_loss[side],
+                z.longest_dtz_blessed_loss[side],
+            )?;
         }
-        Ok(())
-    })
+    }
+    Ok(())
 }
 
 /// `N moves (P plies), reached by K positions`, or `none`.
@@ -738,7 +907,19 @@ fn longest_line(longest: Option<Longest>, value: fn(u32) -> Value) -> String {
 type Checker = fn(&Material, &Tablebase) -> Result<Option<zermelo_chess::Mismatch>, ProbeError>;
 
 fn verify_dir(args: VerifyArgs) -> CliResult {
-    let dir = args.dir.unwrap_or(args.tables.tables);
+    if let Some(syzygy) = &args.against {
+        return super::tb_verify::against(syzygy, &args.tables.tables, &args.items);
+    }
+    let dir = match args.items.as_slice() {
+        [] => args.tables.tables,
+        [dir] => PathBuf::from(dir),
+        more => {
+            return Err(Failure::input(format!(
+                "tb verify: one directory, not {} (materials go with --against)",
+                more.len()
+            )))
+        }
+    };
     let materials = table_files(&dir)?;
     let tb = Tablebase::open(&dir).with_rule(args.rule.rule);
     let mut bad = Vec::new();

@@ -1,4 +1,5 @@
-"""Chess endgame tables made by zermelo (WDL + DTM, 3 to 5 pieces, no castling).
+"""Chess endgame tables: zermelo's (WDL, DTZ and DTM, 3 to 5 pieces, no castling) and Syzygy's
+published ones (WDL and DTZ, up to 7 pieces), probed together.
 
 Generate tables with :meth:`Tablebase.generate` (or the command line, ``zermelo tb gen KQvK
 --tables DIR``: the same library call, the same files), then probe them by FEN or with a
@@ -10,10 +11,14 @@ over easily::
         tb.probe_wdl(board)   # 2 win, 1 cursed win, 0 draw, -1 blessed loss, -2 loss
         tb.probe_dtz(board)   # Syzygy-signed distance to zeroing (50-move rule)
         tb.probe_dtm(board)   # signed plies to mate
-        tb.probe(board)       # Probe(outcome, depth, wdl, dtm, dtz, best_move)
+        tb.probe(board)       # Probe(outcome, depth, wdl, dtm, dtz, best_move), the clock applied
 
-Syzygy's published tables (``KQvKR.rtbw``/``.rtbz``) are read by :class:`SyzygyTables`, which
-answers as ``chess.syzygy.open_tablebase`` does on the same files.
+A :class:`Tablebase` may be given several directories (a list, or ``"a:b"`` as the command
+line's ``--tables``, or :meth:`Tablebase.add_directory` as python-chess), holding zermelo's
+files, Syzygy's (``KQvKR.rtbw``/``.rtbz``) or both: WDL and DTZ come from zermelo's table of a
+material when there is one, else from Syzygy's (the same numbers as ``chess.syzygy``, a DTZ
+possibly rounded: :meth:`Tablebase.probe_dtz_precise`), DTM from zermelo's only.
+:class:`SyzygyTables` reads Syzygy's files alone, as ``chess.syzygy.open_tablebase`` does.
 
 Positions with no table raise :class:`zermelo.MissingTable` (a ``KeyError``, like
 python-chess's ``MissingTableError``); ``get_wdl`` / ``get_dtm`` return ``None`` instead.
@@ -76,13 +81,33 @@ class _Getters:
             return default
 
 
-class Tablebase(_Getters):
-    """A directory of zermelo tables, opened lazily on first probe."""
+Directories = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
 
-    def __init__(self, directory: Union[str, "os.PathLike[str]"], *, rule: int = 100) -> None:
-        """``rule``: the drawing rule in plies the DTZ tables were made for (``zermelo tb gen
-        --rule``; 100 is the 50-move rule)."""
-        self._native = NativeTablebase(os.fspath(directory), rule)
+
+def _directories(directories: Directories) -> List[str]:
+    """One directory, ``"a:b"`` (several, as the command line's ``--tables``), or a sequence."""
+    if isinstance(directories, str):
+        return [d for d in directories.split(os.pathsep) if d]
+    if isinstance(directories, os.PathLike):
+        return [os.fspath(directories)]
+    return [os.fspath(d) for d in directories]
+
+
+class Tablebase(_Getters):
+    """Directories of tables, zermelo's and Syzygy's, searched in order and opened lazily
+    (memory-mapped) on first probe."""
+
+    def __init__(self, directories: Directories, *, rule: int = 100) -> None:
+        """``directories``: one, several (a list or ``"a:b"``), each holding zermelo's tables,
+        Syzygy's or both. ``rule``: the drawing rule in plies the DTZ tables were made for
+        (``zermelo tb gen --rule``; 100 is the 50-move rule, the only one Syzygy's tables
+        know: under another rule they are not read)."""
+        self._rule = rule
+        self._native = NativeTablebase(_directories(directories), rule)
+
+    def add_directory(self, directory: Union[str, "os.PathLike[str]"]) -> None:
+        """Searches ``directory`` too, after the others (python-chess's ``add_directory``)."""
+        self._native = NativeTablebase(self.directories + [os.fspath(directory)], self._rule)
 
     @property
     def rule(self) -> int:
@@ -91,14 +116,19 @@ class Tablebase(_Getters):
 
     @property
     def directory(self) -> str:
-        """The directory the tables are read from."""
-        return os.fspath(self._native.directory)
+        """The first directory (the one :meth:`generate` writes into)."""
+        return self.directories[0]
+
+    @property
+    def directories(self) -> List[str]:
+        """The directories searched, in order."""
+        return self._native.directories
 
     def probe_wdl(self, board: BoardLike) -> int:
         """For the side to move, as Syzygy under the 50-move rule (the clock taken as 0):
-        2 win, 1 cursed win (won without the rule), 0 draw, -1 blessed loss, -2 loss. A
-        directory without the DTZ table of this material answers from the DTM table: 2, 0
-        or -2 (no rule)."""
+        2 win, 1 cursed win (won without the rule), 0 draw, -1 blessed loss, -2 loss, from
+        zermelo's DTZ table or Syzygy's WDL table. A directory with only zermelo's DTM table
+        of this material answers from it: 2, 0 or -2 (no rule)."""
         return self._native.probe_wdl(_fen(board))
 
     def probe_dtm(self, board: BoardLike) -> int:
@@ -108,12 +138,21 @@ class Tablebase(_Getters):
 
     def probe_dtz(self, board: BoardLike) -> int:
         """Syzygy-signed distance to zeroing (plies to the next capture or pawn move, or mate,
-        under the 50-move rule): positive in a win, negative in a loss, 0 drawn, -1 mated.
-        Needs the DTZ table (``zermelo tb gen`` writes it next to the DTM one)."""
+        under the 50-move rule): positive in a win, negative in a loss, 0 drawn, -1 mated. From
+        zermelo's DTZ table (``zermelo tb gen`` writes it next to the DTM one), else Syzygy's:
+        then what python-chess's ``probe_dtz`` returns, possibly rounded
+        (:meth:`probe_dtz_precise`)."""
+        return self._native.probe_dtz(_fen(board))[0]
+
+    def probe_dtz_precise(self, board: BoardLike) -> Tuple[int, bool]:
+        """The DTZ and whether it is exact; when not (a Syzygy table that stores moves), the
+        truth may be one ply further from zero."""
         return self._native.probe_dtz(_fen(board))
 
     def probe(self, board: BoardLike) -> Probe:
-        """The value (outcome, depth, WDL, DTM) and best move (UCI) of the position."""
+        """The answer for the position with its halfmove clock (a FEN's fifth field; a board's
+        ``halfmove_clock``), as ``zermelo tb probe`` prints it: outcome, depth to mate, WDL,
+        class under the rule with the clock, DTZ, DTM and the best move (UCI)."""
         return self._native.probe(_fen(board))
 
     def probe_moves(self, board: BoardLike) -> List[Tuple[str, int]]:
@@ -165,7 +204,8 @@ class Tablebase(_Getters):
             return default
 
     def close(self) -> None:
-        """Nothing to release (tables are read into memory); kept for python-chess parity."""
+        """Nothing to release before the object goes (its mapped tables go with it); kept for
+        python-chess parity."""
 
     def __enter__(self) -> "Tablebase":
         return self
@@ -179,11 +219,12 @@ class Tablebase(_Getters):
         self.close()
 
     def __repr__(self) -> str:
-        return f"Tablebase({self.directory!r})"
+        dirs = self.directories
+        return f"Tablebase({dirs[0]!r})" if len(dirs) == 1 else f"Tablebase({dirs!r})"
 
 
 def generate(
-    directory: Union[str, "os.PathLike[str]"],
+    directory: Directories,
     material: Optional[str] = None,
     *,
     all: Optional[int] = None,
