@@ -380,6 +380,9 @@ fn serves_thermographs() {
     assert!(v["svg"].as_str().unwrap().starts_with("<svg "));
     let e = json_body(&get(&addr, "/api/cgt/thermograph?value=%7B1"), 400);
     assert!(e["error"].as_str().unwrap().contains("column 3"), "{e}");
+    stop_with(child, "-TERM");
+}
+
 /// `zermelo serve` over Syzygy's published 3-piece files (`examples/syzygy`) and zermelo's
 /// tables together: `/standard` in lichess's shape with `precise_dtz` null where a Syzygy DTZ is
 /// rounded and `dtm` null where zermelo has no table; a damaged Syzygy file fails only the
