@@ -12,5 +12,6 @@ pub mod serve;
 pub mod solve;
 pub mod solve_cluster;
 pub mod tb;
+pub mod tb_export;
 pub mod tb_plan;
 pub mod verify;
