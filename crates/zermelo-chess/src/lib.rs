@@ -108,7 +108,7 @@ pub use plan::{Plan, PlannedTable, Targets};
 pub use position::{FenError, Move, Position, PositionError, Setup, MAX_CLOCK};
 pub use probe::{table_file_present, MoveDtz, ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};
-pub use syzygy::{SyzygyDtz, SyzygyError, SyzygyTables};
+pub use syzygy::{export_syzygy, ExportError, SyzygyDtz, SyzygyError, SyzygyExport, SyzygyTables};
 pub use table::{Codec, Longest, Metric, Stats, Table, TableError, Wdl50Stats, WriteOptions};
 pub use unmove::Unmove;
 pub use value::Value;

@@ -25,15 +25,24 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod checksum;
+mod compress;
 mod encode;
+mod export;
+mod fill;
+mod huffman;
+mod layouts;
 mod name;
 mod pairs;
 mod search;
 mod table;
 mod tables;
+mod unrank;
+mod write;
 
 use std::path::PathBuf;
 
+pub use export::{export_syzygy, ExportError, SyzygyExport};
 pub use tables::SyzygyTables;
 
 use crate::position::Position;

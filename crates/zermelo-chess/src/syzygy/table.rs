@@ -43,7 +43,7 @@ impl Metric {
         }
     }
 
-    fn magic(self) -> [u8; 4] {
+    pub(crate) fn magic(self) -> [u8; 4] {
         match self {
             Metric::Wdl => [0x71, 0xe8, 0x23, 0x5d],
             Metric::Dtz => [0xd7, 0x66, 0x0c, 0xa5],
@@ -81,7 +81,7 @@ const VARIANT_MAGICS: [([u8; 4], &str); 6] = [
 
 /// How the pieces lead the index.
 #[derive(Clone, Copy, Debug)]
-enum Shape {
+pub(crate) enum Shape {
     Pawnless(Leading),
     /// `lead` pawns of one colour lead (the colour with fewer pawns, if both have some),
     /// followed by the `other` pawns of the other colour.
@@ -404,7 +404,7 @@ fn check_magic(path: &Path, data: &[u8], metric: Metric) -> Result<(), SyzygyErr
     Err(not_a_table(what))
 }
 
-fn shape_of(name: &TableName) -> Result<Shape, Corrupt> {
+pub(crate) fn shape_of(name: &TableName) -> Result<Shape, Corrupt> {
     let (w, b) = (name.pawns(0), name.pawns(1));
     if w + b > 0 {
         let (lead, other) = if w > 0 && b > 0 {
@@ -467,7 +467,7 @@ fn read_layouts(
 
 /// A sub-table's layout: groups of identical pieces and the factor of each part of the index
 /// (the header's `order` says where the leading part stands among them).
-fn layout(
+pub(crate) fn layout(
     pieces: Vec<u8>,
     shape: Shape,
     order: u8,

@@ -17,6 +17,7 @@ pub mod solve_cluster;
 pub mod synth;
 pub mod tables;
 pub mod tb;
+pub mod tb_export;
 pub mod tb_plan;
 pub mod tb_verify;
 pub mod verify;

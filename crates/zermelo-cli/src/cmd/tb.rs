@@ -1,4 +1,4 @@
-//! `zermelo tb`: chess endgame tablebases (generate, probe, line, stats, verify).
+//! `zermelo tb`: chess endgame tablebases (generate, probe, line, stats, verify, plan, export).
 
 use std::path::{Path, PathBuf};
 
@@ -44,6 +44,9 @@ enum TbCommand {
     /// The tables to generate and what each needs, as a Makefile (`make -j N`), a Slurm
     /// submission script (one job per table) or JSON: tables on many cores or machines.
     Plan(super::tb_plan::PlanArgs),
+    /// Write tables in another format: `--format syzygy`, Syzygy's `.rtbw` and `.rtbz` files
+    /// for Stockfish, Fathom, python-chess and lichess.
+    Export(super::tb_export::ExportArgs),
 }
 
 #[derive(Debug, Args)]
@@ -189,6 +192,7 @@ pub fn run(args: TbArgs) -> CliResult {
         TbCommand::Stats(a) => stats(a),
         TbCommand::Verify(a) => verify_dir(a),
         TbCommand::Plan(a) => super::tb_plan::run(a),
+        TbCommand::Export(a) => super::tb_export::run(a),
     }
 }
 

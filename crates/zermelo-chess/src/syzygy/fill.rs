@@ -1,0 +1,111 @@
+//! Values for the places of a sequence a prober never reads, chosen so that the sequence
+//! compresses well: every such place takes a value allowed there that continues a run.
+//!
+//! A WDL place may be free (no position, or an illegal one), bounded (a capture reaches the
+//! position's class, so any lower class reads the same) or exact. Runs are what the pairs
+//! compression turns into few symbols, so the fill minimises the number of runs: a place keeps
+//! the current value when it may; otherwise the new value is one allowed over the longest
+//! stretch ahead (the greedy choice, optimal for the number of runs), the most frequent such
+//! value among the exact places. O(n): each place is scanned once after the choice and once
+//! by the lookahead. A DTZ place is exact or free; free places continue the previous value.
+
+/// A WDL place: an exact class (`0..=4`, Syzygy's class plus 2), a class any lower one may
+/// stand for ([`BOUNDED`] plus the class), or [`FREE`].
+pub(crate) const BOUNDED: u8 = 8;
+/// A WDL place without a position.
+pub(crate) const FREE: u8 = 15;
+
+/// The classes allowed at a WDL place, as a bit mask.
+fn allowed(place: u8) -> u8 {
+    match place {
+        FREE => 0b11111,
+        p if p & BOUNDED != 0 => (2u8 << (p & 7)) - 1,
+        p => 1 << p,
+    }
+}
+
+/// Chooses a class for every WDL place, in place (each becomes `0..=4`).
+pub(crate) fn fill_wdl(places: &mut [u8]) {
+    let mut freq = [0u64; 5];
+    for &p in places.iter() {
+        if p < 5 {
+            freq[usize::from(p)] += 1;
+        }
+    }
+    let mut current: Option<u8> = None;
+    let mut i = 0;
+    while i < places.len() {
+        if let Some(c) = current.filter(|&c| allowed(places[i]) & 1 << c != 0) {
+            places[i] = c;
+            i += 1;
+            continue;
+        }
+        let mut common = allowed(places[i]);
+        let mut end = i + 1;
+        while end < places.len() && common & allowed(places[end]) != 0 {
+            common &= allowed(places[end]);
+            end += 1;
+        }
+        let c = (0..5u8)
+            .filter(|&v| common & 1 << v != 0)
+            .max_by_key(|&v| (freq[usize::from(v)], std::cmp::Reverse(v)))
+            .expect("a class is allowed");
+        places[i..end].fill(c);
+        current = Some(c);
+        i = end;
+    }
+}
+
+/// Replaces every `free` value by the value before it (the first values, before any other,
+/// by the first other value; 0 if all are free).
+pub(crate) fn fill_free(values: &mut [u16], free: u16) {
+    let first = values.iter().copied().find(|&v| v != free).unwrap_or(0);
+    let mut current = first;
+    for v in values.iter_mut() {
+        if *v == free {
+            *v = current;
+        } else {
+            current = *v;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs(v: &[u8]) -> usize {
+        1 + v.windows(2).filter(|w| w[0] != w[1]).count()
+    }
+
+    #[test]
+    fn wdl_places_take_allowed_values_in_few_runs() {
+        let b = |c: u8| BOUNDED | c;
+        let cases: [(&[u8], usize); 5] = [
+            (&[4, FREE, FREE, 4, 2], 2),
+            (&[2, b(4), b(4), 2, FREE, 0], 2),
+            (&[FREE, FREE, 3], 1),
+            (&[4, b(1), 0, 0], 2),
+            (&[b(4), b(2), b(3), 4], 2),
+        ];
+        for (given, want) in cases {
+            let mut v = given.to_vec();
+            fill_wdl(&mut v);
+            for (&p, &c) in given.iter().zip(&v) {
+                assert!(c < 5 && allowed(p) & 1 << c != 0, "{given:?} -> {v:?}");
+            }
+            assert_eq!(runs(&v), want, "{given:?} -> {v:?}");
+        }
+    }
+
+    #[test]
+    fn free_dtz_places_continue_runs() {
+        let f = u16::MAX;
+        let mut v = vec![f, f, 3, f, 5, f];
+        fill_free(&mut v, f);
+        assert_eq!(v, [3, 3, 3, 3, 5, 5]);
+        let mut all = vec![f; 3];
+        fill_free(&mut all, f);
+        assert_eq!(all, [0, 0, 0]);
+    }
+}

@@ -1,0 +1,144 @@
+//! `zermelo tb export --format syzygy`: zermelo's tables written as Syzygy's `.rtbw` and
+//! `.rtbz` files ([`zermelo_chess::export_syzygy`]), one material after the other, each
+//! file written atomically.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use zermelo_chess::dtz::DEFAULT_RULE;
+use zermelo_chess::{
+    export_syzygy, table_file_present, ExportError, Material, Metric, ProbeError, Tablebase,
+    MAX_PIECES,
+};
+
+use crate::error::{CliResult, Failure};
+
+/// Arguments of `zermelo tb export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The materials to export, e.g. KRvK KQvKR (their DTZ tables, and those of every
+    /// material a capture or promotion leads to, must be in DIR).
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    materials: Vec<String>,
+    /// Every material of 3 to N pieces whose DTZ table is in DIR.
+    #[arg(long, value_name = "N")]
+    all: Option<usize>,
+    /// The format to write: `syzygy` (`.rtbw` WDL and `.rtbz` DTZ files, as Stockfish,
+    /// Fathom, python-chess and lichess read them).
+    #[arg(long, value_enum, default_value = "syzygy")]
+    format: ExportFormat,
+    /// Directory holding zermelo's tables (`<material>.zdz`).
+    #[arg(long, value_name = "DIR", default_value = "./tables")]
+    tables: PathBuf,
+    /// Directory to write the files to (made if missing).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    output: PathBuf,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ExportFormat {
+    Syzygy,
+}
+
+/// Runs `zermelo tb export`.
+pub fn run(args: ExportArgs) -> CliResult {
+    let ExportFormat::Syzygy = args.format;
+    check_tables_dir(&args.tables)?;
+    let materials = match args.all {
+        Some(n) => present_up_to(n, &args.tables)?,
+        None => {
+            let mut out = Vec::new();
+            for m in &args.materials {
+                out.push(Material::parse_table(m).map_err(Failure::input)?);
+            }
+            out
+        }
+    };
+    prepare_output(&args.output)?;
+    let started = std::time::Instant::now();
+    for m in &materials {
+        // A fresh set per material: only its own tables and those its captures need stay in
+        // memory.
+        let tb = Tablebase::open(&args.tables);
+        let done = export_syzygy(&tb, m, &args.output).map_err(export_failure)?;
+        crate::say!(
+            "{}: {} {} bytes, {} {} bytes, {} positions, {:.2} s",
+            done.name,
+            file_name(&done.wdl_path),
+            done.wdl_bytes,
+            file_name(&done.dtz_path),
+            done.dtz_bytes,
+            done.positions,
+            done.time.as_secs_f64()
+        );
+    }
+    crate::say!(
+        "{} tables exported in {:.1} s",
+        materials.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+fn check_tables_dir(dir: &Path) -> CliResult {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(Failure::input(format!(
+            "{}: not a directory (--tables names the folder of zermelo's tables)",
+            dir.display()
+        ))),
+        Err(e) => Err(Failure::Unreadable(format!("{}: {e}", dir.display()))),
+    }
+}
+
+/// Every material of 3 to `n` pieces whose DTZ table is in `dir`, smaller first.
+fn present_up_to(n: usize, dir: &Path) -> CliResult<Vec<Material>> {
+    if !(3..=MAX_PIECES).contains(&n) {
+        return Err(Failure::input(format!(
+            "--all {n}: tables exist for 3 to {MAX_PIECES} pieces"
+        )));
+    }
+    let mut out = Vec::new();
+    for m in Material::all_up_to(n) {
+        let path = dir.join(Metric::Dtz { rule: DEFAULT_RULE }.file_name(&m));
+        if table_file_present(&path).map_err(Failure::input)? {
+            out.push(m);
+        }
+    }
+    if out.is_empty() {
+        return Err(Failure::input(format!(
+            "{}: no DTZ tables (*.zdz) of up to {n} pieces; `zermelo tb gen --all {n} --tables {}` writes them",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    Ok(out)
+}
+
+/// Makes the output directory; an output that cannot be made or is not a directory is an
+/// unwritable output (exit 1).
+fn prepare_output(dir: &Path) -> CliResult {
+    if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(Failure::Internal(anyhow::anyhow!(
+            "{}: not a directory (-o names the folder to write the tables to)",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::Internal(anyhow::anyhow!("{}: {e}", dir.display())))
+}
+
+/// A missing or damaged zermelo table is bad input (exit 2); a write failure exit 1.
+fn export_failure(e: ExportError) -> Failure {
+    match e {
+        ExportError::Probe(ProbeError::Table(t)) => Failure::input(t),
+        ExportError::Probe(p) => Failure::input(p),
+        ExportError::Write { .. } => Failure::Internal(anyhow::anyhow!(e.to_string())),
+        e => Failure::input(e),
+    }
+}
