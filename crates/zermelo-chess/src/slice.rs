@@ -152,25 +152,8 @@ impl SliceGame {
     /// The board of `idx` if it is a legal, canonical index.
     #[inline]
     pub(crate) fn legal_board(&self, idx: u64) -> Option<Board> {
-        let (turn, sq) = self.indexer.decode(idx);
-        let n = self.slots.len();
-        let mut occ = 0u64;
-        for &s in &sq[..n] {
-            if occ & bit(s) != 0 {
-                return None;
-            }
-            occ |= bit(s);
-        }
-        // A plain index is its own squares' encoding: canonical when its equal pieces (if
-        // any) are in order.
-        let canonical = if self.indexer.is_plain(sq[0]) {
-            self.indexer.runs_sorted(&sq[..n])
-        } else {
-            self.indexer.rank_squares(turn, &sq[..n]) == idx
-        };
-        if !canonical {
-            return None;
-        }
+        let (turn, sq) = self.indexer.decode_canonical(idx)?;
+        let occ = sq[..self.slots.len()].iter().fold(0, |o, &s| o | bit(s));
         let b = Board { turn, sq };
         let their_king = b.sq[turn.other().index()];
         (!self.attacked(&b, occ, their_king, turn)).then_some(b)
@@ -513,15 +496,13 @@ impl SliceGame {
     /// origins that are illegal are the squares from which the moving piece itself would
     /// attack the king, and every square but those between for another piece that attacks
     /// it once the moving piece has left: one mask per piece instead of a test per un-move.
-    /// Where the index is plain ([`Indexer::is_plain`]), or the moved piece comes after the
-    /// one that settles the symmetry of a king on the long diagonal
-    /// ([`Indexer::settled_from`]), and the white king stays, the predecessor's index is
-    /// `b`'s (with the other side to move) plus the moved digit's difference: no ranking.
+    /// Where the board's symmetry stays the identity, the predecessor's index is found from
+    /// the digits the move changes, without ranking ([`Indexer::reindex`]).
     pub(crate) fn unmoves(&self, b: &Board, out: &mut Vec<u64>) {
         let mover = b.turn.other();
         let occ = self.occupancy(b);
         let victim_king = b.sq[b.turn.index()];
-        let re = Reindex::new(&self.indexer, b, self.slots.len(), mover);
+        let re = self.indexer.reindex(&b.sq, mover);
         // How each of the mover's pieces bears on the other king, whichever piece moves: a
         // slider lined up with it attacks it once the squares between are empty, and must
         // then be blocked from there (`lines`, `blocked`: the squares between, and those of
@@ -568,11 +549,10 @@ impl SliceGame {
                     froms &= lines[j];
                 }
             }
-            let slot = re.slot(i);
             while froms != 0 {
                 let from = froms.trailing_zeros() as u8;
                 froms &= froms - 1;
-                out.push(re.index(i, &slot, from));
+                out.push(re.index(i, from));
             }
         }
     }
@@ -580,7 +560,7 @@ impl SliceGame {
     /// Calls `f` with the index of the child of every legal move of a king or piece that
     /// stays in the slice (no capture, no pawn move) from `b`, until it returns `false`;
     /// returns whether it ran to the end. The children are indexed like the un-moves'
-    /// predecessors ([`Reindex`]), and the moves are found like
+    /// predecessors ([`Indexer::reindex`]), and the moves are found like
     /// [`count_and_exits`](Self::count_and_exits) counts them: a piece that cannot expose its
     /// king needs no test. Two moves may give one index (see
     /// [`children_may_coincide`](Self::children_may_coincide)).
@@ -594,7 +574,7 @@ impl SliceGame {
         } else {
             self.pinned(b, occ, own, king, us)
         };
-        let re = Reindex::new(&self.indexer, b, self.slots.len(), us.other());
+        let re = self.indexer.reindex(&b.sq, us.other());
         for (i, p) in self.slots.iter().enumerate() {
             let from = b.sq[i];
             if p.color != us || from == GONE || p.role == Role::Pawn {
@@ -605,14 +585,13 @@ impl SliceGame {
             if p.role == Role::King {
                 targets &= !danger;
             }
-            let slot = re.slot(i);
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
                 if !free && !self.safe(&self.step(b, i, to, occ).0, us) {
                     continue;
                 }
-                if !f(re.index(i, &slot, to)) {
+                if !f(re.index(i, to)) {
                     return false;
                 }
             }
@@ -746,111 +725,6 @@ impl SliceGame {
     /// The index of a board of this material (same slots, none captured).
     pub(crate) fn rank(&self, b: &Board) -> u64 {
         self.indexer.rank_squares(b.turn, &b.sq[..self.slots.len()])
-    }
-}
-
-/// The indices of the boards one king or piece move away from a canonical board, with one
-/// side to move: the un-moves' predecessors and the moves' children in the slice.
-///
-/// The board is canonical: with the identity the white king's only symmetry
-/// ([`Indexer::is_plain`]), its index is the encoding of its squares, and a move changes one
-/// digit (or the digits of one run of equal pieces, sorted again). With the king on the long
-/// diagonal, the same holds for the pieces after the one that decides between the identity
-/// and the flip ([`Indexer::settled_from`]). Anything else (the white king leaving such a
-/// square, a piece up to the settling one) is ranked.
-struct Reindex<'a> {
-    indexer: &'a Indexer,
-    sq: [u8; 8],
-    n: usize,
-    turn: Color,
-    plain: bool,
-    settled: usize,
-    /// The index of the board's squares with `turn` to move (when some piece is past the
-    /// settling one).
-    base: u64,
-}
-
-/// What [`Reindex::index`] needs of the moved slot, the same for all its moves.
-struct Slot {
-    place: u64,
-    /// The run of equal pieces the slot is in (first slot, end).
-    run: Option<(usize, usize)>,
-    /// The value of the run's digits on the board.
-    before: u64,
-}
-
-impl<'a> Reindex<'a> {
-    #[inline]
-    fn new(indexer: &'a Indexer, b: &Board, n: usize, turn: Color) -> Reindex<'a> {
-        let settled = indexer.settled_from(&b.sq[..n]);
-        let base = if settled < n {
-            indexer.rank_squares(turn, &b.sq[..n])
-        } else {
-            0
-        };
-        Reindex {
-            indexer,
-            sq: b.sq,
-            n,
-            turn,
-            plain: indexer.is_plain(b.sq[0]),
-            settled,
-            base,
-        }
-    }
-
-    fn run_value(&self, first: usize, sq: &[u8]) -> u64 {
-        sq.iter()
-            .enumerate()
-            .map(|(k, &s)| u64::from(s) * self.indexer.place(first + k))
-            .sum()
-    }
-
-    #[inline]
-    fn slot(&self, i: usize) -> Slot {
-        let run = self.indexer.run_of(i);
-        Slot {
-            place: self.indexer.place(i),
-            run,
-            before: run.map_or(0, |(first, end)| {
-                self.run_value(first, &self.sq[first..end])
-            }),
-        }
-    }
-
-    /// The index of the board with slot `i` on `to` instead.
-    #[inline]
-    fn index(&self, i: usize, slot: &Slot, to: u8) -> u64 {
-        let (ix, place, at) = (self.indexer, slot.place, self.sq[i]);
-        match slot.run {
-            // The white king stays on a square whose only symmetry is the identity: one
-            // digit changes.
-            _ if self.plain && i == 0 && ix.is_plain(to) => {
-                (self.base + ix.king_digit(to) * place) - ix.king_digit(at) * place
-            }
-            // (`settled` ends a run of equal pieces, if it is in one.)
-            _ if i == 0 || i < self.settled => {
-                let mut moved = self.sq;
-                moved[i] = to;
-                ix.rank_squares(self.turn, &moved[..self.n])
-            }
-            None => (self.base + u64::from(to) * place) - u64::from(at) * place,
-            // A pair of equal pieces: the moved one and the other, in order.
-            Some((first, end)) if end - first == 2 => {
-                let other = self.sq[first + end - 1 - i];
-                let (lo, hi) = if to < other { (to, other) } else { (other, to) };
-                (self.base + u64::from(lo) * ix.place(first) + u64::from(hi) * ix.place(first + 1))
-                    - slot.before
-            }
-            Some((first, end)) => {
-                let mut squares = [0u8; 8];
-                let run = &mut squares[..end - first];
-                run.copy_from_slice(&self.sq[first..end]);
-                run[i - first] = to;
-                run.sort_unstable();
-                (self.base + self.run_value(first, run)) - slot.before
-            }
-        }
     }
 }
 

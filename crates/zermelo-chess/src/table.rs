@@ -1,10 +1,10 @@
-//! The table file format (version 3): a header, a block directory, then the entries cut into
+//! The table file format (version 4): a header, a block directory, then the entries cut into
 //! blocks, each compressed on its own so that one probe decodes one block.
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 0..8 | magic `ZRMCHESS` |
-//! | 8..12 | format version, little-endian `u32` (3) |
+//! | 8..12 | format version, little-endian `u32` (4) |
 //! | 12 | metric: 1 = DTM in plies (one byte per entry), 2 = DTZ (two bytes per entry) |
 //! | 13 | codec of the blocks: 0 raw, 1 zstd, 2 run-length ([`Codec`]) |
 //! | 14..16 | DTZ: the rule's length in plies (`u16`, 1 to 1000); DTM: zero |
@@ -51,10 +51,12 @@ fn entry_at(bytes: &[u8], w: usize, k: usize) -> u16 {
 }
 
 const MAGIC: &[u8; 8] = b"ZRMCHESS";
-const VERSION: u32 = 3;
-/// Version 2 had the same layout; its pawn tables put the pawn digits last in the index
-/// (version 3 puts them first), so only its pawnless tables are still read.
-const PAWNLESS_VERSION: u32 = 2;
+const VERSION: u32 = 4;
+/// Version 3 had the same layout and the same index for tables with pawns; its pawnless tables
+/// used another index (the white king in its triangle and 64 squares per other piece, version
+/// 4 numbers the kings' 462 placements and the pieces' free squares), so only its pawn tables
+/// are still read. Version 2 put the pawn digits last, version 1 had another header.
+const PAWN_VERSION: u32 = 3;
 const METRIC_DTM: u8 = 1;
 const METRIC_DTZ: u8 = 2;
 const HEADER: usize = 64;
@@ -1227,11 +1229,11 @@ fn check(bytes: &[u8], source: &str) -> Result<Layout, TableError> {
             .filter(char::is_ascii_alphanumeric)
             .collect()
     };
-    let pawnless_v2 = version == PAWNLESS_VERSION
+    let pawns_v3 = version == PAWN_VERSION
         && named(16..32)
             .parse::<Material>()
-            .is_ok_and(|m| !m.has_pawns());
-    if version != VERSION && !pawnless_v2 {
+            .is_ok_and(|m| m.has_pawns());
+    if version != VERSION && !pawns_v3 {
         // Version 1 kept the material at bytes 13..28.
         let material = if version == 1 {
             named(13..28)

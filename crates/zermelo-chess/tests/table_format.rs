@@ -199,27 +199,45 @@ fn old_versions_name_the_command_that_regenerates_them() {
     v1.extend_from_slice(&[0; 12]);
     assert_eq!(
         error_of(&v1),
-        "<memory>: table format version 1, this zermelo reads version 3: \
+        "<memory>: table format version 1, this zermelo reads version 4: \
          regenerate with `zermelo tb gen KNvK`"
     );
-    // Version 2 indexed pawn tables with the pawn digits last: its pawn tables are refused,
-    // its pawnless ones (indexed as today) still read.
+    // Version 2 indexed pawn tables with the pawn digits last, version 3 pawnless tables with
+    // the white king in its triangle and 64 squares per piece: both refused. Version 3's pawn
+    // tables (indexed as today) are still read.
     let version = |bytes: &[u8], v: u32| forge(bytes, 8, &v.to_le_bytes());
     let (tb, m) = build("KPvK");
     let kpvk = bytes_of(&tb.table(&m).unwrap(), &WriteOptions::default());
     assert_eq!(
         error_of(&version(&kpvk, 2)),
-        "<memory>: table format version 2, this zermelo reads version 3: \
+        "<memory>: table format version 2, this zermelo reads version 4: \
          regenerate with `zermelo tb gen KPvK`"
     );
     let krvk = tb_bytes("KRvK");
-    let read = Table::from_bytes(&version(&krvk, 2)).unwrap();
-    let fresh = Table::from_bytes(&krvk).unwrap();
+    for v in [2, 3] {
+        assert_eq!(
+            error_of(&version(&krvk, v)),
+            format!(
+                "<memory>: table format version {v}, this zermelo reads version 4: \
+                 regenerate with `zermelo tb gen KRvK`"
+            )
+        );
+    }
+    let read = Table::from_bytes(&version(&kpvk, 3)).unwrap();
+    let fresh = Table::from_bytes(&kpvk).unwrap();
     assert_eq!(read.stats().unwrap(), fresh.stats().unwrap());
-    // Written again, it becomes a version 3 file with the same entries.
+    // Written again, it becomes a version 4 file with the same entries.
     let mut again = Vec::new();
     read.write_to(&mut again).unwrap();
-    assert_eq!(again, krvk);
+    assert_eq!(&again[8..12], &4u32.to_le_bytes());
+    let again = Table::from_bytes(&again).unwrap();
+    for idx in 0..fresh.size() {
+        assert_eq!(
+            again.value(idx).unwrap(),
+            fresh.value(idx).unwrap(),
+            "{idx}"
+        );
+    }
 }
 
 fn tb_bytes(name: &str) -> Vec<u8> {

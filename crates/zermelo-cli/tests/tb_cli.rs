@@ -334,7 +334,7 @@ fn tb_errors_are_clear() {
         .assert()
         .code(2)
         .stderr(contains(
-            "table format version 1, this zermelo reads version 3: regenerate with `zermelo tb gen KRvK`",
+            "table format version 1, this zermelo reads version 4: regenerate with `zermelo tb gen KRvK`",
         ));
 }
 
