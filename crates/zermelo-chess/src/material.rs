@@ -8,7 +8,7 @@ use crate::square::{Color, Role};
 
 /// The most pieces (kings included) a table may have: generation, probing, the `tb` command
 /// and the server all refuse more.
-pub const MAX_PIECES: usize = 5;
+pub const MAX_PIECES: usize = 6;
 
 /// The pieces of both sides besides the kings, each side strongest first.
 ///
@@ -274,7 +274,7 @@ mod tests {
         let e = Material::parse_table("KvK").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "KvK: tables exist for 3 to 5 pieces, this has 2"
+            "KvK: tables exist for 3 to 6 pieces, this has 2"
         );
         let e = Material::parse_table("KQRBNvK").unwrap_err();
         assert!(matches!(e, TargetError::Pieces { pieces: 6, .. }), "{e}");
