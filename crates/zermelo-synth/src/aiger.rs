@@ -175,12 +175,20 @@ impl<'a> Reader<'a> {
                 ))
                 .with_kind(ErrorKind::TooBig));
         }
-        if i + l + a > m || (binary && i + l + a != m) {
-            return Err(self.error(format!("M = {m} but I + L + A = {}", i + l + a)));
-        }
         // Every item needs at least two bytes, and a variable beyond the items is never used:
-        // refuse counts the file cannot hold before allocating for them.
-        if i + l + o + a > self.bytes.len() as u64 || m > i + l + a + self.bytes.len() as u64 {
+        // refuse counts the file cannot hold before allocating for them (and before adding
+        // them up could overflow).
+        let room = self.bytes.len() as u64;
+        if [i, l, o, a].iter().any(|&x| x > room) {
+            return Err(self
+                .error("the header counts more items than the file can hold")
+                .with_kind(ErrorKind::Truncated));
+        }
+        let defined = i + l + a;
+        if defined > m || (binary && defined != m) {
+            return Err(self.error(format!("M = {m} but I + L + A = {defined}")));
+        }
+        if defined + o > room || m > defined + room {
             return Err(self
                 .error("the header counts more items than the file can hold")
                 .with_kind(ErrorKind::Truncated));
@@ -277,7 +285,9 @@ impl<'a> Reader<'a> {
         };
         for &g in &order {
             let (_, x, y, _) = gates[g];
-            aig.ands.push((tr(&var_map, x)?, tr(&var_map, y)?));
+            let (x, y) = (tr(&var_map, x)?, tr(&var_map, y)?);
+            // Operands in the order the writer and the hashing use: the larger first.
+            aig.ands.push((x.max(y), x.min(y)));
         }
         for (k, &x) in latch_next_raw.iter().enumerate() {
             aig.latch_next[k] = tr(&var_map, x)?;
@@ -341,7 +351,8 @@ impl<'a> Reader<'a> {
             if text.is_empty() {
                 continue;
             }
-            let (kind, rest) = text.split_at(1.min(text.len()));
+            let first = text.chars().next().map_or(0, char::len_utf8);
+            let (kind, rest) = text.split_at(first);
             let (index, name) = rest.split_once(' ').unwrap_or((rest, ""));
             let index: usize = index.parse().map_err(|_| {
                 self.error(format!("expected a symbol i0/l0/o0 name, found {text:?}"))
@@ -469,6 +480,10 @@ mod tests {
             ("aag 1 1 0 0 0 1\n2\n", Some(1)),
             ("aag 3 1 0 1 1\n2\n6\n6 2\n", Some(4)),
             ("aig 2 1 0 1 1\n4\n\x05", Some(3)),
+            // Found by the fuzzer: a symbol whose first byte starts a multi-byte character; a
+            // count whose sum with the others overflows.
+            ("aag 2 1 1 1 0\n2\n4 2\n4\ni0 req\n\u{fffd}0 ack\n", Some(6)),
+            ("aag 4 1 0 18446744073709551615 2\n2\n", Some(1)),
         ];
         for &(text, line) in cases {
             let e = parse_aiger(text.as_bytes(), "bad.aag").unwrap_err();
