@@ -315,7 +315,10 @@ fn random_loopy_strings_parse_or_fail_cleanly() {
 fn short_parts_add_as_short_games_and_big_orders_are_refused() {
     let started = std::time::Instant::now();
     assert_eq!(stopper("19*22+-41 + on").to_string(), "on");
-    assert_eq!(stopper("19*22+-41 + 0*").to_string(), stopper("19*22+-41+*").to_string());
+    assert_eq!(
+        stopper("19*22+-41 + 0*").to_string(),
+        stopper("19*22+-41+*").to_string()
+    );
     assert!(started.elapsed().as_secs() < 20);
     // A chain of 2,000 positions each with many moves: refused, not minutes of work.
     let mut g = LoopyGraph::new();
