@@ -362,6 +362,20 @@ impl Parser {
     fn add(&mut self, a: u32, b: u32, at: usize) -> Result<u32, ParseValueError> {
         self.closed(a, at)?;
         self.closed(b, at)?;
+        // Two short games add as short games (the notation's own sums, with its work limit).
+        let mut memo = HashMap::new();
+        if let (Some(x), Some(y)) = (
+            node_value(&self.g, a, &mut memo),
+            node_value(&self.g, b, &mut memo),
+        ) {
+            let big = |e: CgtError| ParseValueError {
+                column: at + 1,
+                message: e.to_string(),
+            };
+            let sum = crate::value::with_work_limit(crate::NOTATION_WORK, || x.checked_add(y))
+                .map_err(big)?;
+            return self.g.add_value(sum).map_err(big);
+        }
         let sum = self
             .g
             .sum(&[a, b], MAX_SUM_NODES)
