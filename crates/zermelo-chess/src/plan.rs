@@ -203,7 +203,7 @@ mod tests {
         assert!(names.contains(&"KQvK".to_string()) && names.contains(&"KRvK".to_string()));
         assert_eq!(t.plan(), Plan::for_targets(&[m("KQvKR")]));
         assert_eq!(Targets::all_up_to(3).unwrap().tables().len(), 5);
-        assert_eq!(Targets::all_up_to(6), Err(TargetError::AllPieces(6)));
+        assert_eq!(Targets::all_up_to(7), Err(TargetError::AllPieces(7)));
         assert!(matches!(
             Targets::of(&[m("KvK")]),
             Err(TargetError::Pieces { pieces: 2, .. })
