@@ -341,7 +341,7 @@ fn tb_errors_are_clear() {
 #[test]
 fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
     let dir = tempfile::tempdir().unwrap();
-    // KQvK and KRvK (2 bytes x 81,920 indices of state) fit in 1 MiB; KQvKR (10 MB) does not:
+    // KQvK and KRvK (2 bytes x 57,288 indices of state) fit in 1 MiB; KQvKR does not:
     // refused up front, before its dependencies are generated (issue 22).
     zermelo()
         .args([
@@ -399,7 +399,7 @@ fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
         .assert()
         .success()
         .stdout(contains("KRvK:"))
-        .stderr(contains("stats: KRvK: 81920 indices in"));
+        .stderr(contains("stats: KRvK: 57288 indices in"));
 }
 
 /// `tb probe --stdin`: a NUL byte on line 2 ends the run at line 2, with line 1 answered (it
