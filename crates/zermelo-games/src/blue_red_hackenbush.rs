@@ -136,7 +136,6 @@ impl Picture {
     /// [`PictureError`] naming the edge.
     pub fn parse_edges(text: &str) -> Result<Picture, PictureError> {
         let mut edges = Vec::new();
-        let mut vertices = 1usize;
         for (i, token) in text
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|t| !t.is_empty())
@@ -161,14 +160,23 @@ impl Picture {
                     method: "the parser",
                 });
             }
-            vertices = vertices.max(u.max(v) as usize + 1);
             edges.push((u, v, colour));
         }
         if edges.is_empty() {
             return Err(PictureError::Empty);
         }
+        // Vertex numbers are names: renumber them densely in their order (0, the ground, stays
+        // 0), so that `0-1000000000:b` is one edge and not a billion vertices.
+        let mut names: Vec<u32> = edges.iter().flat_map(|&(u, v, _)| [u, v]).collect();
+        names.push(0);
+        names.sort_unstable();
+        names.dedup();
+        let dense = |x: u32| names.binary_search(&x).expect("every end was named") as u32;
+        for e in &mut edges {
+            (e.0, e.1) = (dense(e.0), dense(e.1));
+        }
         Ok(Picture {
-            vertices,
+            vertices: names.len(),
             edges,
             tree: None,
         })
@@ -513,5 +521,9 @@ mod tests {
         assert!(Picture::parse_edges("0-1:q").is_err());
         assert!(Picture::parse_edges("").is_err());
         assert!(Picture::parse_edges("0-1").is_err());
+        // Found by the fuzzer: vertex numbers are names, a large one is not that many vertices.
+        assert_eq!(v("0-0001000000000:b"), "1");
+        assert_eq!(v("0-4294967295:b,4294967295-7:r"), "1/2");
+        assert_eq!(Picture::parse_edges("5-9:b").unwrap().parts().0, 3);
     }
 }

@@ -175,20 +175,24 @@ impl<'a> Reader<'a> {
                 ))
                 .with_kind(ErrorKind::TooBig));
         }
-        // Every item needs at least two bytes, and a variable beyond the items is never used:
-        // refuse counts the file cannot hold before allocating for them (and before adding
-        // them up could overflow).
+        // Every item needs at least two bytes (but the inputs of a binary file are implicit and
+        // take none), and a variable beyond the items is never used: refuse counts the file
+        // cannot hold before allocating for them (and before adding them up could overflow).
         let room = self.bytes.len() as u64;
-        if [i, l, o, a].iter().any(|&x| x > room) {
+        let written_inputs = if binary { 0 } else { i };
+        if [written_inputs, l, o, a].iter().any(|&x| x > room) {
             return Err(self
                 .error("the header counts more items than the file can hold")
                 .with_kind(ErrorKind::Truncated));
+        }
+        if i > m {
+            return Err(self.error(format!("M = {m} but I = {i}")));
         }
         let defined = i + l + a;
         if defined > m || (binary && defined != m) {
             return Err(self.error(format!("M = {m} but I + L + A = {defined}")));
         }
-        if defined + o > room || m > defined + room {
+        if written_inputs + l + a + o > room || m > defined + room {
             return Err(self
                 .error("the header counts more items than the file can hold")
                 .with_kind(ErrorKind::Truncated));
@@ -458,6 +462,20 @@ mod tests {
             let b = parse_aiger(&bytes, "t").unwrap();
             assert_eq!(b, a, "{}", String::from_utf8_lossy(&bytes));
         }
+    }
+
+    #[test]
+    fn binary_inputs_take_no_bytes() {
+        // Found by the fuzzer: a binary circuit with more inputs than its file has bytes (they
+        // are implicit) was refused as truncated once written back.
+        let text = b"aig 22 22 0 1 0\n2\n";
+        let a = parse_aiger(text, "t").unwrap();
+        assert_eq!(a.outputs.len(), 1);
+        let mut bytes = Vec::new();
+        write_aiger(&mut bytes, &a, true, "").unwrap();
+        assert_eq!(parse_aiger(&bytes, "again").unwrap(), a);
+        let e = parse_aiger(b"aig 3 18446744073709551615 0 0 0\n", "t").unwrap_err();
+        assert_eq!(e.line, Some(1), "{e}");
     }
 
     #[test]
