@@ -102,10 +102,11 @@ type Place = u16;
 const NOT_READ: u16 = 0xfff;
 const EMPTY: Place = (FREE as u16) << 12 | NOT_READ;
 
-/// Stretches of a sequence that stand for it when orders are compared (a quarter of each for
-/// the first round, which keeps the best [`SHORTLIST`]).
-const SAMPLE_STRETCHES: u64 = 32;
-const STRETCH: u64 = 1024;
+/// Stretches of a sequence that stand for it when orders are compared: many short ones, so
+/// that every part of the board is seen (a quarter as many, half as long, in the first round,
+/// which keeps the best [`SHORTLIST`] for WDL and for DTZ).
+const SAMPLE_STRETCHES: u64 = 256;
+const STRETCH: u64 = 256;
 const SHORTLIST: usize = 8;
 
 /// Writes `material`'s tables, read from `tb` (its DTZ table and those of every material a
@@ -438,11 +439,16 @@ impl Sub<'_> {
             .map(|&k| {
                 let layout = self.plan.layout(&orders[k], self.file)?;
                 let places = self.sample(&orders[k], &layout, side, stretches, len)?;
+                // Bits of code: the tables' fixed costs would drown a sample's differences.
+                let bits = |b: &Body| match b {
+                    Body::Coded(c) => c.bits,
+                    Body::Constant(_) => 0,
+                };
                 Ok((
                     k,
                     Cost {
-                        wdl: wdl_body(&places).1,
-                        dtz: dtz_body(&places, (false, false), side).0 .1,
+                        wdl: bits(&wdl_body(&places).0),
+                        dtz: bits(&dtz_body(&places, (false, false), side).0 .0),
                     },
                 ))
             })
@@ -927,4 +933,255 @@ fn dtz_body(places: &[Place], plies: (bool, bool), side: usize) -> ((Body, u64),
     let coded = compress(&seq, 10);
     let bytes = coded.file_bytes() + info.maps.iter().map(|m| 1 + m.len() as u64).sum::<u64>();
     ((Body::Coded(coded), bytes), info)
+}
+
+#[cfg(test)]
+mod lab {
+    use super::*;
+
+    fn size(body: &Body) -> u64 {
+        match body {
+            Body::Constant(_) => 2,
+            Body::Coded(c) => c.file_bytes(),
+        }
+    }
+
+    /// Compression of a dumped sequence (`ZERMELO_LAB_DUMP`) with other knobs.
+    #[test]
+    #[ignore]
+    fn knobs() {
+        use super::super::compress::{compress_with, Tuning};
+        let raw = std::fs::read("/tmp/syzw/dump-places.bin").unwrap();
+        let places: Vec<Place> = raw
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let wdl: Vec<u16> = std::fs::read("/tmp/syzw/dump-wdl.bin")
+            .unwrap()
+            .into_iter()
+            .map(u16::from)
+            .collect();
+        let side = 1;
+        let ((body, bytes), info) = dtz_body(&places, (false, false), side);
+        let _ = (body, info);
+        eprintln!("dtz now {bytes}");
+        let Body::Coded(c) = wdl_body(&places).0 else {
+            panic!()
+        };
+        eprintln!(
+            "wdl now {} syms {} data {} header {}",
+            c.file_bytes(),
+            c.header.len() / 3,
+            c.data.len(),
+            c.header.len()
+        );
+        let dtz_seq = lab_dtz_sequence(&places);
+        for min in [4, 6, 8] {
+            for (per, share) in [
+                (4, 0),
+                (256, 0),
+                (256, 64),
+                (256, 128),
+                (256, 192),
+                (32, 128),
+            ] {
+                let t = Tuning {
+                    min_pair_count: min,
+                    max_new_per_round: per,
+                    min_share: share,
+                };
+                let d = compress_with(&dtz_seq, 10, &t);
+                let w = compress_with(&wdl, 6, &t);
+                let _ = std::time::Instant::now();
+                eprintln!("min {min} per {per} share {share}: dtz {} ({} syms, data {}) wdl {} ({} syms, data {})",
+                    d.file_bytes(), d.header.len() / 3, d.data.len(), w.file_bytes(), w.header.len() / 3, w.data.len());
+            }
+        }
+    }
+
+    /// The DTZ sequence `dtz_body` compresses (moves, maps by frequency, free places filled).
+    fn lab_dtz_sequence(places: &[Place]) -> Vec<u16> {
+        let mut freq = std::collections::HashMap::new();
+        let key = |p: Place| ((p >> 12) & 7, (p & NOT_READ) / 2);
+        for &p in places {
+            if p & NOT_READ != NOT_READ {
+                *freq.entry(key(p)).or_insert(0u64) += 1;
+            }
+        }
+        let mut rank = std::collections::HashMap::new();
+        for class in 0..5 {
+            let mut v: Vec<_> = freq
+                .iter()
+                .filter(|(k, _)| k.0 == class)
+                .map(|(k, &f)| (f, k.1))
+                .collect();
+            v.sort_by_key(|&(f, d)| (std::cmp::Reverse(f), d));
+            for (r, &(_, d)) in v.iter().enumerate() {
+                rank.insert((class, d), r as u16);
+            }
+        }
+        let mut seq: Vec<u16> = places
+            .iter()
+            .map(|&p| {
+                if p & NOT_READ == NOT_READ {
+                    u16::MAX
+                } else {
+                    rank[&key(p)]
+                }
+            })
+            .collect();
+        fill_free(&mut seq, u16::MAX);
+        seq
+    }
+
+    /// The dumped places against a published DTZ sub-table of the same order:
+    /// `ZERMELO_LAB_FILE=path/KRvKB.rtbz` (pawnless, one sub-table).
+    #[test]
+    #[ignore]
+    fn against_published() {
+        use super::super::name::TableName;
+        use super::super::table::TableFile;
+        let path = std::path::PathBuf::from(std::env::var("ZERMELO_LAB_FILE").unwrap());
+        let data = std::fs::read(&path).unwrap();
+        let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let ours_name = TableName::from_codes(&[6, 4, 14, 11]).unwrap();
+        let _ = ours_name;
+        let name = Plan::new(&stem.parse::<Material>().unwrap()).unwrap().name;
+        let wdl_side: Option<usize> = std::env::var("ZERMELO_LAB_WDL_SIDE")
+            .ok()
+            .map(|s| s.parse().unwrap());
+        let metric = if wdl_side.is_some() {
+            Metric::Wdl
+        } else {
+            Metric::Dtz
+        };
+        let file = TableFile::parse(&path, data, &name, metric).unwrap();
+        let theirs = file.stored_values(0, wdl_side.unwrap_or(0));
+        let raw = std::fs::read("/tmp/syzw/dump-places.bin").unwrap();
+        let places: Vec<Place> = raw
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let ours: Vec<u16> = match wdl_side {
+            Some(_) => std::fs::read("/tmp/syzw/dump-wdl.bin")
+                .unwrap()
+                .into_iter()
+                .map(u16::from)
+                .collect(),
+            None => lab_dtz_sequence(&places),
+        };
+        if wdl_side.is_some() {
+            // Their values at our bounded and free places.
+            let mut hist = std::collections::BTreeMap::new();
+            for i in 0..places.len() {
+                let p = (places[i] >> 12) as u8;
+                *hist.entry((p, theirs[i], ours[i])).or_insert(0u64) += 1;
+            }
+            eprintln!("(place, theirs, ours): {hist:?}");
+            let o = super::super::compress::compress(&ours, 6);
+            eprintln!(
+                "our values compressed: {} ({} syms, data {})",
+                o.file_bytes(),
+                o.header.len() / 3,
+                o.data.len()
+            );
+        }
+        let runs = |v: &[u16]| 1 + v.windows(2).filter(|w| w[0] != w[1]).count();
+        let distinct = |v: &[u16]| v.iter().collect::<std::collections::HashSet<_>>().len();
+        eprintln!(
+            "theirs: {} values, {} runs, {} distinct",
+            theirs.len(),
+            runs(&theirs),
+            distinct(&theirs)
+        );
+        eprintln!(
+            "ours:   {} values, {} runs, {} distinct",
+            ours.len(),
+            runs(&ours),
+            distinct(&ours)
+        );
+        let free = places.iter().filter(|&&p| p & NOT_READ == NOT_READ).count();
+        eprintln!("free places {free}");
+        // Their choices at our free places: the same as the value before (a run), or not.
+        let mut same_prev = 0;
+        let mut same_next = 0;
+        for i in 1..theirs.len() - 1 {
+            if places[i] & NOT_READ == NOT_READ {
+                same_prev += usize::from(theirs[i] == theirs[i - 1]);
+                same_next += usize::from(theirs[i] == theirs[i + 1]);
+            }
+        }
+        eprintln!("their free places equal to the previous {same_prev}, to the next {same_next}");
+        let t = super::super::compress::compress(&theirs, if wdl_side.is_some() { 6 } else { 10 });
+        eprintln!(
+            "their values compressed here: {} ({} syms, data {})",
+            t.file_bytes(),
+            t.header.len() / 3,
+            t.data.len()
+        );
+    }
+
+    /// Full sizes of every order against the sampled estimates:
+    /// `ZERMELO_LAB=KQRvK ZERMELO_LAB_TABLES=DIR cargo test --lib lab -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn orders_full_and_sampled() {
+        let m: Material = std::env::var("ZERMELO_LAB").unwrap().parse().unwrap();
+        let tb = Tablebase::open(Path::new(&std::env::var("ZERMELO_LAB_TABLES").unwrap()));
+        let plan = Plan::new(&m).unwrap();
+        let orders = candidates(&plan.kinds, plan.shape, plan.lead);
+        let sub = Sub {
+            plan: &plan,
+            tb: &tb,
+            file: 0,
+        };
+        let chosen = sub.choose(&orders).unwrap();
+        eprintln!(
+            "chosen wdl {:?} dtz {} side {}",
+            chosen.wdl, chosen.dtz, chosen.dtz_side
+        );
+        if let Ok(dump) = std::env::var("ZERMELO_LAB_DUMP") {
+            // `side:order`: the filled WDL and DTZ sequences of that side and order.
+            let (side, k) = dump.split_once(':').unwrap();
+            let (side, k): (usize, usize) = (side.parse().unwrap(), k.parse().unwrap());
+            let layout = plan.layout(&orders[k], 0).unwrap();
+            let places = sub
+                .sample(&orders[k], &layout, side, 1, layout.size)
+                .unwrap();
+            let mut wdl: Vec<u8> = places.iter().map(|&p| (p >> 12) as u8).collect();
+            fill_wdl(&mut wdl);
+            std::fs::write("/tmp/syzw/dump-wdl.bin", &wdl).unwrap();
+            let raw: Vec<u8> = places.iter().flat_map(|p| p.to_le_bytes()).collect();
+            std::fs::write("/tmp/syzw/dump-places.bin", raw).unwrap();
+            return;
+        }
+        for side in 0..plan.sides() {
+            let sampled = sub
+                .costs(
+                    &orders,
+                    &(0..orders.len()).collect::<Vec<_>>(),
+                    side,
+                    SAMPLE_STRETCHES,
+                    STRETCH,
+                )
+                .unwrap();
+            for k in 0..orders.len() {
+                let choice = Choice {
+                    wdl: vec![k; plan.sides()],
+                    dtz_side: side,
+                    dtz: k,
+                };
+                let (wdl, dtz, _) = sub.tables(&orders, &choice).unwrap();
+                eprintln!(
+                    "side {side} order {k} {:?} {}: wdl {} (sampled {}) dtz {} (sampled {})",
+                    orders[k].codes,
+                    orders[k].order,
+                    size(&wdl[side].body),
+                    sampled[k].wdl,
+                    size(&dtz.body),
+                    sampled[k].dtz
+                );
+            }
+        }
+    }
 }
