@@ -26,10 +26,23 @@ const MAX_SYMBOL_VALUES: u32 = 256;
 const MAX_SYMBOLS: usize = 4095;
 /// Most values a block holds (its size entry is 16 bits).
 const MAX_BLOCK_VALUES: u64 = 65_536;
-/// A pair seen fewer times is not worth a symbol (3 bytes in the table).
-const MIN_PAIR_COUNT: u32 = 8;
-/// The most new symbols one round makes: counts go stale as pairs are replaced.
-const MAX_NEW_PER_ROUND: usize = 256;
+/// The knobs of the pairs compression.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tuning {
+    /// A pair seen fewer times is not worth a symbol (3 bytes in the table).
+    pub(crate) min_pair_count: u32,
+    /// The most new symbols one round makes: counts go stale as pairs are replaced.
+    pub(crate) max_new_per_round: usize,
+    /// A round takes only pairs seen at least this share of the most frequent pair's count
+    /// (in 1/256): the counts of the others change most as the first are replaced.
+    pub(crate) min_share: u32,
+}
+
+pub(crate) const TUNING: Tuning = Tuning {
+    min_pair_count: 6,
+    max_new_per_round: 256,
+    min_share: 128,
+};
 
 /// One symbol: a value, or two symbols in turn.
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +54,8 @@ enum Symbol {
 /// A compressed sub-table: the parts of the file after its flags byte.
 #[derive(Debug, Default)]
 pub(crate) struct Coded {
+    /// Bits of code in the blocks (without the table and the blocks' unused ends).
+    pub(crate) bits: u64,
     /// Block size, index step, padding, block count, code lengths and symbols: the header
     /// after the flags byte (an odd number of bytes, so that with the flags it is even).
     pub(crate) header: Vec<u8>,
@@ -62,11 +77,16 @@ impl Coded {
 
 /// Compresses `values` (each below 4095), in blocks of at most `2^max_block_bits` bytes.
 pub(crate) fn compress(values: &[u16], max_block_bits: u32) -> Coded {
+    compress_with(values, max_block_bits, &TUNING)
+}
+
+/// [`compress`] with other knobs.
+pub(crate) fn compress_with(values: &[u16], max_block_bits: u32, tuning: &Tuning) -> Coded {
     assert!(!values.is_empty());
     let (mut symbols, mut seq) = leaves(values);
     let mut len: Vec<u32> = vec![1; symbols.len()];
     while symbols.len() < MAX_SYMBOLS {
-        let pairs = best_pairs(&seq, &len);
+        let pairs = best_pairs(&seq, &len, tuning);
         if pairs.is_empty() {
             break;
         }
@@ -110,7 +130,7 @@ fn leaves(values: &[u16]) -> (Vec<Symbol>, Vec<u16>) {
 /// The pairs to make symbols of this round: the most frequent first, none overlapping
 /// another (no symbol both ends one chosen pair and starts another, one pair per first
 /// symbol), within the limits of symbol count and length.
-fn best_pairs(seq: &[u16], len: &[u32]) -> Vec<(u16, u16)> {
+fn best_pairs(seq: &[u16], len: &[u32], tuning: &Tuning) -> Vec<(u16, u16)> {
     let s = len.len();
     let mut count = vec![0u32; s * s];
     let mut skip_equal = false;
@@ -132,15 +152,18 @@ fn best_pairs(seq: &[u16], len: &[u32]) -> Vec<(u16, u16)> {
     let mut candidates: Vec<(u32, u16, u16)> = count
         .iter()
         .enumerate()
-        .filter(|&(k, &c)| c >= MIN_PAIR_COUNT && len[k / s] + len[k % s] <= MAX_SYMBOL_VALUES)
+        .filter(|&(k, &c)| {
+            c >= tuning.min_pair_count && len[k / s] + len[k % s] <= MAX_SYMBOL_VALUES
+        })
         .map(|(k, &c)| (c, (k / s) as u16, (k % s) as u16))
         .collect();
     candidates.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
-    let room = (MAX_SYMBOLS - s).min(MAX_NEW_PER_ROUND);
+    let room = (MAX_SYMBOLS - s).min(tuning.max_new_per_round);
     let (mut first, mut second) = (vec![false; s], vec![false; s]);
     let mut chosen = Vec::new();
-    for (_, a, b) in candidates {
-        if chosen.len() == room {
+    let top = candidates.first().map_or(0, |c| u64::from(c.0));
+    for (c, a, b) in candidates {
+        if chosen.len() == room || u64::from(c) * 256 < top * u64::from(tuning.min_share) {
             break;
         }
         let (ua, ub) = (usize::from(a), usize::from(b));
@@ -369,7 +392,12 @@ fn encode(symbols: &[Symbol], seq: &[u16], code: &Code, p: &Packing, n: u64) -> 
     if symbols.len() % 2 == 1 {
         header.push(0);
     }
+    let bits = seq
+        .iter()
+        .map(|&s| u64::from(code.len[usize::from(s)]))
+        .sum();
     Coded {
+        bits,
         header,
         index,
         sizes,

@@ -2,21 +2,24 @@
 //! `.rtbz`, readable by every Syzygy prober.
 //!
 //! zermelo's tables are read only through [`Tablebase::probe_dtz`] (a position's value under
-//! the 50-move rule), so this does not depend on how zermelo indexes its tables. In order:
+//! the 50-move rule), so this does not depend on how zermelo indexes its tables. What a prober
+//! reading the file does with a position (legal, without en passant rights) is its *place*
+//! ([`Place`]): its class (WDL); whether a capture already reaches that class (then the prober
+//! takes the capture and the file may hold any lower class: a *bounded* place); and whether
+//! the prober reads its DTZ (not for draws, nor for wins that a capture or a pawn push keeps,
+//! which the prober finds by itself), with the DTZ. Per file of the table (one without
+//! pawns, one per leading-pawn file with them):
 //!
-//! 1. **Positions.** Every legal position of the material without en passant rights, one per
-//!    symmetry class, side by side with what a prober reading the file will do with it:
-//!    its class (WDL); whether a capture already reaches that class (then the prober takes
-//!    the capture and the file may hold any lower class: a *bounded* place); and whether the
-//!    prober reads its DTZ (not for draws, nor for wins that a capture or a pawn push keeps,
-//!    which the prober finds by itself), with the DTZ. The loops run in the order of
-//!    zermelo's own index (the last piece innermost), so that consecutive probes read the
-//!    same blocks of zermelo's tables; that is speed only, not correctness. The places are
-//!    kept in one layout of the Syzygy index, two bytes each ([`Place`]).
-//! 2. **Orders.** Each sub-table may list its pieces in any order the format allows
-//!    ([`super::layouts`]); each order is tried on sampled stretches of its sequence (filled
-//!    and compressed as below) and the smallest kept. A DTZ file stores one side to move per
-//!    sub-table: the side whose best order compresses smaller.
+//! 1. **Orders.** Each sub-table may list its pieces in any order the format allows
+//!    ([`super::layouts`]), which decides which positions are neighbours in its sequence.
+//!    Every order is tried on short evenly spaced stretches of its sequence (the positions
+//!    there probed, filled and compressed as below), the best few again on longer ones, and
+//!    the smallest kept; a DTZ file stores one side to move per sub-table: the side whose
+//!    best order compresses smaller.
+//! 2. **Positions.** Every legal position, one per symmetry class, probed once and its place
+//!    stored in the chosen orders (a byte per WDL index, two per DTZ index). The loops run in
+//!    the order of zermelo's own index (the last piece innermost), so that consecutive probes
+//!    read the same blocks of zermelo's tables: that is speed only, not correctness.
 //! 3. **Values.** Free and bounded places are filled ([`super::fill`]); DTZ values are
 //!    stored in moves (halved) unless a DTZ of exactly 100 plies makes plies necessary (the
 //!    published generator's rule), mapped per class through a table sorted by frequency, and
@@ -24,7 +27,7 @@
 //!    ([`super::write`]) and written atomically.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -99,9 +102,12 @@ type Place = u16;
 const NOT_READ: u16 = 0xfff;
 const EMPTY: Place = (FREE as u16) << 12 | NOT_READ;
 
-/// Stretches of a sequence that stand for it when orders are compared.
-const SAMPLE_STRETCHES: u64 = 32;
-const STRETCH: u64 = 2048;
+/// Stretches of a sequence that stand for it when orders are compared: many short ones, so
+/// that every part of the board is seen (a quarter as many, half as long, in the first round,
+/// which keeps the best [`SHORTLIST`] for WDL and for DTZ).
+const SAMPLE_STRETCHES: u64 = 256;
+const STRETCH: u64 = 256;
+const SHORTLIST: usize = 8;
 
 /// Writes `material`'s tables, read from `tb` (its DTZ table and those of every material a
 /// capture or promotion leads to, all for the 50-move rule), as Syzygy's `<name>.rtbw` and
@@ -254,37 +260,17 @@ impl Plan {
         let mut wdl_files = Vec::new();
         let mut dtz_files = Vec::new();
         let mut positions = 0;
-        let hundred = [
-            [AtomicBool::new(false), AtomicBool::new(false)],
-            [AtomicBool::new(false), AtomicBool::new(false)],
-        ];
-        // The places of every file first: whether DTZ is stored in plies depends on all.
-        let mut places = Vec::new();
         for file in 0..self.files() {
-            let base = &orders[0];
-            let layout = base
-                .layout(self.shape, file)
-                .map_err(|_| self.unsupported())?;
-            let (p, n) = self.places(tb, file, &layout, base, &hundred)?;
-            positions += n;
-            places.push((layout, p));
-        }
-        let hundred = hundred.map(|side| side.map(|b| b.into_inner()));
-        for (file, (layout, p)) in places.into_iter().enumerate() {
-            let ctx = File {
+            let sub = Sub {
                 plan: self,
+                tb,
                 file,
-                base: &orders[0],
-                base_layout: &layout,
-                places: &p,
-                hundred,
             };
-            let mut wdl = Vec::new();
-            for side in 0..self.sides() {
-                wdl.push(ctx.wdl_subtable(side, &orders)?);
-            }
+            let choice = sub.choose(&orders)?;
+            let (wdl, dtz, n) = sub.tables(&orders, &choice)?;
+            positions += n;
             wdl_files.push(wdl);
-            dtz_files.push(vec![ctx.dtz_subtable(&orders)?]);
+            dtz_files.push(vec![dtz]);
         }
         let two_orders = matches!(self.shape, Shape::Pawns { other, .. } if other > 0);
         let pawns = self.files() == 4;
@@ -299,75 +285,10 @@ impl Plan {
         ExportError::Unsupported(self.name.to_string())
     }
 
-    /// The places of sub-table `file` in the layout of `base`, per side to move, and the
-    /// legal positions found. Notes in `hundred[side][0 win, 1 loss]` whether a DTZ of
-    /// exactly 100 plies occurs.
-    fn places(
-        &self,
-        tb: &Tablebase,
-        file: usize,
-        layout: &Layout,
-        base: &Candidate,
-        hundred: &[[AtomicBool; 2]; 2],
-    ) -> Result<(Vec<Vec<AtomicU16>>, u64), ExportError> {
-        let sides = self.sides();
-        let places: Vec<Vec<AtomicU16>> = (0..sides)
-            .map(|_| (0..layout.size).map(|_| AtomicU16::new(EMPTY)).collect())
-            .collect();
-        // Where each slot's square goes in the base layout.
-        let mut taken = vec![false; self.pieces];
-        let to_base: Vec<usize> = self
-            .slots
-            .iter()
-            .map(|s| {
-                let k = (0..self.pieces)
-                    .find(|&k| !taken[k] && base.codes[k] == s.code)
-                    .expect("every slot has a code in the layout");
-                taken[k] = true;
-                k
-            })
-            .collect();
-        // Tasks: the side to move and the squares of the first two slots.
-        let turns: Vec<Color> = if self.symmetric {
-            vec![if self.flip {
-                Color::Black
-            } else {
-                Color::White
-            }]
-        } else {
-            vec![Color::White, Color::Black]
-        };
-        let mut tasks = Vec::new();
-        for &turn in &turns {
-            for a in 0..64u8 {
-                for b in 0..64u8 {
-                    let sq = [a, b];
-                    if self.allowed(&sq, 0) && self.allowed(&sq, 1) {
-                        tasks.push((turn, a, b));
-                    }
-                }
-            }
-        }
-        let walk = Walk {
-            plan: self,
-            tb,
-            file,
-            layout,
-            to_base: &to_base,
-            places: &places,
-            hundred,
-        };
-        let counts: Result<Vec<u64>, ExportError> = tasks
-            .par_iter()
-            .map(|&(turn, a, b)| {
-                let mut sq = [0u8; MAX_TB_PIECES];
-                sq[0] = a;
-                sq[1] = b;
-                let mut moves = Vec::new();
-                walk.place(&mut sq, 2, turn, &mut moves)
-            })
-            .collect();
-        Ok((places, counts?.iter().sum()))
+    fn layout(&self, order: &Candidate, file: usize) -> Result<Layout, ExportError> {
+        order
+            .layout(self.shape, file)
+            .map_err(|_| self.unsupported())
     }
 
     /// Whether slot `k` may stand on `sq[k]` given the slots before it: a free square, a
@@ -403,20 +324,340 @@ impl Plan {
             _ => true,
         }
     }
+
+    /// Where each of `codes`' pieces takes its square from: per code position, a slot.
+    fn slots_of(&self, codes: &[u8]) -> Vec<usize> {
+        let mut taken = vec![false; self.pieces];
+        codes
+            .iter()
+            .map(|&c| {
+                let k = (0..self.pieces)
+                    .find(|&k| !taken[k] && self.slots[k].code == c)
+                    .expect("the layout lists the material's pieces");
+                taken[k] = true;
+                k
+            })
+            .collect()
+    }
 }
 
-/// The enumeration of one sub-table's positions.
-struct Walk<'a> {
+/// Which order each sub-table of a file uses and which side its DTZ table stores.
+struct Choice {
+    /// Per side to move stored, the WDL order (an index into the candidates).
+    wdl: Vec<usize>,
+    /// The side the DTZ table stores and its order.
+    dtz_side: usize,
+    dtz: usize,
+}
+
+/// The estimated sizes of one order's WDL and DTZ sequences.
+#[derive(Clone, Copy, Debug)]
+struct Cost {
+    wdl: u64,
+    dtz: u64,
+}
+
+/// One file of a table (pawnless tables have one; pawn tables one per leading-pawn file).
+struct Sub<'a> {
     plan: &'a Plan,
     tb: &'a Tablebase,
     file: usize,
-    layout: &'a Layout,
-    to_base: &'a [usize],
-    places: &'a [Vec<AtomicU16>],
-    hundred: &'a [[AtomicBool; 2]; 2],
 }
 
-impl Walk<'_> {
+/// An order's layout and, per position in its codes, the slot it takes its square from.
+struct Target {
+    layout: Layout,
+    slots: Vec<usize>,
+}
+
+impl Sub<'_> {
+    /// The orders: every candidate on a few short stretches, then the best few on longer
+    /// ones; per side the smallest WDL, and the side and order with the smallest DTZ.
+    fn choose(&self, orders: &[Candidate]) -> Result<Choice, ExportError> {
+        let sides = self.plan.sides();
+        let mut wdl = Vec::new();
+        let mut dtz_best = (u64::MAX, 0, 0);
+        for side in 0..sides {
+            let mut shortlist: Vec<usize> = (0..orders.len()).collect();
+            if orders.len() > SHORTLIST {
+                let costs =
+                    self.costs(orders, &shortlist, side, SAMPLE_STRETCHES / 4, STRETCH / 4)?;
+                let mut by_wdl = shortlist.clone();
+                by_wdl.sort_by_key(|&k| (costs[k].wdl, k));
+                let mut by_dtz = shortlist.clone();
+                by_dtz.sort_by_key(|&k| (costs[k].dtz, k));
+                shortlist = by_wdl[..SHORTLIST / 2].to_vec();
+                for k in by_dtz {
+                    if shortlist.len() == SHORTLIST {
+                        break;
+                    }
+                    if !shortlist.contains(&k) {
+                        shortlist.push(k);
+                    }
+                }
+            }
+            let costs = self.costs(orders, &shortlist, side, SAMPLE_STRETCHES, STRETCH)?;
+            let best_wdl = *shortlist
+                .iter()
+                .min_by_key(|&&k| (costs[k].wdl, k))
+                .expect("an order");
+            let best_dtz = *shortlist
+                .iter()
+                .min_by_key(|&&k| (costs[k].dtz, k))
+                .expect("an order");
+            wdl.push(best_wdl);
+            if costs[best_dtz].dtz < dtz_best.0 {
+                dtz_best = (costs[best_dtz].dtz, side, best_dtz);
+            }
+        }
+        Ok(Choice {
+            wdl,
+            dtz_side: dtz_best.1,
+            dtz: dtz_best.2,
+        })
+    }
+
+    /// Estimated sizes of the orders `which` (indexed like `orders`), from positions probed
+    /// at `stretches` evenly spaced stretches of `len` indices (all of a short sequence).
+    fn costs(
+        &self,
+        orders: &[Candidate],
+        which: &[usize],
+        side: usize,
+        stretches: u64,
+        len: u64,
+    ) -> Result<Vec<Cost>, ExportError> {
+        let mut out = vec![
+            Cost {
+                wdl: u64::MAX,
+                dtz: u64::MAX
+            };
+            orders.len()
+        ];
+        let found: Result<Vec<(usize, Cost)>, ExportError> = which
+            .par_iter()
+            .map(|&k| {
+                let layout = self.plan.layout(&orders[k], self.file)?;
+                let places = self.sample(&orders[k], &layout, side, stretches, len)?;
+                // Bits of code: the tables' fixed costs would drown a sample's differences.
+                let bits = |b: &Body| match b {
+                    Body::Coded(c) => c.bits,
+                    Body::Constant(_) => 0,
+                };
+                Ok((
+                    k,
+                    Cost {
+                        wdl: bits(&wdl_body(&places).0),
+                        dtz: bits(&dtz_body(&places, (false, false), side).0 .0),
+                    },
+                ))
+            })
+            .collect();
+        for (k, c) in found? {
+            out[k] = c;
+        }
+        Ok(out)
+    }
+
+    /// The places at the sampled indices of `order`'s sequence for `side`, each position
+    /// probed.
+    fn sample(
+        &self,
+        order: &Candidate,
+        layout: &Layout,
+        side: usize,
+        stretches: u64,
+        len: u64,
+    ) -> Result<Vec<Place>, ExportError> {
+        let size = layout.size;
+        let ranges: Vec<(u64, u64)> = if size <= 2 * stretches * len {
+            vec![(0, size)]
+        } else {
+            (0..stretches)
+                .map(|k| {
+                    let from = k * (size - len) / (stretches - 1);
+                    (from, from + len)
+                })
+                .collect()
+        };
+        let pieces: Vec<Piece> = order.codes.iter().map(|&c| piece_of(c)).collect();
+        let ignored = Default::default();
+        let walk = Walk {
+            plan: self.plan,
+            tb: self.tb,
+            file: self.file,
+            hundred: &ignored,
+        };
+        let turn = if side == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mut out = Vec::new();
+        for (from, to) in ranges {
+            let part: Result<Vec<Place>, ExportError> = (from..to)
+                .into_par_iter()
+                .map_init(Vec::new, |moves, i| {
+                    let (sq, canonical) = unrank(layout, self.plan.shape, self.file, i);
+                    if !canonical {
+                        return Ok(EMPTY);
+                    }
+                    let mut setup = Setup::empty();
+                    setup.turn = turn;
+                    for (k, &p) in pieces.iter().enumerate() {
+                        setup.board[usize::from(sq[k])] = Some(p);
+                    }
+                    match Position::from_setup(setup) {
+                        Ok(pos) => walk.place_of(&pos, side, moves),
+                        Err(_) => Ok(EMPTY),
+                    }
+                })
+                .collect();
+            out.extend(part?);
+        }
+        Ok(out)
+    }
+
+    /// Every position of the file probed once and stored in the chosen orders; the WDL
+    /// sub-tables (one per side) and the DTZ sub-table, and the positions found.
+    fn tables(
+        &self,
+        orders: &[Candidate],
+        choice: &Choice,
+    ) -> Result<(Vec<SubTable>, SubTable, u64), ExportError> {
+        let plan = self.plan;
+        let target = |k: usize| -> Result<Target, ExportError> {
+            Ok(Target {
+                layout: plan.layout(&orders[k], self.file)?,
+                slots: plan.slots_of(&orders[k].codes),
+            })
+        };
+        let wdl_targets: Vec<Target> = choice
+            .wdl
+            .iter()
+            .map(|&k| target(k))
+            .collect::<Result<_, _>>()?;
+        let dtz_target = target(choice.dtz)?;
+        let wdl: Vec<Vec<AtomicU8>> = wdl_targets
+            .iter()
+            .map(|t| (0..t.layout.size).map(|_| AtomicU8::new(FREE)).collect())
+            .collect();
+        let dtz: Vec<AtomicU16> = (0..dtz_target.layout.size)
+            .map(|_| AtomicU16::new(EMPTY))
+            .collect();
+        let hundred = Default::default();
+        let walk = Walk {
+            plan,
+            tb: self.tb,
+            file: self.file,
+            hundred: &hundred,
+        };
+        let store = Store {
+            walk: &walk,
+            wdl: &wdl,
+            wdl_targets: &wdl_targets,
+            dtz: &dtz,
+            dtz_target: &dtz_target,
+            dtz_side: choice.dtz_side,
+        };
+        let n = store.enumerate()?;
+        let hundred: [[bool; 2]; 2] = hundred.map(|side| side.map(AtomicBool::into_inner));
+        let mut wdl_subs = Vec::new();
+        for (side, places) in wdl.into_iter().enumerate() {
+            let places: Vec<u8> = places.into_iter().map(AtomicU8::into_inner).collect();
+            wdl_subs.push(SubTable {
+                order: orders[choice.wdl[side]].clone(),
+                body: wdl_sequence_body(places).0,
+                dtz: None,
+            });
+        }
+        let places: Vec<Place> = dtz.into_iter().map(AtomicU16::into_inner).collect();
+        let plies = plies(&hundred, choice.dtz_side, plan.sides());
+        let ((body, _), info) = dtz_body(&places, plies, choice.dtz_side);
+        let dtz_sub = SubTable {
+            order: orders[choice.dtz].clone(),
+            body,
+            dtz: Some(info),
+        };
+        Ok((wdl_subs, dtz_sub, n))
+    }
+}
+
+/// Whether `side`'s wins and losses are stored in plies: a DTZ of exactly 100 for the side
+/// to move, or its opposite for the other side, would be rounded across the rule (the
+/// published generator's rule). `hundred[side]` says whether a win, a loss of exactly 100
+/// plies occurs with that side to move.
+fn plies(hundred: &[[bool; 2]; 2], side: usize, sides: usize) -> (bool, bool) {
+    let own = hundred[side];
+    // With one side stored, the other side's positions are its colour mirrors.
+    let theirs = if sides == 1 { own } else { hundred[1 - side] };
+    (own[0] || theirs[1], own[1] || theirs[0])
+}
+
+fn piece_of(code: u8) -> Piece {
+    let role = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ][usize::from((code & 7) - 1)];
+    let color = if code & 8 != 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Piece { color, role }
+}
+
+/// The enumeration of one file's positions into the chosen layouts.
+struct Store<'a> {
+    walk: &'a Walk<'a>,
+    wdl: &'a [Vec<AtomicU8>],
+    wdl_targets: &'a [Target],
+    dtz: &'a [AtomicU16],
+    dtz_target: &'a Target,
+    dtz_side: usize,
+}
+
+impl Store<'_> {
+    /// Every legal position, in tasks of the side to move and the first two slots' squares.
+    fn enumerate(&self) -> Result<u64, ExportError> {
+        let plan = self.walk.plan;
+        let turns: Vec<Color> = if plan.symmetric {
+            vec![if plan.flip {
+                Color::Black
+            } else {
+                Color::White
+            }]
+        } else {
+            vec![Color::White, Color::Black]
+        };
+        let mut tasks = Vec::new();
+        for &turn in &turns {
+            for a in 0..64u8 {
+                for b in 0..64u8 {
+                    let sq = [a, b];
+                    if plan.allowed(&sq, 0) && plan.allowed(&sq, 1) {
+                        tasks.push((turn, a, b));
+                    }
+                }
+            }
+        }
+        let counts: Result<Vec<u64>, ExportError> = tasks
+            .par_iter()
+            .map(|&(turn, a, b)| {
+                let mut sq = [0u8; MAX_TB_PIECES];
+                sq[0] = a;
+                sq[1] = b;
+                let mut moves = Vec::new();
+                self.place(&mut sq, 2, turn, &mut moves)
+            })
+            .collect();
+        Ok(counts?.iter().sum())
+    }
+
     /// Places slots `k..` (the ones before are on `sq`) and records every legal position;
     /// returns how many.
     fn place(
@@ -426,18 +667,18 @@ impl Walk<'_> {
         turn: Color,
         moves: &mut Vec<Move>,
     ) -> Result<u64, ExportError> {
-        let plan = self.plan;
+        let plan = self.walk.plan;
         if k == plan.pieces {
             return self.record(sq, turn, moves);
         }
         // Once every pawn stands (pawns come first; tasks start with two slots placed), the
-        // leading pawn must be on this sub-table's file.
+        // leading pawn must be on this file.
         let pawns = plan
             .slots
             .iter()
             .filter(|s| s.piece.role == Role::Pawn)
             .count();
-        if pawns > 0 && k == pawns.max(2) && self.lead_file(sq) != self.file {
+        if pawns > 0 && k == pawns.max(2) && self.walk.lead_file(sq) != self.walk.file {
             return Ok(0);
         }
         let mut n = 0;
@@ -450,6 +691,48 @@ impl Walk<'_> {
         Ok(n)
     }
 
+    /// Probes the position on `sq` and stores its place in the layouts of its side.
+    fn record(
+        &self,
+        sq: &[u8; MAX_TB_PIECES],
+        turn: Color,
+        moves: &mut Vec<Move>,
+    ) -> Result<u64, ExportError> {
+        let plan = self.walk.plan;
+        let mut setup = Setup::empty();
+        setup.turn = turn;
+        for (k, slot) in plan.slots.iter().enumerate() {
+            setup.board[usize::from(sq[k])] = Some(slot.piece);
+        }
+        let Ok(pos) = Position::from_setup(setup) else {
+            return Ok(0);
+        };
+        let side = usize::from((turn == Color::Black) != plan.flip) % plan.sides();
+        let place = self.walk.place_of(&pos, side, moves)?;
+        let (a, b) = self.walk.indices(&self.wdl_targets[side], sq);
+        for idx in std::iter::once(a).chain(b) {
+            self.wdl[side][idx as usize].store((place >> 12) as u8, Relaxed);
+        }
+        if side == self.dtz_side {
+            let (a, b) = self.walk.indices(self.dtz_target, sq);
+            for idx in std::iter::once(a).chain(b) {
+                self.dtz[idx as usize].store(place, Relaxed);
+            }
+        }
+        Ok(1)
+    }
+}
+
+/// Probing positions for their places.
+struct Walk<'a> {
+    plan: &'a Plan,
+    tb: &'a Tablebase,
+    file: usize,
+    /// Per side to move: a win, a loss of exactly 100 plies seen.
+    hundred: &'a [[AtomicBool; 2]; 2],
+}
+
+impl Walk<'_> {
     /// The file (0 = a/h .. 3 = d/e) of the leading pawn, in the file's orientation.
     fn lead_file(&self, sq: &[u8]) -> usize {
         let mut lead: Vec<u8> = Vec::new();
@@ -470,38 +753,38 @@ impl Walk<'_> {
         }
     }
 
-    /// Probes the position on `sq` and stores its place.
-    fn record(
-        &self,
-        sq: &[u8; MAX_TB_PIECES],
-        turn: Color,
-        moves: &mut Vec<Move>,
-    ) -> Result<u64, ExportError> {
-        let plan = self.plan;
-        let mut setup = Setup::empty();
-        setup.turn = turn;
-        for (k, slot) in plan.slots.iter().enumerate() {
-            setup.board[usize::from(sq[k])] = Some(slot.piece);
-        }
-        let Ok(pos) = Position::from_setup(setup) else {
-            return Ok(0);
-        };
-        let side = usize::from((turn == Color::Black) != plan.flip) % plan.sides();
-        let place = self.place_of(&pos, side, moves)?;
+    /// The indices in `target` of the position whose slots stand on `sq` (zermelo's
+    /// orientation): the encoder's, and that of the encoder's reflection of it when that is
+    /// another index. The encoder brings a position to a canonical frame by the leading
+    /// pieces alone, so when they all stand on the a1-h8 diagonal (without pawns) or the
+    /// leading pawns are symmetric (with pawns), a position and its reflection in that
+    /// diagonal (or the d/e line) have two indices, and a prober may read either.
+    fn indices(&self, target: &Target, sq: &[u8; MAX_TB_PIECES]) -> (u64, Option<u64>) {
+        let n = self.plan.pieces;
         let mut at = [0u8; MAX_TB_PIECES];
-        for (k, &b) in self.to_base.iter().enumerate() {
-            at[b] = self.oriented(sq[k]);
+        for (k, &slot) in target.slots.iter().enumerate() {
+            at[k] = self.oriented(sq[slot]);
         }
-        let n = plan.pieces;
-        let idx = match plan.shape {
-            Shape::Pawnless(leading) => encode::pawnless_index(self.layout, leading, &mut at[..n]),
+        let first = self.encode(target, &mut at[..n]);
+        // `at` is now in the encoder's frame.
+        for s in &mut at[..n] {
+            *s = match self.plan.shape {
+                Shape::Pawnless(_) => ((*s >> 3) | (*s << 3)) & 63,
+                Shape::Pawns { .. } => *s ^ 7,
+            };
+        }
+        let second = self.encode(target, &mut at[..n]);
+        (first, (second != first).then_some(second))
+    }
+
+    fn encode(&self, target: &Target, at: &mut [u8]) -> u64 {
+        match self.plan.shape {
+            Shape::Pawnless(leading) => encode::pawnless_index(&target.layout, leading, at),
             Shape::Pawns { lead, other } => {
-                encode::lead_pawn_file(&mut at[..n], lead);
-                encode::pawn_index(self.layout, lead, other, &mut at[..n])
+                encode::lead_pawn_file(at, lead);
+                encode::pawn_index(&target.layout, lead, other, at)
             }
-        };
-        self.places[side][idx as usize].store(place, Relaxed);
-        Ok(1)
+        }
     }
 
     /// What a prober does with `pos` (legal, no en passant rights), as a [`Place`].
@@ -517,10 +800,23 @@ impl Walk<'_> {
         };
         let value = tb.probe_dtz(pos)?;
         let t = Wdl50::of(value, DEFAULT_RULE).syzygy();
-        pos.legal_moves_into(moves);
-        // The best class a capture (of a piece on the target square) reaches.
+        let us = pos.turn();
+        // Move generation only where a capture (of a piece: no en passant here) or a pawn
+        // push matters and may exist.
+        let may_capture = t > -2
+            && pos
+                .pieces()
+                .any(|(s, p)| p.color != us && p.role != Role::King && pos.attacked(s, us));
+        let has_pawns = pos
+            .pieces()
+            .any(|(_, p)| p.color == us && p.role == Role::Pawn);
+        moves.clear();
+        if may_capture || (t > 0 && has_pawns) {
+            pos.legal_moves_into(moves);
+        }
+        // The best class a capture reaches.
         let mut capture = -3;
-        if t > -2 {
+        if may_capture {
             for &m in moves.iter().filter(|m| pos.piece_at(m.to).is_some()) {
                 capture = capture.max(-class(&pos.play(m))?);
                 if capture == t {
@@ -569,158 +865,8 @@ impl Walk<'_> {
     }
 }
 
-/// One sub-table's places and how to read them in any order.
-struct File<'a> {
-    plan: &'a Plan,
-    file: usize,
-    base: &'a Candidate,
-    base_layout: &'a Layout,
-    places: &'a [Vec<AtomicU16>],
-    hundred: [[bool; 2]; 2],
-}
-
-impl File<'_> {
-    /// The places of `side` at the indices `range` of `order`'s layout.
-    fn places_in(
-        &self,
-        order: &Candidate,
-        layout: &Layout,
-        side: usize,
-        from: u64,
-        to: u64,
-    ) -> Vec<Place> {
-        let plan = self.plan;
-        let places = &self.places[side];
-        if order == self.base {
-            return (from..to)
-                .map(|i| places[i as usize].load(Relaxed))
-                .collect();
-        }
-        // Where each of the order's pieces goes in the base layout.
-        let mut taken = vec![false; plan.pieces];
-        let to_base: Vec<usize> = order
-            .codes
-            .iter()
-            .map(|&c| {
-                let k = (0..plan.pieces)
-                    .find(|&k| !taken[k] && self.base.codes[k] == c)
-                    .expect("the same pieces");
-                taken[k] = true;
-                k
-            })
-            .collect();
-        let n = plan.pieces;
-        (from..to)
-            .into_par_iter()
-            .map(|i| {
-                let (sq, canonical) = unrank(layout, plan.shape, self.file, i);
-                if !canonical {
-                    return EMPTY;
-                }
-                let mut at = [0u8; MAX_TB_PIECES];
-                for (k, &b) in to_base.iter().enumerate() {
-                    at[b] = sq[k];
-                }
-                let idx = match plan.shape {
-                    Shape::Pawnless(leading) => {
-                        encode::pawnless_index(self.base_layout, leading, &mut at[..n])
-                    }
-                    Shape::Pawns { lead, other } => {
-                        encode::lead_pawn_file(&mut at[..n], lead);
-                        encode::pawn_index(self.base_layout, lead, other, &mut at[..n])
-                    }
-                };
-                places[idx as usize].load(Relaxed)
-            })
-            .collect()
-    }
-
-    /// The places standing for `order`'s sequence when orders are compared: all of it, or
-    /// evenly spaced stretches.
-    fn sample(&self, order: &Candidate, side: usize) -> Result<Vec<Place>, ExportError> {
-        let layout = order
-            .layout(self.plan.shape, self.file)
-            .map_err(|_| self.plan.unsupported())?;
-        let size = layout.size;
-        if size <= SAMPLE_STRETCHES * STRETCH * 2 {
-            return Ok(self.places_in(order, &layout, side, 0, size));
-        }
-        let mut out = Vec::new();
-        for k in 0..SAMPLE_STRETCHES {
-            let from = k * (size - STRETCH) / (SAMPLE_STRETCHES - 1);
-            out.extend(self.places_in(order, &layout, side, from, from + STRETCH));
-        }
-        Ok(out)
-    }
-
-    /// The order whose sequence compresses smallest by `cost`, and that cost.
-    fn best_order<'o>(
-        &self,
-        orders: &'o [Candidate],
-        side: usize,
-        cost: impl Fn(&[Place]) -> u64 + Sync,
-    ) -> Result<(&'o Candidate, u64), ExportError> {
-        let costs: Result<Vec<u64>, ExportError> = orders
-            .par_iter()
-            .map(|o| Ok(cost(&self.sample(o, side)?)))
-            .collect();
-        let costs = costs?;
-        let best = (0..orders.len())
-            .min_by_key(|&k| (costs[k], k))
-            .expect("an order");
-        Ok((&orders[best], costs[best]))
-    }
-
-    fn wdl_subtable(&self, side: usize, orders: &[Candidate]) -> Result<SubTable, ExportError> {
-        let (order, _) = self.best_order(orders, side, |p| wdl_body(p).1)?;
-        let layout = order
-            .layout(self.plan.shape, self.file)
-            .map_err(|_| self.plan.unsupported())?;
-        let places = self.places_in(order, &layout, side, 0, layout.size);
-        Ok(SubTable {
-            order: order.clone(),
-            body: wdl_body(&places).0,
-            dtz: None,
-        })
-    }
-
-    /// The DTZ sub-table of the side whose best order compresses smaller.
-    fn dtz_subtable(&self, orders: &[Candidate]) -> Result<SubTable, ExportError> {
-        let mut best: Option<(usize, &Candidate, u64)> = None;
-        for side in 0..self.plan.sides() {
-            let plies = self.plies(side);
-            let (order, cost) = self.best_order(orders, side, |p| dtz_body(p, plies, side).0 .1)?;
-            if best.is_none_or(|b| cost < b.2) {
-                best = Some((side, order, cost));
-            }
-        }
-        let (side, order, _) = best.expect("a side");
-        let layout = order
-            .layout(self.plan.shape, self.file)
-            .map_err(|_| self.plan.unsupported())?;
-        let places = self.places_in(order, &layout, side, 0, layout.size);
-        let ((body, _), info) = dtz_body(&places, self.plies(side), side);
-        Ok(SubTable {
-            order: order.clone(),
-            body,
-            dtz: Some(info),
-        })
-    }
-
-    /// Whether `side`'s wins and losses are stored in plies: a DTZ of exactly 100 for the
-    /// side to move, or its opposite for the other side, would be rounded across the rule.
-    fn plies(&self, side: usize) -> (bool, bool) {
-        let other = (side + 1) % 2;
-        let h = &self.hundred;
-        let stored = self.plan.sides() - 1;
-        let (own, theirs) = (h[side.min(stored)], h[other.min(stored)]);
-        (own[0] || theirs[1], own[1] || theirs[0])
-    }
-}
-
-/// A WDL sequence's body and its size in bytes.
-fn wdl_body(places: &[Place]) -> (Body, u64) {
-    let mut wdl: Vec<u8> = places.iter().map(|&p| (p >> 12) as u8).collect();
+/// A WDL sequence of places (each a [`super::fill`] place) as a body, and its size.
+fn wdl_sequence_body(mut wdl: Vec<u8>) -> (Body, u64) {
     fill_wdl(&mut wdl);
     if wdl.iter().all(|&v| v == wdl[0]) {
         return (Body::Constant(wdl[0]), 2);
@@ -728,6 +874,11 @@ fn wdl_body(places: &[Place]) -> (Body, u64) {
     let coded = compress(&wdl.iter().map(|&v| u16::from(v)).collect::<Vec<_>>(), 6);
     let bytes = coded.file_bytes();
     (Body::Coded(coded), bytes)
+}
+
+/// The WDL body of a sequence of places, and its size.
+fn wdl_body(places: &[Place]) -> (Body, u64) {
+    wdl_sequence_body(places.iter().map(|&p| (p >> 12) as u8).collect())
 }
 
 /// A DTZ sequence's body, its size, and its flags and maps, for `side` storing wins and
@@ -782,4 +933,255 @@ fn dtz_body(places: &[Place], plies: (bool, bool), side: usize) -> ((Body, u64),
     let coded = compress(&seq, 10);
     let bytes = coded.file_bytes() + info.maps.iter().map(|m| 1 + m.len() as u64).sum::<u64>();
     ((Body::Coded(coded), bytes), info)
+}
+
+#[cfg(test)]
+mod lab {
+    use super::*;
+
+    fn size(body: &Body) -> u64 {
+        match body {
+            Body::Constant(_) => 2,
+            Body::Coded(c) => c.file_bytes(),
+        }
+    }
+
+    /// Compression of a dumped sequence (`ZERMELO_LAB_DUMP`) with other knobs.
+    #[test]
+    #[ignore]
+    fn knobs() {
+        use super::super::compress::{compress_with, Tuning};
+        let raw = std::fs::read("/tmp/syzw/dump-places.bin").unwrap();
+        let places: Vec<Place> = raw
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let wdl: Vec<u16> = std::fs::read("/tmp/syzw/dump-wdl.bin")
+            .unwrap()
+            .into_iter()
+            .map(u16::from)
+            .collect();
+        let side = 1;
+        let ((body, bytes), info) = dtz_body(&places, (false, false), side);
+        let _ = (body, info);
+        eprintln!("dtz now {bytes}");
+        let Body::Coded(c) = wdl_body(&places).0 else {
+            panic!()
+        };
+        eprintln!(
+            "wdl now {} syms {} data {} header {}",
+            c.file_bytes(),
+            c.header.len() / 3,
+            c.data.len(),
+            c.header.len()
+        );
+        let dtz_seq = lab_dtz_sequence(&places);
+        for min in [4, 6, 8] {
+            for (per, share) in [
+                (4, 0),
+                (256, 0),
+                (256, 64),
+                (256, 128),
+                (256, 192),
+                (32, 128),
+            ] {
+                let t = Tuning {
+                    min_pair_count: min,
+                    max_new_per_round: per,
+                    min_share: share,
+                };
+                let d = compress_with(&dtz_seq, 10, &t);
+                let w = compress_with(&wdl, 6, &t);
+                let _ = std::time::Instant::now();
+                eprintln!("min {min} per {per} share {share}: dtz {} ({} syms, data {}) wdl {} ({} syms, data {})",
+                    d.file_bytes(), d.header.len() / 3, d.data.len(), w.file_bytes(), w.header.len() / 3, w.data.len());
+            }
+        }
+    }
+
+    /// The DTZ sequence `dtz_body` compresses (moves, maps by frequency, free places filled).
+    fn lab_dtz_sequence(places: &[Place]) -> Vec<u16> {
+        let mut freq = std::collections::HashMap::new();
+        let key = |p: Place| ((p >> 12) & 7, (p & NOT_READ) / 2);
+        for &p in places {
+            if p & NOT_READ != NOT_READ {
+                *freq.entry(key(p)).or_insert(0u64) += 1;
+            }
+        }
+        let mut rank = std::collections::HashMap::new();
+        for class in 0..5 {
+            let mut v: Vec<_> = freq
+                .iter()
+                .filter(|(k, _)| k.0 == class)
+                .map(|(k, &f)| (f, k.1))
+                .collect();
+            v.sort_by_key(|&(f, d)| (std::cmp::Reverse(f), d));
+            for (r, &(_, d)) in v.iter().enumerate() {
+                rank.insert((class, d), r as u16);
+            }
+        }
+        let mut seq: Vec<u16> = places
+            .iter()
+            .map(|&p| {
+                if p & NOT_READ == NOT_READ {
+                    u16::MAX
+                } else {
+                    rank[&key(p)]
+                }
+            })
+            .collect();
+        fill_free(&mut seq, u16::MAX);
+        seq
+    }
+
+    /// The dumped places against a published DTZ sub-table of the same order:
+    /// `ZERMELO_LAB_FILE=path/KRvKB.rtbz` (pawnless, one sub-table).
+    #[test]
+    #[ignore]
+    fn against_published() {
+        use super::super::name::TableName;
+        use super::super::table::TableFile;
+        let path = std::path::PathBuf::from(std::env::var("ZERMELO_LAB_FILE").unwrap());
+        let data = std::fs::read(&path).unwrap();
+        let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let ours_name = TableName::from_codes(&[6, 4, 14, 11]).unwrap();
+        let _ = ours_name;
+        let name = Plan::new(&stem.parse::<Material>().unwrap()).unwrap().name;
+        let wdl_side: Option<usize> = std::env::var("ZERMELO_LAB_WDL_SIDE")
+            .ok()
+            .map(|s| s.parse().unwrap());
+        let metric = if wdl_side.is_some() {
+            Metric::Wdl
+        } else {
+            Metric::Dtz
+        };
+        let file = TableFile::parse(&path, data, &name, metric).unwrap();
+        let theirs = file.stored_values(0, wdl_side.unwrap_or(0));
+        let raw = std::fs::read("/tmp/syzw/dump-places.bin").unwrap();
+        let places: Vec<Place> = raw
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let ours: Vec<u16> = match wdl_side {
+            Some(_) => std::fs::read("/tmp/syzw/dump-wdl.bin")
+                .unwrap()
+                .into_iter()
+                .map(u16::from)
+                .collect(),
+            None => lab_dtz_sequence(&places),
+        };
+        if wdl_side.is_some() {
+            // Their values at our bounded and free places.
+            let mut hist = std::collections::BTreeMap::new();
+            for i in 0..places.len() {
+                let p = (places[i] >> 12) as u8;
+                *hist.entry((p, theirs[i], ours[i])).or_insert(0u64) += 1;
+            }
+            eprintln!("(place, theirs, ours): {hist:?}");
+            let o = super::super::compress::compress(&ours, 6);
+            eprintln!(
+                "our values compressed: {} ({} syms, data {})",
+                o.file_bytes(),
+                o.header.len() / 3,
+                o.data.len()
+            );
+        }
+        let runs = |v: &[u16]| 1 + v.windows(2).filter(|w| w[0] != w[1]).count();
+        let distinct = |v: &[u16]| v.iter().collect::<std::collections::HashSet<_>>().len();
+        eprintln!(
+            "theirs: {} values, {} runs, {} distinct",
+            theirs.len(),
+            runs(&theirs),
+            distinct(&theirs)
+        );
+        eprintln!(
+            "ours:   {} values, {} runs, {} distinct",
+            ours.len(),
+            runs(&ours),
+            distinct(&ours)
+        );
+        let free = places.iter().filter(|&&p| p & NOT_READ == NOT_READ).count();
+        eprintln!("free places {free}");
+        // Their choices at our free places: the same as the value before (a run), or not.
+        let mut same_prev = 0;
+        let mut same_next = 0;
+        for i in 1..theirs.len() - 1 {
+            if places[i] & NOT_READ == NOT_READ {
+                same_prev += usize::from(theirs[i] == theirs[i - 1]);
+                same_next += usize::from(theirs[i] == theirs[i + 1]);
+            }
+        }
+        eprintln!("their free places equal to the previous {same_prev}, to the next {same_next}");
+        let t = super::super::compress::compress(&theirs, if wdl_side.is_some() { 6 } else { 10 });
+        eprintln!(
+            "their values compressed here: {} ({} syms, data {})",
+            t.file_bytes(),
+            t.header.len() / 3,
+            t.data.len()
+        );
+    }
+
+    /// Full sizes of every order against the sampled estimates:
+    /// `ZERMELO_LAB=KQRvK ZERMELO_LAB_TABLES=DIR cargo test --lib lab -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn orders_full_and_sampled() {
+        let m: Material = std::env::var("ZERMELO_LAB").unwrap().parse().unwrap();
+        let tb = Tablebase::open(Path::new(&std::env::var("ZERMELO_LAB_TABLES").unwrap()));
+        let plan = Plan::new(&m).unwrap();
+        let orders = candidates(&plan.kinds, plan.shape, plan.lead);
+        let sub = Sub {
+            plan: &plan,
+            tb: &tb,
+            file: 0,
+        };
+        let chosen = sub.choose(&orders).unwrap();
+        eprintln!(
+            "chosen wdl {:?} dtz {} side {}",
+            chosen.wdl, chosen.dtz, chosen.dtz_side
+        );
+        if let Ok(dump) = std::env::var("ZERMELO_LAB_DUMP") {
+            // `side:order`: the filled WDL and DTZ sequences of that side and order.
+            let (side, k) = dump.split_once(':').unwrap();
+            let (side, k): (usize, usize) = (side.parse().unwrap(), k.parse().unwrap());
+            let layout = plan.layout(&orders[k], 0).unwrap();
+            let places = sub
+                .sample(&orders[k], &layout, side, 1, layout.size)
+                .unwrap();
+            let mut wdl: Vec<u8> = places.iter().map(|&p| (p >> 12) as u8).collect();
+            fill_wdl(&mut wdl);
+            std::fs::write("/tmp/syzw/dump-wdl.bin", &wdl).unwrap();
+            let raw: Vec<u8> = places.iter().flat_map(|p| p.to_le_bytes()).collect();
+            std::fs::write("/tmp/syzw/dump-places.bin", raw).unwrap();
+            return;
+        }
+        for side in 0..plan.sides() {
+            let sampled = sub
+                .costs(
+                    &orders,
+                    &(0..orders.len()).collect::<Vec<_>>(),
+                    side,
+                    SAMPLE_STRETCHES,
+                    STRETCH,
+                )
+                .unwrap();
+            for k in 0..orders.len() {
+                let choice = Choice {
+                    wdl: vec![k; plan.sides()],
+                    dtz_side: side,
+                    dtz: k,
+                };
+                let (wdl, dtz, _) = sub.tables(&orders, &choice).unwrap();
+                eprintln!(
+                    "side {side} order {k} {:?} {}: wdl {} (sampled {}) dtz {} (sampled {})",
+                    orders[k].codes,
+                    orders[k].order,
+                    size(&wdl[side].body),
+                    sampled[k].wdl,
+                    size(&dtz.body),
+                    sampled[k].dtz
+                );
+            }
+        }
+    }
 }

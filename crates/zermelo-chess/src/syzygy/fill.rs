@@ -3,11 +3,13 @@
 //!
 //! A WDL place may be free (no position, or an illegal one), bounded (a capture reaches the
 //! position's class, so any lower class reads the same) or exact. Runs are what the pairs
-//! compression turns into few symbols, so the fill minimises the number of runs: a place keeps
-//! the current value when it may; otherwise the new value is one allowed over the longest
-//! stretch ahead (the greedy choice, optimal for the number of runs), the most frequent such
-//! value among the exact places. O(n): each place is scanned once after the choice and once
-//! by the lookahead. A DTZ place is exact or free; free places continue the previous value.
+//! compression turns into few symbols, and the same runs again are what it turns into the
+//! same symbols: a stretch of free and bounded places between two exact ones takes, if it
+//! may, the class of the neighbour more frequent in the table (so the runs of the common
+//! classes grow and those of the rare ones keep the extent their positions give them, which
+//! repeats from one part of the board to the next); otherwise it is filled in the fewest
+//! runs (greedily, which is optimal for that count). A DTZ place is exact or free; a free
+//! stretch takes the more frequent of its two neighbours. O(n) each.
 
 /// A WDL place: an exact class (`0..=4`, Syzygy's class plus 2), a class any lower one may
 /// stand for ([`BOUNDED`] plus the class), or [`FREE`].
@@ -32,7 +34,43 @@ pub(crate) fn fill_wdl(places: &mut [u8]) {
             freq[usize::from(p)] += 1;
         }
     }
-    let mut current: Option<u8> = None;
+    let mut i = 0;
+    while i < places.len() {
+        if places[i] < 5 {
+            i += 1;
+            continue;
+        }
+        let end = places[i..]
+            .iter()
+            .position(|&p| p < 5)
+            .map_or(places.len(), |k| i + k);
+        let common = places[i..end].iter().fold(0b11111, |m, &p| m & allowed(p));
+        let before = i.checked_sub(1).map(|k| places[k]);
+        let after = places.get(end).copied();
+        // The more frequent neighbour first: runs of the common classes grow, and the rare
+        // ones keep their exact extent, which repeats better.
+        let mut neighbours = [before, after];
+        if let [Some(a), Some(b)] = neighbours {
+            if freq[usize::from(b)] > freq[usize::from(a)] {
+                neighbours.swap(0, 1);
+            }
+        }
+        match neighbours
+            .into_iter()
+            .flatten()
+            .find(|&v| common & 1 << v != 0)
+        {
+            Some(v) => places[i..end].fill(v),
+            None => fill_greedy(&mut places[i..end], before, &freq),
+        }
+        i = end;
+    }
+}
+
+/// Fills a stretch of free and bounded places in as few runs as possible, continuing
+/// `current` where it may: a new run takes a class allowed over the longest stretch ahead (the
+/// greedy choice, optimal for the number of runs), the most frequent such class.
+fn fill_greedy(places: &mut [u8], mut current: Option<u8>, freq: &[u64; 5]) {
     let mut i = 0;
     while i < places.len() {
         if let Some(c) = current.filter(|&c| allowed(places[i]) & 1 << c != 0) {
@@ -56,17 +94,35 @@ pub(crate) fn fill_wdl(places: &mut [u8]) {
     }
 }
 
-/// Replaces every `free` value by the value before it (the first values, before any other,
-/// by the first other value; 0 if all are free).
+/// Replaces every `free` value: a stretch of them between two values takes the one of the two
+/// that is more frequent among the values given (the first on a tie); a stretch at either end
+/// its one neighbour (0 if every value is free).
 pub(crate) fn fill_free(values: &mut [u16], free: u16) {
-    let first = values.iter().copied().find(|&v| v != free).unwrap_or(0);
-    let mut current = first;
-    for v in values.iter_mut() {
-        if *v == free {
-            *v = current;
-        } else {
-            current = *v;
+    let mut freq = vec![0u64; 1 << 16];
+    for &v in values.iter() {
+        freq[usize::from(v)] += 1;
+    }
+    freq[usize::from(free)] = 0;
+    let mut i = 0;
+    while i < values.len() {
+        if values[i] != free {
+            i += 1;
+            continue;
         }
+        let end = values[i..]
+            .iter()
+            .position(|&v| v != free)
+            .map_or(values.len(), |k| i + k);
+        let before = i.checked_sub(1).map(|k| values[k]);
+        let after = values.get(end).copied();
+        let v = match (before, after) {
+            (Some(a), Some(b)) if freq[usize::from(b)] > freq[usize::from(a)] => b,
+            (Some(a), _) => a,
+            (None, Some(b)) => b,
+            (None, None) => 0,
+        };
+        values[i..end].fill(v);
+        i = end;
     }
 }
 
@@ -101,9 +157,9 @@ mod tests {
     #[test]
     fn free_dtz_places_continue_runs() {
         let f = u16::MAX;
-        let mut v = vec![f, f, 3, f, 5, f];
+        let mut v = vec![f, f, 3, f, 5, f, 5];
         fill_free(&mut v, f);
-        assert_eq!(v, [3, 3, 3, 3, 5, 5]);
+        assert_eq!(v, [3, 3, 3, 5, 5, 5, 5]);
         let mut all = vec![f; 3];
         fill_free(&mut all, f);
         assert_eq!(all, [0, 0, 0]);
