@@ -186,7 +186,7 @@ impl Indexer {
 
     /// The indices of the boards one king or piece move away from the canonical board `sq`,
     /// with `turn` to move ([`Reindex`]).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn reindex(&self, sq: &[u8; 8], turn: Color) -> Reindex<'_> {
         match &self.scheme {
             Scheme::Pawnless(s) => {

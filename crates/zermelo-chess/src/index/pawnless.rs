@@ -413,6 +413,18 @@ impl Pawnless {
     /// The value of the digits of groups `from..` for pieces on `sq` (slot order).
     #[inline]
     fn pieces_value(&self, sq: &[u8; 8], from: usize) -> u64 {
+        if from == 0 && self.singles() {
+            // Without equal pieces, loops of the exact length (unrolled comparisons).
+            let mut values = [0u64; 6];
+            match self.count {
+                1 => self.single_values::<1>(sq, &mut values),
+                2 => self.single_values::<2>(sq, &mut values),
+                3 => self.single_values::<3>(sq, &mut values),
+                4 => self.single_values::<4>(sq, &mut values),
+                _ => return (0..self.count).map(|g| self.group_value(sq, g)).sum(),
+            }
+            return values.iter().sum();
+        }
         (from..self.count).map(|g| self.group_value(sq, g)).sum()
     }
 
@@ -615,7 +627,7 @@ enum How {
 }
 
 impl<'a> Reindex<'a> {
-    #[inline]
+    #[inline(always)]
     pub(super) fn new(ix: &'a Pawnless, sq: &[u8; 8], turn: Color) -> Reindex<'a> {
         let settled = ix.settled_from(&sq[..ix.n]);
         let singles_from = ix.singles_from;
