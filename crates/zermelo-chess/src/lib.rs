@@ -12,7 +12,7 @@
 //! * [`Material`] — a material signature, its canonical orientation and the signatures one
 //!   capture or promotion away ([`Material::generation_order`]);
 //! * [`Indexer`] — rank/unrank of one material with symmetry reduction;
-//! * [`generate`] — one table (3 to 5 pieces) by retrograde analysis on un-moves over the
+//! * [`generate`] — one table (3 to 6 pieces) by retrograde analysis on un-moves over the
 //!   index, on zermelo's compact engine (no graph, 2 bytes and a bit per index of the group
 //!   being solved), seeded from the smaller tables that captures and promotions lead into;
 //!   [`generate_with`] checkpoints to a work folder and resumes; [`generate_pair`] makes the
@@ -65,6 +65,7 @@ mod index;
 mod job;
 mod lock;
 mod material;
+mod ordered;
 mod plan;
 mod position;
 mod probe;
@@ -92,6 +93,7 @@ pub use job::{
 };
 pub use lock::{lock_path, Acquire, Holder, TableLock};
 pub use material::{Material, ParseMaterialError, TargetError, MAX_PIECES};
+pub use ordered::counts_as_syzygy;
 pub use plan::{Plan, PlannedTable, Targets};
 pub use position::{FenError, Move, Position, PositionError, Setup, MAX_CLOCK};
 pub use probe::{table_file_present, MoveDtz, ProbeError, Tablebase};

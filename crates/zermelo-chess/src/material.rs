@@ -8,7 +8,7 @@ use crate::square::{Color, Role};
 
 /// The most pieces (kings included) a table may have: generation, probing, the `tb` command
 /// and the server all refuse more.
-pub const MAX_PIECES: usize = 5;
+pub const MAX_PIECES: usize = 6;
 
 /// The pieces of both sides besides the kings, each side strongest first.
 ///
@@ -269,15 +269,19 @@ mod tests {
     }
 
     #[test]
-    fn table_materials_are_canonical_and_have_three_to_five_pieces() {
+    fn table_materials_are_canonical_and_have_three_to_six_pieces() {
         assert_eq!(Material::parse_table("krvkq").unwrap().to_string(), "KQvKR");
         let e = Material::parse_table("KvK").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "KvK: tables exist for 3 to 5 pieces, this has 2"
+            "KvK: tables exist for 3 to 6 pieces, this has 2"
         );
-        let e = Material::parse_table("KQRBNvK").unwrap_err();
-        assert!(matches!(e, TargetError::Pieces { pieces: 6, .. }), "{e}");
+        assert_eq!(
+            Material::parse_table("kvkqrbn").unwrap().to_string(),
+            "KQRBNvK"
+        );
+        let e = Material::parse_table("KQRBNvKQ").unwrap_err();
+        assert!(matches!(e, TargetError::Pieces { pieces: 7, .. }), "{e}");
         let e = Material::parse_table("KQ").unwrap_err();
         assert!(e.to_string().starts_with("invalid material \"KQ\""), "{e}");
     }

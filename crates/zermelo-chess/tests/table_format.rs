@@ -174,7 +174,7 @@ fn absurd_header_fields_are_clear_errors() {
     for (name, expect) in [
         ("KQvKR", "entries"),
         ("KvKN", "canonical"),
-        ("KQQQQvK", "at most"),
+        ("KQQQQQvK", "at most"),
         ("K?vK", "bad material"),
     ] {
         let mut field = [0u8; 16];

@@ -100,7 +100,7 @@ enum Command {
     Game(cmd::game::GameArgs),
     /// Serve the HTTP API and the visualiser of retrograde analysis (default 127.0.0.1:8080).
     Serve(cmd::serve::ServeArgs),
-    /// Chess endgame tablebases: gen, probe, line, stats, verify (3 to 5 pieces).
+    /// Chess endgame tablebases: gen, probe, line, stats, verify (3 to 6 pieces).
     Tb(cmd::tb::TbArgs),
     /// Parity games (PGSolver format) and reachability / safety / Büchi / co-Büchi objectives:
     /// solve to `paritysol` or JSON; `parity verify FILE SOLUTION` checks a certificate.

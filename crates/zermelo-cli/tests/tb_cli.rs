@@ -287,7 +287,7 @@ fn tb_errors_are_clear() {
         .args([
             "tb",
             "probe",
-            "7k/8/8/8/8/8/8/KQR2QR1 w - - 0 1",
+            "7k/8/8/8/8/8/8/KQRBQR2 w - - 0 1",
             "--tables",
             t,
         ])
@@ -329,7 +329,7 @@ fn tb_errors_are_clear() {
 #[test]
 fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
     let dir = tempfile::tempdir().unwrap();
-    // KQvK and KRvK (2 bytes x 81,920 indices of state) fit in 1 MiB; KQvKR (10 MB) does not:
+    // KQvK and KRvK (2.25 bytes x 57,288 indices of state) fit in 1 MiB; KQvKR (7.9 MB) does not:
     // refused up front, before its dependencies are generated (issue 22).
     zermelo()
         .args([
@@ -387,7 +387,7 @@ fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
         .assert()
         .success()
         .stdout(contains("KRvK:"))
-        .stderr(contains("stats: KRvK: 81920 indices in"));
+        .stderr(contains("stats: KRvK: 57288 indices in"));
 }
 
 /// `tb probe --stdin`: a NUL byte on line 2 ends the run at line 2, with line 1 answered (it

@@ -47,7 +47,7 @@ def test_the_files_are_the_command_lines(cli: Path, tmp_path: Path) -> None:
 
 def test_generate_errors_are_the_package_classes(tmp_path: Path) -> None:
     tb = Tablebase(tmp_path / "t")
-    with pytest.raises(ValueError, match="tables exist for 3 to 5 pieces, this has 2"):
+    with pytest.raises(ValueError, match="tables exist for 3 to 6 pieces, this has 2"):
         tb.generate("KvK")
     with pytest.raises(ValueError, match="invalid material"):
         tb.generate("KQ")

@@ -1,4 +1,4 @@
-"""Chess endgame tables made by zermelo (WDL + DTM, 3 to 5 pieces, no castling).
+"""Chess endgame tables made by zermelo (WDL + DTM, 3 to 6 pieces, no castling).
 
 Generate tables with :meth:`Tablebase.generate` (or the command line, ``zermelo tb gen KQvK
 --tables DIR``: the same library call, the same files), then probe them by FEN or with a
