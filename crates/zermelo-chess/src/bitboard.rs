@@ -2,7 +2,7 @@
 //!
 //! Kings, knights and pawns use one precomputed mask per square; sliders walk eight ray masks
 //! and cut each ray at its first blocker (the classical approach: one bit scan per direction),
-//! which needs no large magic tables and is fast with at most five pieces on the board.
+//! which needs no large magic tables and is fast with at most six pieces on the board.
 
 use crate::square::{Color, Role, KING_STEPS, KNIGHT_STEPS};
 

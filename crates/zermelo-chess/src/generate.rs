@@ -704,7 +704,8 @@ pub fn estimate_memory(material: &Material, options: &GenOptions) -> u64 {
 
 /// The resident memory [`generate_pair`] needs for the canonical `material`, in bytes: as
 /// [`estimate_memory`], with the smaller tables of both metrics decoded into memory side by
-/// side and both compressed tables.
+/// side, both compressed tables and, without a work folder, the DTZ starts (two bytes per
+/// index of the largest group).
 pub fn estimate_pair_memory(material: &Material, options: &GenOptions, rule: u32) -> u64 {
     estimate(material, options, &[Metric::Dtm, Metric::Dtz { rule }])
 }
@@ -746,7 +747,14 @@ fn estimate(material: &Material, options: &GenOptions, metrics: &[Metric]) -> u6
         0
     };
     let pawn_buffers = if ix.has_pawns() { 64 << 20 } else { 0 };
-    engine + metrics.len() as u64 * ix.size() / 4 + resident + caches + pawn_buffers
+    // A pair without a work folder keeps the DTZ starts of its group in memory (two bytes
+    // per index; with one, they are a file).
+    let starts = if metrics.len() == 2 && options.work_dir.is_none() {
+        2 * largest
+    } else {
+        0
+    };
+    engine + metrics.len() as u64 * ix.size() / 4 + resident + caches + pawn_buffers + starts
 }
 
 /// The groups of pawn configurations of a material, in the order they are solved (each a

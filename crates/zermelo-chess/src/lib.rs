@@ -73,6 +73,7 @@ mod index;
 mod job;
 mod lock;
 mod material;
+mod ordered;
 mod plan;
 mod position;
 mod probe;
@@ -104,6 +105,7 @@ pub use job::{
 };
 pub use lock::{lock_path, Acquire, Holder, TableLock};
 pub use material::{Material, ParseMaterialError, TargetError, MAX_PIECES};
+pub use ordered::counts_as_syzygy;
 pub use plan::{Plan, PlannedTable, Targets};
 pub use position::{FenError, Move, Position, PositionError, Setup, MAX_CLOCK};
 pub use probe::{table_file_present, MoveDtz, ProbeError, Tablebase};

@@ -277,6 +277,10 @@ mod tests {
             "KvK: tables exist for 3 to 6 pieces, this has 2"
         );
         assert_eq!(Material::parse_table("KRBNvKQ").unwrap().piece_count(), 6);
+        assert_eq!(
+            Material::parse_table("kvkqrbn").unwrap().to_string(),
+            "KQRBNvK"
+        );
         let e = Material::parse_table("KQRBNvKQ").unwrap_err();
         assert!(matches!(e, TargetError::Pieces { pieces: 7, .. }), "{e}");
         let e = Material::parse_table("KQ").unwrap_err();

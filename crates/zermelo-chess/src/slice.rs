@@ -502,7 +502,7 @@ impl SliceGame {
         let mover = b.turn.other();
         let occ = self.occupancy(b);
         let victim_king = b.sq[b.turn.index()];
-        let re = self.indexer.reindex(&b.sq, mover);
+        let mut re = self.indexer.reindex(&b.sq, mover);
         // How each of the mover's pieces bears on the other king, whichever piece moves: a
         // slider lined up with it attacks it once the squares between are empty, and must
         // then be blocked from there (`lines`, `blocked`: the squares between, and those of
@@ -549,10 +549,14 @@ impl SliceGame {
                     froms &= lines[j];
                 }
             }
+            if froms == 0 {
+                continue;
+            }
+            re.select(i);
             while froms != 0 {
                 let from = froms.trailing_zeros() as u8;
                 froms &= froms - 1;
-                out.push(re.index(i, from));
+                out.push(re.index(from));
             }
         }
     }
@@ -574,7 +578,7 @@ impl SliceGame {
         } else {
             self.pinned(b, occ, own, king, us)
         };
-        let re = self.indexer.reindex(&b.sq, us.other());
+        let mut re = self.indexer.reindex(&b.sq, us.other());
         for (i, p) in self.slots.iter().enumerate() {
             let from = b.sq[i];
             if p.color != us || from == GONE || p.role == Role::Pawn {
@@ -585,13 +589,17 @@ impl SliceGame {
             if p.role == Role::King {
                 targets &= !danger;
             }
+            if targets == 0 {
+                continue;
+            }
+            re.select(i);
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
                 if !free && !self.safe(&self.step(b, i, to, occ).0, us) {
                     continue;
                 }
-                if !f(re.index(i, to)) {
+                if !f(re.index(to)) {
                     return false;
                 }
             }

@@ -341,7 +341,7 @@ fn tb_errors_are_clear() {
 #[test]
 fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
     let dir = tempfile::tempdir().unwrap();
-    // KQvK and KRvK (2 bytes x 57,288 indices of state) fit in 1 MiB; KQvKR does not:
+    // KQvK and KRvK (2.25 bytes x 57,288 indices of state) fit in 1 MiB; KQvKR (7.9 MB) does not:
     // refused up front, before its dependencies are generated (issue 22).
     zermelo()
         .args([

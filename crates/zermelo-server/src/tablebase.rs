@@ -52,7 +52,7 @@ pub enum TablebaseError {
     /// The FEN is malformed or the position illegal.
     #[error("bad FEN: {0}")]
     BadFen(String),
-    /// A legal position outside what the tables hold (chess: more than 5 pieces).
+    /// A legal position outside what the tables hold (chess: more than 6 pieces).
     #[error("no table holds this position: {0}")]
     Unsupported(String),
     /// The table that covers the position is missing or unusable.

@@ -186,7 +186,7 @@ impl Indexer {
 
     /// The indices of the boards one king or piece move away from the canonical board `sq`,
     /// with `turn` to move ([`Reindex`]).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn reindex(&self, sq: &[u8; 8], turn: Color) -> Reindex<'_> {
         match &self.scheme {
             Scheme::Pawnless(s) => {
@@ -281,12 +281,22 @@ enum Reindexing<'a> {
 }
 
 impl Reindex<'_> {
-    /// The index of the board with slot `i` (a king or a piece, not a pawn) on `to` instead.
+    /// Selects slot `i` (a king or a piece, not a pawn): [`index`](Self::index) then gives
+    /// the boards with its piece moved. What its moves share is made here, once.
     #[inline]
-    pub(crate) fn index(&self, i: usize, to: u8) -> u64 {
+    pub(crate) fn select(&mut self, i: usize) {
+        match &mut self.0 {
+            Reindexing::Pawnless(r) => r.select(i),
+            Reindexing::Pawns(r) => r.select(i),
+        }
+    }
+
+    /// The index of the board with the selected slot's piece on `to` instead.
+    #[inline(always)]
+    pub(crate) fn index(&self, to: u8) -> u64 {
         match &self.0 {
-            Reindexing::Pawnless(r) => r.index(i, to),
-            Reindexing::Pawns(r) => r.index(i, to),
+            Reindexing::Pawnless(r) => r.index(to),
+            Reindexing::Pawns(r) => r.index(to),
         }
     }
 }

@@ -10,7 +10,7 @@
 //!    diagonal a1-h8 (rank <= file); kings neither on one square nor adjacent;
 //! 3. one digit per *group* of pieces, in slot order (white's pieces strongest first, then
 //!    black's): a piece with no equal is the rank of its square among the squares not taken by
-//!    the kings and the pieces of earlier groups (`square - popcount(taken & below(square))`,
+//!    the kings and the pieces of earlier groups (`square` less the taken squares below it,
 //!    radix 62, 61, 60, ...); a run of `r` equal pieces is one digit, the colexicographic rank
 //!    ([`combination`]) of their squares' ranks among those same free squares (radix
 //!    `C(free, r)`).
@@ -50,6 +50,28 @@ struct KingPair {
 }
 
 static PAIRS: [KingPair; 4096] = build_pairs();
+
+/// Per king placement, the 62 squares the kings leave free, ascending.
+static FREE_OF_KINGS: [[u8; 62]; KING_PLACEMENTS] = build_free();
+
+const fn build_free() -> [[u8; 62]; KING_PLACEMENTS] {
+    let mut out = [[0u8; 62]; KING_PLACEMENTS];
+    let mut k = 0;
+    while k < KING_PLACEMENTS {
+        let (wk, bk) = KINGS[k];
+        let mut s = 0;
+        let mut j = 0;
+        while s < 64 {
+            if s != wk && s != bk {
+                out[k][j] = s;
+                j += 1;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    out
+}
 
 const fn in_triangle(s: u8) -> bool {
     s % 8 <= 3 && s / 8 <= s % 8
@@ -125,34 +147,17 @@ fn pair(wk: u8, bk: u8) -> KingPair {
     PAIRS[(wk as usize) << 6 | bk as usize]
 }
 
-/// The squares below `s`.
+/// The rank of square `s` among the squares not taken by the first `len` slots of `sq` (`s`
+/// not among them): `s` less the taken squares below it, counted by comparisons over a fixed
+/// eight slots (branch-free; without the POPCNT instruction, which the default x86-64 target
+/// lacks, a population count of a bitboard is ~15 instructions).
 #[inline]
-fn below(s: u8) -> u64 {
-    (1u64 << s) - 1
-}
-
-/// The rank of square `s` among the squares not in `taken` (`s` not in it).
-#[inline]
-fn free_rank(taken: u64, s: u8) -> u8 {
-    s - (taken & below(s)).count_ones() as u8
-}
-
-/// The square of rank `rank` among the squares not in `taken`.
-#[inline]
-fn nth_free(taken: u64, rank: u8) -> u8 {
-    // Each taken square at or below the candidate pushes it one further (the taken squares
-    // ascending: once one lies above the candidate, so do the rest).
-    let mut s = rank;
-    let mut t = taken;
-    while t != 0 {
-        let o = t.trailing_zeros() as u8;
-        if o > s {
-            break;
-        }
-        s += 1;
-        t &= t - 1;
+fn free_rank(sq: &[u8; 8], len: usize, s: u8) -> u8 {
+    let mut below = 0;
+    for (k, &t) in sq.iter().enumerate() {
+        below += u8::from((k < len) & (t < s));
     }
-    s
+    s - below
 }
 
 /// Division by a constant as a multiplication (exact for every `u32` numerator: Lemire,
@@ -205,6 +210,12 @@ pub(super) struct Pawnless {
     group_of: [u8; 8],
     /// `P` fits in a `u32`: the digits are split by multiplications ([`Divisor`]).
     small: bool,
+    /// The first group from which on every group is a single piece.
+    singles_from: usize,
+    /// `2^64 / P + 1`, which divides every index with one side to move by `P` as a
+    /// multiplication when their product with `P` stays below `2^64` (the error term,
+    /// `index / 2^64`, is then below `1 / P`), as it does up to seven pieces.
+    kings_div: Option<u64>,
 }
 
 impl Pawnless {
@@ -238,14 +249,22 @@ impl Pawnless {
             g.div = Divisor::new(g.radix);
             place *= g.radix;
         }
+        let half = KING_PLACEMENTS as u64 * place;
         Pawnless {
             n,
             per_kings: place,
-            half: KING_PLACEMENTS as u64 * place,
+            half,
             groups,
             count,
             group_of,
             small: place <= u64::from(u32::MAX),
+            singles_from: groups[..count]
+                .iter()
+                .rposition(|g| g.end - g.start > 1)
+                .map_or(0, |g| g + 1),
+            kings_div: (u64::MAX / place)
+                .checked_add(1)
+                .filter(|_| u128::from(half) * u128::from(place) < 1 << 64),
         }
     }
 
@@ -266,9 +285,81 @@ impl Pawnless {
         } else {
             (Color::White, idx)
         };
-        let kk = rest / self.per_kings;
-        let mut p = rest - kk * self.per_kings;
+        let kk = match self.kings_div {
+            Some(m) => ((u128::from(rest) * u128::from(m)) >> 64) as u64,
+            None => rest / self.per_kings,
+        };
+        let p = rest - kk * self.per_kings;
+        // Without equal pieces, a loop of the exact length per piece count (unrolled, no
+        // branch per piece): the common case.
+        let sq = match (self.singles(), self.count) {
+            (true, 1) => self.decode_singles::<1>(kk, p),
+            (true, 2) => self.decode_singles::<2>(kk, p),
+            (true, 3) => self.decode_singles::<3>(kk, p),
+            (true, 4) => self.decode_singles::<4>(kk, p),
+            _ => self.decode_groups(kk, p),
+        };
+        (turn, sq)
+    }
+
+    /// The digit times the place value of each of `K` single pieces on `sq`.
+    #[inline(always)]
+    fn single_values<const K: usize>(&self, sq: &[u8; 8], values: &mut [u64; 6]) {
+        for j in 0..K {
+            let s = sq[j + 2];
+            let mut below = 0;
+            for &t in &sq[..j + 2] {
+                below += u8::from(t < s);
+            }
+            values[j] = u64::from(s - below) * self.groups[j].place;
+        }
+    }
+
+    /// Whether every group is a single piece, and the digits split by multiplications.
+    #[inline]
+    fn singles(&self) -> bool {
+        self.small && self.count == self.n - 2
+    }
+
+    /// The squares of placement `kk` and pieces' value `p` for `K` pieces, none equal.
+    ///
+    /// Each piece's place among the 62 squares free of the kings (`FREE_OF_KINGS`) is its free
+    /// rank plus one for each earlier piece at or below it, those taken in ascending order
+    /// (`placed`, kept sorted by a compare-and-swap pass).
+    #[inline(always)]
+    fn decode_singles<const K: usize>(&self, kk: u64, p: u64) -> [u8; 8] {
+        let mut digits = [0u8; K];
+        let mut q = p as u32;
+        for k in (0..K).rev() {
+            let (next, r) = self.groups[k].div.div_rem(q);
+            digits[k] = r as u8;
+            q = next;
+        }
         let (wk, bk) = KINGS[kk as usize];
+        let free = &FREE_OF_KINGS[kk as usize];
+        // The squares are gathered in one word: eight byte stores read back as one word
+        // (copying the board) stall the load until the stores retire.
+        let mut packed = u64::from(wk) | u64::from(bk) << 8;
+        let mut placed = [u8::MAX; K];
+        for j in 0..K {
+            let mut x = digits[j];
+            for &c in &placed[..j] {
+                x += u8::from(c <= x);
+            }
+            packed |= u64::from(free[x as usize]) << (8 * (j + 2));
+            placed[j] = x;
+            for k in (0..j).rev() {
+                let (a, b) = (placed[k], placed[k + 1]);
+                placed[k] = a.min(b);
+                placed[k + 1] = a.max(b);
+            }
+        }
+        packed.to_le_bytes()
+    }
+
+    /// [`decode_singles`](Self::decode_singles) for any groups: runs of equal pieces unranked
+    /// from their combination, digits of any size.
+    fn decode_groups(&self, kk: u64, mut p: u64) -> [u8; 8] {
         let mut digits = [0u64; 6];
         let groups = &self.groups[..self.count];
         if self.small {
@@ -284,66 +375,82 @@ impl Pawnless {
                 p /= g.radix;
             }
         }
-        let mut sq = [0u8; 8];
-        sq[0] = wk;
-        sq[1] = bk;
-        let mut taken = 1u64 << wk | 1u64 << bk;
+        let (wk, bk) = KINGS[kk as usize];
+        let mut packed = u64::from(wk) | u64::from(bk) << 8;
+        let free = &FREE_OF_KINGS[kk as usize];
+        let mut placed = [u8::MAX; 8];
+        let mut m = 0;
         for (&d, g) in digits.iter().zip(groups) {
             let (a, b) = (g.start as usize, g.end as usize);
+            let mut xs = [0u8; combination::MAX_RUN];
+            let xs = &mut xs[..b - a];
             if b - a == 1 {
-                let s = nth_free(taken, d as u8);
-                sq[a] = s;
-                taken |= 1 << s;
+                xs[0] = d as u8;
             } else {
-                let mut xs = [0u8; combination::MAX_RUN];
-                let xs = &mut xs[..b - a];
-                combination::unrank(d, 64 - taken.count_ones() as usize, xs);
-                let before = taken;
-                for (out, &x) in sq[a..b].iter_mut().zip(xs.iter()) {
-                    *out = nth_free(before, x);
-                    taken |= 1 << *out;
+                combination::unrank(d, 64 - a, xs);
+            }
+            let before = m;
+            for (k, x) in xs.iter_mut().enumerate() {
+                for &c in &placed[..before] {
+                    *x += u8::from(c <= *x);
                 }
+                packed |= u64::from(free[*x as usize]) << (8 * (a + k));
+            }
+            for &x in xs.iter() {
+                // Insert in order: shift the larger ones up.
+                let mut j = m;
+                while j > 0 && placed[j - 1] > x {
+                    placed[j] = placed[j - 1];
+                    j -= 1;
+                }
+                placed[j] = x;
+                m += 1;
             }
         }
-        (turn, sq)
+        packed.to_le_bytes()
     }
 
-    /// The value of the digits of groups `groups` for pieces on `sq` (slot order), with the
-    /// squares in `taken` (the kings and the earlier groups' pieces) not free.
+    /// The value of the digits of groups `from..` for pieces on `sq` (slot order).
     #[inline]
-    fn pieces_value(&self, sq: &[u8], mut taken: u64, groups: std::ops::Range<usize>) -> u64 {
-        let mut v = 0;
-        for g in &self.groups[groups] {
-            let (a, b) = (g.start as usize, g.end as usize);
-            if b - a == 1 {
-                let s = sq[a];
-                v += u64::from(free_rank(taken, s)) * g.place;
-                taken |= 1 << s;
-            } else {
-                let mut run = [0u8; 8];
-                let run = &mut run[..b - a];
-                run.copy_from_slice(&sq[a..b]);
-                sort_small(run);
-                let mut xs = [0u8; 8];
-                for (x, &s) in xs.iter_mut().zip(run.iter()) {
-                    *x = free_rank(taken, s);
-                }
-                for &s in run.iter() {
-                    taken |= 1 << s;
-                }
-                v += combination::rank(&xs[..b - a]) * g.place;
+    fn pieces_value(&self, sq: &[u8; 8], from: usize) -> u64 {
+        if from == 0 && self.singles() {
+            // Without equal pieces, loops of the exact length (unrolled comparisons).
+            let mut values = [0u64; 6];
+            match self.count {
+                1 => self.single_values::<1>(sq, &mut values),
+                2 => self.single_values::<2>(sq, &mut values),
+                3 => self.single_values::<3>(sq, &mut values),
+                4 => self.single_values::<4>(sq, &mut values),
+                _ => return (0..self.count).map(|g| self.group_value(sq, g)).sum(),
             }
+            return values.iter().sum();
         }
-        v
+        (from..self.count).map(|g| self.group_value(sq, g)).sum()
+    }
+
+    /// Group `g`'s digit times its place value for pieces on `sq`: its squares' free ranks
+    /// among the squares not taken by the slots before it.
+    #[inline]
+    fn group_value(&self, sq: &[u8; 8], g: usize) -> u64 {
+        let group = &self.groups[g];
+        let (a, b) = (group.start as usize, group.end as usize);
+        if b - a == 1 {
+            return u64::from(free_rank(sq, a, sq[a])) * group.place;
+        }
+        let mut xs = [0u8; 8];
+        for (x, &s) in xs.iter_mut().zip(&sq[a..b]) {
+            *x = free_rank(sq, a, s);
+        }
+        let xs = &mut xs[..b - a];
+        sort_small(xs);
+        combination::rank(xs) * group.place
     }
 
     /// The index of the pieces on `sq` with `turn` to move, the kings' pair already a
     /// placement (`kk`): no symmetry applied.
     #[inline]
-    fn encode(&self, turn: Color, kk: u16, sq: &[u8]) -> u64 {
-        turn.index() as u64 * self.half
-            + u64::from(kk) * self.per_kings
-            + self.pieces_value(sq, 1 << sq[0] | 1 << sq[1], 0..self.count)
+    fn encode(&self, turn: Color, kk: u16, sq: &[u8; 8]) -> u64 {
+        turn.index() as u64 * self.half + u64::from(kk) * self.per_kings + self.pieces_value(sq, 0)
     }
 
     /// Whether kings on `wk` and `bk` may stand anywhere (not on one square, not adjacent).
@@ -369,7 +476,9 @@ impl Pawnless {
         };
         let t = pair.t[0];
         let first = if t == 0 {
-            self.encode(turn, pair.kk, squares)
+            let mut sq = [0u8; 8];
+            sq[..n].copy_from_slice(&squares[..n]);
+            self.encode(turn, pair.kk, &sq)
         } else {
             self.encode(turn, pair.kk, &image(t))
         };
@@ -438,73 +547,247 @@ fn sort_small(xs: &mut [u8]) {
 }
 
 /// The indices of the boards one king or piece move away from a canonical board, with one side
-/// to move (the un-moves' predecessors, the moves' children in the slice): the same king
-/// placement and a piece of group `g` moved change only the digits of groups `g..`, computed
-/// from the squares taken before `g` ([`Pawnless::pieces_value`]); a king moved to a pair whose
-/// only symmetry is the identity changes the placement and every piece's digit (their free
-/// squares change), without a symmetry to find. Anything else (a king leaving such a pair, a
-/// piece up to the group that settles the symmetry of kings on the diagonal) is ranked.
+/// to move (the un-moves' predecessors, the moves' children in the slice), without ranking
+/// each where the symmetry stays the identity.
+///
+/// A move from `at` to `to` keeps every other piece where it is, so a digit that is a single
+/// piece's free rank `s - #(taken squares below s)` changes by `[at < s] - [to < s]`: for a
+/// piece moved, the digits of its group and the later groups change, for a king moved (into a
+/// pair whose only symmetry is the identity, so only the placement's number changes besides),
+/// every piece's digit. Where all those groups are single pieces the index is linear in the
+/// comparisons of `to` with the other slots' squares: `constant + to x place + sum of w_k over
+/// the squares q_k below to` ([`Slot`], made once per moved slot, a handful of comparisons per
+/// move). A run of equal pieces among them is computed from its squares
+/// ([`Pawnless::pieces_value`]); anything else (a king leaving such a pair, a piece up to the
+/// group that settles the symmetry of kings on the diagonal) is ranked.
 #[derive(Clone, Debug)]
 pub(super) struct Reindex<'a> {
     ix: &'a Pawnless,
     sq: [u8; 8],
     turn: Color,
     settled: usize,
+    /// The first group from which on every group is a single piece.
+    singles_from: usize,
     /// Per group: the index with `turn` to move up to its digit (side, placement, earlier
-    /// groups), and the squares taken before it.
+    /// groups), and its digit times its place value on the board.
     prefix: [u64; 6],
-    taken: [u64; 6],
+    values: [u64; 6],
+    /// The slot whose moves are indexed ([`select`](Self::select)).
+    slot: Slot,
+}
+
+/// How the moves of one slot are indexed ([`Reindex::select`]).
+#[derive(Clone, Debug)]
+struct Slot {
+    i: usize,
+    how: How,
+    /// The linear form (`How::Linear`, `How::King`), in wrapping arithmetic: the constant, the
+    /// moved piece's place value (0 for a king), and a weight per other slot's square.
+    constant: u64,
+    place: u64,
+    len: usize,
+    squares: [u8; 7],
+    weights: [u64; 7],
+}
+
+impl Slot {
+    /// `constant + to x place + the weights of the squares below to`, wrapping.
+    #[inline(always)]
+    fn linear(&self, constant: u64, to: u8) -> u64 {
+        let v = constant.wrapping_add(u64::from(to).wrapping_mul(self.place));
+        // A loop of the exact length (the slots but the moved one: 2 to 7), unrolled.
+        match self.len {
+            2 => v.wrapping_add(self.below::<2>(to)),
+            3 => v.wrapping_add(self.below::<3>(to)),
+            4 => v.wrapping_add(self.below::<4>(to)),
+            5 => v.wrapping_add(self.below::<5>(to)),
+            _ => v.wrapping_add(self.below::<7>(to)),
+        }
+    }
+
+    #[inline(always)]
+    fn below<const N: usize>(&self, to: u8) -> u64 {
+        let mut v = 0u64;
+        for k in 0..N {
+            // Padding squares (u8::MAX) are never below `to`.
+            let mask = u64::from(self.squares[k] < to).wrapping_neg();
+            v = v.wrapping_add(self.weights[k] & mask);
+        }
+        v
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum How {
+    Linear,
+    King,
+    /// Group `g` and later ones from their squares.
+    Groups(usize),
+    Rank,
 }
 
 impl<'a> Reindex<'a> {
-    #[inline]
+    #[inline(always)]
     pub(super) fn new(ix: &'a Pawnless, sq: &[u8; 8], turn: Color) -> Reindex<'a> {
         let settled = ix.settled_from(&sq[..ix.n]);
-        let mut prefix = [0u64; 6];
-        let mut taken = [0u64; 6];
-        if settled < ix.n {
-            let kk = pair(sq[0], sq[1]).kk;
-            let mut v = turn.index() as u64 * ix.half + u64::from(kk) * ix.per_kings;
-            let mut occ = 1u64 << sq[0] | 1u64 << sq[1];
-            for (g, group) in ix.groups[..ix.count].iter().enumerate() {
-                prefix[g] = v;
-                taken[g] = occ;
-                v += ix.pieces_value(sq, occ, g..g + 1);
-                for &s in &sq[group.start as usize..group.end as usize] {
-                    occ |= 1 << s;
+        let singles_from = ix.singles_from;
+        let mut values = [0u64; 6];
+        // Without equal pieces, loops of the exact length (unrolled comparisons).
+        match (ix.singles(), ix.count) {
+            (true, 1) => ix.single_values::<1>(sq, &mut values),
+            (true, 2) => ix.single_values::<2>(sq, &mut values),
+            (true, 3) => ix.single_values::<3>(sq, &mut values),
+            (true, 4) => ix.single_values::<4>(sq, &mut values),
+            _ => {
+                for (g, value) in values[..ix.count].iter_mut().enumerate() {
+                    *value = ix.group_value(sq, g);
                 }
             }
+        }
+        let mut prefix = [0u64; 6];
+        let kk = pair(sq[0], sq[1]).kk;
+        let mut v = turn.index() as u64 * ix.half + u64::from(kk) * ix.per_kings;
+        for (p, &value) in prefix.iter_mut().zip(&values[..ix.count]) {
+            *p = v;
+            v += value;
         }
         Reindex {
             ix,
             sq: *sq,
             turn,
             settled,
+            singles_from,
             prefix,
-            taken,
+            values,
+            slot: Slot {
+                i: 0,
+                how: How::Rank,
+                constant: 0,
+                place: 0,
+                len: 0,
+                squares: [u8::MAX; 7],
+                weights: [0; 7],
+            },
         }
     }
 
-    /// The index of the board with slot `i` on `to` instead.
+    /// Prepares the moves of slot `i` (a king or a piece): what they need, the same for all,
+    /// made in place.
     #[inline]
-    pub(super) fn index(&self, i: usize, to: u8) -> u64 {
+    pub(super) fn select(&mut self, i: usize) {
         let ix = self.ix;
+        let slot = &mut self.slot;
+        slot.i = i;
+        slot.how = How::Rank;
+        let g = ix.group_of[i] as usize;
+        if i >= 2 && i < self.settled {
+            return;
+        }
+        if i >= 2 && g < self.singles_from {
+            slot.how = How::Groups(g);
+            return;
+        }
+        if i < 2 && self.singles_from > 0 {
+            slot.how = How::Groups(0);
+            return;
+        }
+        let at = self.sq[i];
+        // Each later single's digit with `at` free, less one (the `[s < to]` terms add it
+        // back where `to` is below it): wrapping, as the sum is.
+        let first = if i < 2 { 0 } else { g + 1 };
+        let mut constant = if i < 2 {
+            self.turn.index() as u64 * ix.half
+        } else {
+            self.prefix[g]
+        };
+        for (h, group) in ix.groups[..ix.count].iter().enumerate().skip(first) {
+            let s = self.sq[group.start as usize];
+            let shifted = self.values[h] + u64::from(at < s) * group.place;
+            constant = constant.wrapping_add(shifted.wrapping_sub(group.place));
+        }
+        slot.squares = [u8::MAX; 7];
+        let mut k = 0;
+        for (j, &q) in self.sq[..ix.n].iter().enumerate() {
+            if j == i || (i < 2 && j < 2) {
+                continue;
+            }
+            slot.squares[k] = q;
+            slot.weights[k] = if j < i {
+                // A square taken below `to`: the moved piece's free rank one less.
+                ix.groups[g].place.wrapping_neg()
+            } else {
+                ix.groups[ix.group_of[j] as usize].place
+            };
+            k += 1;
+        }
+        slot.len = k;
+        slot.constant = constant;
+        if i < 2 {
+            slot.how = How::King;
+            slot.place = 0;
+        } else {
+            slot.how = How::Linear;
+            slot.place = ix.groups[g].place;
+        }
+    }
+
+    /// The index of the board with the selected slot's piece on `to` instead.
+    #[inline(always)]
+    pub(super) fn index(&self, to: u8) -> u64 {
+        let slot = &self.slot;
+        if slot.how == How::Linear {
+            return slot.linear(slot.constant, to);
+        }
+        self.index_otherwise(to)
+    }
+
+    #[inline(never)]
+    fn index_otherwise(&self, to: u8) -> u64 {
+        let ix = self.ix;
+        let slot = &self.slot;
+        match slot.how {
+            How::Linear => slot.linear(slot.constant, to),
+            How::King => {
+                let (wk, bk) = if slot.i == 0 {
+                    (to, self.sq[1])
+                } else {
+                    (self.sq[0], to)
+                };
+                let p = pair(wk, bk);
+                if p.len == 1 && p.t[0] == 0 {
+                    slot.linear(
+                        slot.constant.wrapping_add(u64::from(p.kk) * ix.per_kings),
+                        to,
+                    )
+                } else {
+                    self.ranked(slot.i, to)
+                }
+            }
+            How::Groups(g) => {
+                let mut moved = self.sq;
+                moved[slot.i] = to;
+                if slot.i >= 2 {
+                    return self.prefix[g] + ix.pieces_value(&moved, g);
+                }
+                let p = pair(moved[0], moved[1]);
+                if p.len == 1 && p.t[0] == 0 {
+                    self.turn.index() as u64 * ix.half
+                        + u64::from(p.kk) * ix.per_kings
+                        + ix.pieces_value(&moved, 0)
+                } else {
+                    self.ranked(slot.i, to)
+                }
+            }
+            How::Rank => self.ranked(slot.i, to),
+        }
+    }
+
+    fn ranked(&self, i: usize, to: u8) -> u64 {
         let mut moved = self.sq;
         moved[i] = to;
-        if i < 2 {
-            let p = pair(moved[0], moved[1]);
-            if p.len == 1 && p.t[0] == 0 {
-                return self.turn.index() as u64 * ix.half
-                    + u64::from(p.kk) * ix.per_kings
-                    + ix.pieces_value(&moved, 1 << moved[0] | 1 << moved[1], 0..ix.count);
-            }
-            return ix.rank_squares_with_transform(self.turn, &moved[..ix.n]).0;
-        }
-        if i < self.settled {
-            return ix.rank_squares_with_transform(self.turn, &moved[..ix.n]).0;
-        }
-        let g = ix.group_of[i] as usize;
-        self.prefix[g] + ix.pieces_value(&moved, self.taken[g], g..ix.count)
+        self.ix
+            .rank_squares_with_transform(self.turn, &moved[..self.ix.n])
+            .0
     }
 }
 
@@ -543,15 +826,23 @@ mod tests {
     }
 
     #[test]
-    fn nth_free_inverts_free_rank() {
-        let mut taken = 0x8100_0000_0024_0001u64;
-        for _ in 0..4 {
-            let free: Vec<u8> = (0..64).filter(|s| taken >> s & 1 == 0).collect();
+    fn free_ranks_count_the_free_squares_below() {
+        for list in [
+            &[0u8, 18, 21, 56, 63][..],
+            &[7, 6, 5, 4, 3, 2, 1, 0],
+            &[40],
+            &[],
+        ] {
+            let free: Vec<u8> = (0..64).filter(|s| !list.contains(s)).collect();
+            let mut sq = [u8::MAX; 8];
+            sq[..list.len()].copy_from_slice(list);
             for (r, &s) in free.iter().enumerate() {
-                assert_eq!(nth_free(taken, r as u8), s);
-                assert_eq!(free_rank(taken, s), r as u8);
+                assert_eq!(free_rank(&sq, list.len(), s), r as u8);
             }
-            taken = taken.rotate_left(7) | 1 << 40;
+        }
+        for (k, &(wk, bk)) in KINGS.iter().enumerate() {
+            let free: Vec<u8> = (0..64).filter(|&s| s != wk && s != bk).collect();
+            assert_eq!(&FREE_OF_KINGS[k][..], &free[..]);
         }
     }
 

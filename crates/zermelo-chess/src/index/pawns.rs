@@ -295,6 +295,8 @@ pub(super) struct Reindex<'a> {
     base: u64,
     /// Per slot in a run of equal pieces: the value of the run's digits on the board.
     before: [u64; 8],
+    /// The slot whose moves are indexed ([`select`](Self::select)).
+    i: usize,
 }
 
 impl<'a> Reindex<'a> {
@@ -316,13 +318,20 @@ impl<'a> Reindex<'a> {
             turn,
             base,
             before,
+            i: 0,
         }
     }
 
-    /// The index of the board with slot `i` on `to` instead.
+    /// Selects slot `i` (a king or a piece) for [`index`](Self::index).
     #[inline]
-    pub(super) fn index(&self, i: usize, to: u8) -> u64 {
-        let ix = self.ix;
+    pub(super) fn select(&mut self, i: usize) {
+        self.i = i;
+    }
+
+    /// The index of the board with the selected slot's piece on `to` instead.
+    #[inline(always)]
+    pub(super) fn index(&self, to: u8) -> u64 {
+        let (ix, i) = (self.ix, self.i);
         let (place, at) = (ix.place[i], self.sq[i]);
         if i == 0 {
             if is_plain(to) {

@@ -297,16 +297,6 @@ impl TableFile {
         }
     }
 
-    /// Every stored value of sub-table `side` of pawn file `file`, in index order, with
-    /// its DTZ map applied (for tests of the writer).
-    #[cfg(test)]
-    pub(crate) fn stored_values(&self, file: usize, side: usize) -> Vec<u16> {
-        let sub = &self.subtables[file][side];
-        (0..sub.layout.size)
-            .map(|i| sub.pairs.value(&self.data, i).expect("a readable table"))
-            .collect()
-    }
-
     /// The stored WDL class (-2..=2) of `pos`, which must have this table's material.
     pub(crate) fn wdl(&self, pos: &Position) -> Result<i8, SyzygyError> {
         let found = self.locate(pos).map_err(|c| corrupt(&self.path, c))?;

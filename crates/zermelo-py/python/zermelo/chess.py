@@ -1,4 +1,4 @@
-"""Chess endgame tables: zermelo's (WDL, DTZ and DTM, 3 to 5 pieces, no castling) and Syzygy's
+"""Chess endgame tables: zermelo's (WDL, DTZ and DTM, 3 to 6 pieces, no castling) and Syzygy's
 published ones (WDL and DTZ, up to 7 pieces), probed together.
 
 Generate tables with :meth:`Tablebase.generate` (or the command line, ``zermelo tb gen KQvK
