@@ -34,8 +34,10 @@ mkdir -p target/e2e
 cargo test --workspace --locked --no-run --quiet
 bin="${CARGO_TARGET_DIR:-target}"/debug/zermelo
 # The 3-piece chess tables with their DTZ tables (KQvK, KRvK, ...: a few seconds)
-# for the tablebase page's tests.
+# for the tablebase page's tests, made afresh each time (tables left by an older zermelo may
+# be of an older format, which the server rightly refuses).
 tables=target/e2e/tables
+rm -rf "$tables"
 "$bin" tb gen --all 3 --tables "$tables" -q >/dev/null
 log=$(mktemp)
 "$bin" serve --bind 127.0.0.1:0 --tables "$tables" 2>"$log" &

@@ -104,6 +104,10 @@ pub struct GenOptions {
     pub checkpoint_interval: Duration,
     /// Keep the group's cells in a memory-mapped file in the work folder instead of on the heap.
     pub mapped: bool,
+    /// With `mapped`: keep the mapped cells' pages resident in this process under about this
+    /// many bytes ([`CompactOptions::resident_budget`]), so that the state streams from the
+    /// work folder instead of filling memory.
+    pub resident_budget: Option<u64>,
     /// Refuse a group whose engine state exceeds this many bytes.
     pub max_memory: Option<u64>,
     /// Set to the layer (depth in plies) being solved, for a progress display.
@@ -125,6 +129,7 @@ impl Default for GenOptions {
             work_dir: None,
             checkpoint_interval: Duration::from_secs(60),
             mapped: false,
+            resident_budget: None,
             max_memory: None,
             layer: None,
             metric: Metric::Dtm,
@@ -536,6 +541,7 @@ impl<'a> Run<'a> {
         let engine_options = CompactOptions {
             work_dir: dir.map(|d| checkpoint::group_dir(d, &self.name)),
             mapped: self.options.mapped && dir.is_some(),
+            resident_budget: self.options.resident_budget,
             checkpoint_every: Some(self.options.checkpoint_interval),
             // A pawnless table is written from the engine's cells after the solve: its last
             // state stays on disk until the table is (`discard_checkpoint`).
@@ -627,6 +633,8 @@ impl<'a> Run<'a> {
                         out.par_chunks_mut(w).enumerate().for_each(|(j, b)| {
                             put(b, entry(&solution, metric, first + j as u64));
                         });
+                        // Out of core: the state's pages read are not needed again.
+                        solution.release_pages(first, (out.len() / w) as u64);
                         Ok(())
                     },
                 )

@@ -78,7 +78,12 @@ pub struct GenerationJob {
     /// How the engine finds the wins above a layer of lost positions (the same tables every
     /// way).
     pub lookahead: Lookahead,
-    /// The memory the job may use: a table whose estimate exceeds it is refused.
+    /// The memory the job may use. A table whose solver's state does not fit in it is
+    /// generated out of core (the state memory-mapped in the work folder, its resident pages
+    /// held under what is left); one whose out-of-core estimate does not fit either is
+    /// refused. [`Limit::Available`] (the default) means [`DEFAULT_MEMORY_SHARE`] of the
+    /// machine's memory (or of its memory cgroup's limit), so that a table too large for memory
+    /// streams instead of being killed by the kernel.
     pub memory: Limit,
     /// Wait while another process holds a table's lock (`false`: refuse with
     /// [`JobError::Held`]).
@@ -129,6 +134,19 @@ pub struct WrittenTable {
     pub stats: Stats,
 }
 
+/// The share of the machine's memory (or of its memory cgroup's limit) a job uses when no
+/// limit is given ([`GenerationJob::memory`] = [`Limit::Available`]).
+pub const DEFAULT_MEMORY_SHARE: f64 = 0.75;
+
+/// What a generating process holds besides its estimate (code, threads, buffers of the
+/// compressor and of the probes: 24 MiB measured generating KQQQvK), left out of the resident
+/// budget of an out-of-core state.
+const PROCESS_BASELINE: u64 = 32 << 20;
+
+/// The least resident budget given to an out-of-core state, however tight the limit (below
+/// it, the solver would spend its time faulting pages in).
+const MIN_RESIDENT_BUDGET: u64 = 16 << 20;
+
 /// What a job tells its observer, in order.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -162,6 +180,16 @@ pub enum JobEvent<'a> {
         indices: u64,
         /// The counters the generation moves.
         progress: &'a GenProgress,
+    },
+    /// The solver's state does not fit in the memory allowed: it is kept in the work folder
+    /// and streamed (memory-mapped, its resident pages held under `budget` bytes).
+    OutOfCore {
+        /// The material.
+        material: &'a Material,
+        /// The estimate of the generation in memory, in bytes.
+        in_memory: u64,
+        /// The bytes of the solver's state allowed to stay resident.
+        budget: u64,
     },
     /// Solved; the tables are written next.
     Solved {
@@ -441,7 +469,7 @@ impl GenerationJob {
             }
         }
         todo.sort_by_key(|t| std::cmp::Reverse(t.0));
-        let Some(&(solving, m, metric)) = todo.first() else {
+        let Some(&(_, m, metric)) = todo.first() else {
             return Ok(());
         };
         let (table, graph) = match metric {
@@ -456,30 +484,88 @@ impl GenerationJob {
                     .unwrap_or(0),
             ),
         };
-        self.check_memory(table, true, graph, solving)
+        let options = GenOptions {
+            metric: metric.unwrap_or(Metric::Dtm),
+            ..options.clone()
+        };
+        let estimate = |o: &GenOptions| match metric {
+            Some(_) => estimate_memory(m, o),
+            None => estimate_pair_memory(m, o, self.rule),
+        };
+        self.fit(table, true, graph, &options, estimate).map(|_| ())
     }
 
-    /// Refuses a table when the smaller tables it reads (`dependencies` bytes) and the
-    /// solver's estimate (`solving`) do not fit in the memory allowed.
-    fn check_memory(
+    /// The memory the job may use as a limit: [`Limit::Available`] becomes
+    /// [`DEFAULT_MEMORY_SHARE`] of [`zermelo::memory::physical`].
+    fn limit(&self) -> Limit {
+        match self.memory {
+            Limit::Available => match zermelo::memory::physical() {
+                Some(p) => Limit::Option(
+                    (p as f64 * DEFAULT_MEMORY_SHARE) as u64,
+                    "the default limit (3/4 of this machine's memory; raise it with --max-memory)",
+                ),
+                None => Limit::Unlimited,
+            },
+            other => other,
+        }
+    }
+
+    /// How a table is generated within the memory allowed: `options` as they are when the
+    /// smaller tables it reads (`dependencies` bytes) and the solver's estimate fit; else out of
+    /// core (`mapped`, with the resident budget of what the limit leaves); refused
+    /// ([`JobError::Memory`]) when even that does not fit. Returns the options and, out of
+    /// core, the in-memory estimate and the budget.
+    fn fit(
         &self,
         table: String,
         largest: bool,
         dependencies: u64,
-        solving: u64,
-    ) -> Result<(), JobError> {
-        let estimate = Estimate {
+        options: &GenOptions,
+        estimate: impl Fn(&GenOptions) -> u64,
+    ) -> Result<(GenOptions, Option<(u64, u64)>), JobError> {
+        let limit = self.limit();
+        let at = |solving| Estimate {
             graph: dependencies,
             loading: 0,
             solving,
         };
-        self.memory
-            .check(estimate)
-            .map_err(|message| JobError::Memory {
-                table,
-                largest,
-                message,
+        let in_memory = estimate(options);
+        let bound = match limit {
+            Limit::Bytes(b) | Limit::Option(b, _) => Some(b),
+            _ => None,
+        };
+        let budget = |core: u64| {
+            bound.map(|b| {
+                b.saturating_sub(dependencies + core + PROCESS_BASELINE)
+                    .max(MIN_RESIDENT_BUDGET)
             })
+        };
+        if limit.check(at(in_memory)).is_ok() {
+            let mut options = options.clone();
+            if options.mapped {
+                // Mapped by choice: the state's pages stay within what the limit leaves.
+                options.resident_budget = budget(estimate(&options));
+            }
+            return Ok((options, None));
+        }
+        let mapped = GenOptions {
+            mapped: true,
+            ..options.clone()
+        };
+        let core = estimate(&mapped);
+        limit.check(at(core)).map_err(|message| JobError::Memory {
+            table,
+            largest,
+            message,
+        })?;
+        let budget = budget(core).unwrap_or(u64::MAX);
+        Ok((
+            GenOptions {
+                resident_budget: Some(budget),
+                ..mapped
+            },
+            Some((in_memory, budget)),
+        ))
     }
 
     /// The bytes of the smaller tables of `m` already in the folder (read while `m` is
@@ -588,12 +674,14 @@ impl Session<'_> {
             metric,
             ..self.options.clone()
         };
-        job.check_memory(
+        let (options, out_of_core) = job.fit(
             m.to_string(),
             false,
             job.dependencies_size(m, metric),
-            estimate_memory(m, &options),
+            &options,
+            |o| estimate_memory(m, o),
         )?;
+        self.tell_out_of_core(m, out_of_core);
         let t0 = Instant::now();
         let progress = GenProgress::default();
         (self.observe)(&JobEvent::Started {
@@ -622,14 +710,16 @@ impl Session<'_> {
     ) -> Result<(), JobError> {
         let job = self.job;
         let [dtm, dtz] = job.metrics();
-        job.check_memory(
+        let (options, out_of_core) = job.fit(
             m.to_string(),
             false,
             // Read block by block and released after each group: the larger set counts.
             job.dependencies_size(m, dtm)
                 .max(job.dependencies_size(m, dtz)),
-            estimate_pair_memory(m, &self.options, job.rule),
+            &self.options,
+            |o| estimate_pair_memory(m, o, job.rule),
         )?;
+        self.tell_out_of_core(m, out_of_core);
         let progress = GenProgress::default();
         (self.observe)(&JobEvent::Started {
             material: m,
@@ -641,12 +731,23 @@ impl Session<'_> {
         });
         let options = GenOptions {
             layer: Some(progress.layer.clone()),
-            ..self.options.clone()
+            ..options
         };
         let pair = generate_pair(m, tb, &progress.settled, &options)?;
         (self.observe)(&JobEvent::Solved { material: m });
         self.write(m, &pair.dtm, job.path(m, dtm), pair.dtm_time)?;
         self.write(m, &pair.dtz, job.path(m, dtz), pair.dtz_time)
+    }
+
+    /// Tells the observer that `m` is generated out of core (`(in-memory estimate, budget)`).
+    fn tell_out_of_core(&mut self, m: &Material, out_of_core: Option<(u64, u64)>) {
+        if let Some((in_memory, budget)) = out_of_core {
+            (self.observe)(&JobEvent::OutOfCore {
+                material: m,
+                in_memory,
+                budget,
+            });
+        }
     }
 
     /// Writes a generated table to `path`, deletes its work files, counts its statistics and

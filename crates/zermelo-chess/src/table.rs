@@ -926,7 +926,7 @@ fn encode(
     mut fill: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
 ) -> io::Result<Vec<u8>> {
     /// Entries read per piece: a multiple of every block size.
-    const PIECE: u64 = 1 << 24;
+    const PIECE: u64 = 1 << 20;
     let block = options.block_entries;
     if !block.is_power_of_two() || !(MIN_BLOCK_LOG..=MAX_BLOCK_LOG).contains(&block.ilog2()) {
         return Err(io::Error::new(

@@ -56,7 +56,9 @@ struct Cli {
     #[arg(long, short, global = true)]
     quiet: bool,
     /// Refuse jobs whose estimated memory exceeds SIZE (e.g. 800M, 4G); the default limit is the
-    /// memory the machine has available.
+    /// memory the machine has available. `tb gen` keeps within it by generating a table whose
+    /// state does not fit out of core (default there: 3/4 of the machine's memory, or of its
+    /// memory cgroup's limit).
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<u64>,
 }

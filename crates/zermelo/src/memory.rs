@@ -177,6 +177,40 @@ pub fn parse_size(text: &str) -> Option<u64> {
     (bytes.is_finite() && bytes < 18_446_744_073_709_551_616.0).then_some(bytes as u64)
 }
 
+/// The memory this process may have at most, in bytes (Linux): the machine's `MemTotal`, or
+/// the limit of the memory cgroup it runs in if that is lower (cgroup v2 `memory.max`, v1
+/// `memory.limit_in_bytes`, of its own group), if known.
+pub fn physical() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let total = line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024;
+    Some(cgroup_limit().map_or(total, |c| c.min(total)))
+}
+
+/// The memory limit of this process's cgroup, if it has one.
+fn cgroup_limit() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let read =
+        |path: String| -> Option<u64> { std::fs::read_to_string(path).ok()?.trim().parse().ok() };
+    for line in groups.lines() {
+        // `0::/path` (v2) or `4:memory:/path` (v1).
+        let mut parts = line.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        let limit = if controllers.is_empty() {
+            read(format!("/sys/fs/cgroup{path}/memory.max"))
+        } else if controllers.split(',').any(|c| c == "memory") {
+            read(format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes"))
+        } else {
+            None
+        };
+        // "max" (v2) does not parse; v1 says "no limit" with a number near 2^63.
+        if let Some(l) = limit.filter(|&l| l < 1 << 62) {
+            return Some(l);
+        }
+    }
+    None
+}
+
 /// `MemAvailable` of this machine in bytes (Linux), if known.
 pub fn available() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;

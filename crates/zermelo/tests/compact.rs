@@ -454,3 +454,34 @@ fn a_game_without_successors_is_pushed_from_when_looking_ahead_is_asked_for() {
         }
     }
 }
+
+/// A mapped state held under a resident budget far below its size: the residency guard takes
+/// its pages out of the resident set again and again while the threads update them, and the
+/// values are the heap run's (Linux: the guard reads `/proc/self/statm`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_mapped_state_under_a_tight_resident_budget_solves_the_same() {
+    let mut rng = SplitMix64::new(11 << 40);
+    // 3 million indices: 6 MB of cells, a budget of one page.
+    let game = Synthetic::random(&mut rng, 3_000_000, 2, true);
+    let heap = compact::solve(&game, &options(2, CounterMode::Counter)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mapped = compact::solve(
+        &game,
+        &CompactOptions {
+            work_dir: Some(dir.path().to_path_buf()),
+            mapped: true,
+            resident_budget: Some(4096),
+            ..options(2, CounterMode::Counter)
+        },
+    )
+    .unwrap();
+    assert!(
+        mapped.resident_releases() > 0,
+        "the guard released the state's pages"
+    );
+    for i in 0..game.index_count() {
+        assert_eq!(mapped.value(i), heap.value(i), "index {i}");
+    }
+    assert_eq!(heap.resident_releases(), 0);
+}

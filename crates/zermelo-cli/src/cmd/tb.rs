@@ -88,7 +88,10 @@ struct GenArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     checkpoint_every: u64,
     /// Keep the solver's state (two bytes per index of the group being solved) in a
-    /// memory-mapped file in the work folder instead of in memory.
+    /// memory-mapped file in the work folder instead of in memory. Without it, a table whose
+    /// state does not fit under --max-memory (default: 3/4 of the machine's memory, or of its
+    /// memory cgroup's limit) is generated that way anyway, its resident pages held under what
+    /// the limit leaves.
     #[arg(long)]
     mapped: bool,
     /// Print each table's time, thread count and the peak memory so far on standard error.
@@ -325,6 +328,18 @@ impl GenLines {
                     progress.settled.clone(),
                     progress.layer.clone(),
                 ));
+            }
+            JobEvent::OutOfCore {
+                material,
+                in_memory,
+                budget,
+            } => {
+                crate::note!(
+                    "zermelo: {material} needs about {} in memory, more than allowed: its state is \
+                     kept in the work folder, at most {} of it resident",
+                    zermelo::memory::human_bytes(*in_memory),
+                    zermelo::memory::human_bytes(*budget)
+                );
             }
             JobEvent::Solved { .. } => {
                 if let Some(bar) = self.bar.take() {

@@ -8,7 +8,8 @@
 
 use std::fs::File;
 use std::io;
-use std::sync::atomic::AtomicU16;
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 
 use memmap2::{Mmap, MmapOptions};
 
@@ -103,13 +104,21 @@ impl Mapping {
 /// A writable shared mapping of a file of `u16` cells, seen as atomics (the compact engine's
 /// state when it lives on disk: the kernel pages it in and out).
 pub(crate) struct MappedCells {
-    map: memmap2::MmapMut,
+    map: Arc<memmap2::MmapMut>,
     len: usize,
+    /// The resident budget in pages, and the cells touched at random since the last release.
+    budget_pages: u64,
+    touched: AtomicU64,
+    /// Keeps the mapping's resident pages under a budget while it lives (stopped first on drop).
+    guard: Option<ResidencyGuard>,
 }
 
 impl MappedCells {
-    /// Maps `file`, which must hold at least `len` cells (`2 * len` bytes), read-write.
-    pub(crate) fn open(file: &File, len: usize) -> io::Result<MappedCells> {
+    /// Maps `file`, which must hold at least `len` cells (`2 * len` bytes), read-write. With
+    /// `budget`, a thread watches this process's resident file pages and lets the kernel take
+    /// the cells' pages out of the resident set whenever they exceed `budget` bytes (see
+    /// [`ResidencyGuard`]).
+    pub(crate) fn open(file: &File, len: usize, budget: Option<u64>) -> io::Result<MappedCells> {
         let bytes = len
             .checked_mul(2)
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "too many cells"))?;
@@ -124,8 +133,21 @@ impl MappedCells {
         // atomics of `cells`, so concurrent writes from our threads are not data races. Another
         // process writing it would corrupt the result (not memory safety of this process,
         // except SIGBUS on truncation, the documented contract of a work folder).
-        let map = unsafe { MmapOptions::new().len(bytes).map_mut(file)? };
-        Ok(MappedCells { map, len })
+        let map = Arc::new(unsafe { MmapOptions::new().len(bytes).map_mut(file)? });
+        if budget.is_some() {
+            // A fault maps one page, not its neighbours as well ("fault-around", 16 pages on
+            // Linux): a counter touched at random then brings in one page, which is what the
+            // budget counts (`touched`). Only a hint: an error changes nothing.
+            let _ = map.advise(memmap2::Advice::Random);
+        }
+        let guard = budget.map(|b| ResidencyGuard::start(Arc::clone(&map), b));
+        Ok(MappedCells {
+            map,
+            len,
+            budget_pages: budget.map_or(u64::MAX, |b| (b / 4096).max(1)),
+            touched: AtomicU64::new(0),
+            guard,
+        })
     }
 
     /// The cells.
@@ -139,6 +161,134 @@ impl MappedCells {
         // outlives it, and all mutation goes through the atomics (interior mutability).
         unsafe { std::slice::from_raw_parts(ptr.cast::<AtomicU16>(), self.len) }
     }
+
+    /// With a budget, lets the kernel take the pages of cells `first..first + count` out of
+    /// the resident set (whole pages only, the one holding the range's end kept: a caller
+    /// going through the cells in order releases what it is done with, faster than the guard
+    /// sees it). Without a budget, nothing: a mapped state without one is left to the kernel.
+    pub(crate) fn release_range(&self, first: usize, count: usize) {
+        if self.guard.is_none() {
+            return;
+        }
+        const PAGE: usize = 4096;
+        let start = (2 * first.min(self.len)) / PAGE * PAGE;
+        let end = if first.saturating_add(count) >= self.len {
+            self.map.len()
+        } else {
+            2 * (first + count) / PAGE * PAGE
+        };
+        if end > start {
+            // SAFETY: as in `release_mut`: a shared file mapping keeps its data.
+            let _ = unsafe {
+                self.map.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    start,
+                    end - start,
+                )
+            };
+        }
+    }
+
+    /// Counts `cells` cells read or written at random places (a predecessor's counter, a
+    /// successor's value): once as many as the budget has pages have been touched since the
+    /// last release, releases the whole mapping. Each touch brings at most one page in, so
+    /// the resident pages stay within the budget however fast the threads go, where the
+    /// guard's thread only looks every millisecond. Without a budget, nothing.
+    #[inline]
+    pub(crate) fn touched(&self, cells: u64) {
+        if self.guard.is_none() || cells == 0 {
+            return;
+        }
+        if self.touched.fetch_add(cells, Relaxed) + cells >= self.budget_pages
+            && self.touched.swap(0, Relaxed) >= self.budget_pages
+        {
+            release_mut(&self.map);
+            if let Some(g) = &self.guard {
+                g.releases.fetch_add(1, Relaxed);
+            }
+        }
+    }
+
+    /// How many times the guard has released the cells' pages (0 without a guard).
+    pub(crate) fn releases(&self) -> u64 {
+        self.guard.as_ref().map_or(0, |g| g.releases.load(Relaxed))
+    }
+}
+
+impl Drop for MappedCells {
+    fn drop(&mut self) {
+        drop(self.guard.take()); // joins the thread before the mapping goes
+    }
+}
+
+/// Lets the kernel take a writable shared mapping's pages out of this process's resident set.
+fn release_mut(map: &memmap2::MmapMut) {
+    // SAFETY: a shared file mapping: MADV_DONTNEED drops this process's page table entries,
+    // not the data; the pages (dirty ones included) stay in the page cache until written
+    // back, and an access faults the same bytes in again (Linux madvise(2): "repopulating the
+    // memory contents from the up-to-date contents of the underlying mapped file"). A thread
+    // touching a cell meanwhile writes into the page cache's page either way. Only a hint: an
+    // error changes nothing.
+    let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
+}
+
+/// How often the guard looks at the resident set.
+const GUARD_PERIOD: std::time::Duration = std::time::Duration::from_millis(1);
+
+/// A thread that keeps a mapped state's pages from making this process's resident set grow
+/// past a budget: every few milliseconds it reads the resident file-backed pages of the
+/// process (`/proc/self/statm`, Linux) and, above the budget, releases the whole mapping
+/// (the pages stay in the page cache, so the ones still in use fault back in cheaply; under a
+/// memory cgroup the kernel writes back and drops the page cache as it must). A stateful
+/// design that evicts only cold pages would release less, but it would need to know which
+/// pages are cold, which the kernel does better. Not on other systems: there the guard does
+/// nothing.
+struct ResidencyGuard {
+    stop: Arc<AtomicBool>,
+    releases: Arc<AtomicU64>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ResidencyGuard {
+    fn start(map: Arc<memmap2::MmapMut>, budget: u64) -> ResidencyGuard {
+        let stop = Arc::new(AtomicBool::new(false));
+        let releases = Arc::new(AtomicU64::new(0));
+        let (stop2, releases2) = (Arc::clone(&stop), Arc::clone(&releases));
+        let thread = std::thread::Builder::new()
+            .name("zermelo-residency".into())
+            .spawn(move || {
+                while !stop2.load(Relaxed) {
+                    if resident_file_bytes().is_some_and(|r| r > budget) {
+                        release_mut(&map);
+                        releases2.fetch_add(1, Relaxed);
+                    }
+                    std::thread::sleep(GUARD_PERIOD);
+                }
+            })
+            .ok();
+        ResidencyGuard {
+            stop,
+            releases,
+            thread,
+        }
+    }
+}
+
+impl Drop for ResidencyGuard {
+    fn drop(&mut self) {
+        self.stop.store(true, Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join(); // the loop never panics
+        }
+    }
+}
+
+/// This process's resident file-backed and shared pages in bytes (`/proc/self/statm`'s third
+/// field, 4 KiB pages), if known.
+fn resident_file_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(2)?.parse().ok()?;
+    Some(pages * 4096)
 }
 
 #[cfg(all(test, target_os = "linux"))]

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 use super::store::{Bits, Cells, PIECE_BITS};
 use super::{CompactError, CompactOptions, CounterMode};
@@ -57,7 +57,7 @@ pub(super) struct Restored {
 pub(super) struct Snapshot<'a> {
     pub(super) layer: u32,
     pub(super) decided: u64,
-    pub(super) cells: &'a [AtomicU16],
+    pub(super) cells: &'a Cells,
     pub(super) frontier: &'a Bits,
     pub(super) pending: Vec<(u32, u32)>,
     pub(super) spill: HashMap<u64, u64>,
@@ -77,6 +77,23 @@ pub(super) fn mode_code(options: &CompactOptions) -> u32 {
     }
 }
 
+/// Sizes the state file to `bytes` with its blocks allocated on the disk: a disk without the
+/// room fails here, with an error, rather than with SIGBUS when a mapped page is first written
+/// (a file system that cannot allocate ahead gets a plain length instead).
+fn reserve(file: &File, bytes: u64) -> std::io::Result<()> {
+    file.set_len(bytes)?;
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{fallocate, FallocateFlags};
+        match fallocate(file, FallocateFlags::empty(), 0, bytes) {
+            Ok(()) => {}
+            Err(e) if e == rustix::io::Errno::OPNOTSUPP => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
 /// Opens the work folder: the cells (heap or state file), and the last checkpoint if any.
 pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resume, CompactError> {
     fs::create_dir_all(dir).map_err(io_error(dir))?;
@@ -94,8 +111,18 @@ pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resum
             .truncate(true)
             .open(&path)
             .map_err(io_error(&path))?;
-        file.set_len(2 * n).map_err(io_error(&path))?;
-        let cells = MappedCells::open(&file, n as usize).map_err(io_error(&path))?;
+        reserve(&file, 2 * n).map_err(|source| CompactError::Io {
+            path: path.clone(),
+            source: std::io::Error::new(
+                source.kind(),
+                format!(
+                    "cannot reserve the {} bytes of the solver's state: {source}",
+                    2 * n
+                ),
+            ),
+        })?;
+        let cells = MappedCells::open(&file, n as usize, options.resident_budget)
+            .map_err(io_error(&path))?;
         Cells::Mapped(cells, path)
     } else {
         Cells::heap(n as usize)
@@ -104,7 +131,7 @@ pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resum
     if !regular_or_absent(&path)? {
         return Ok(Resume::fresh(cells));
     }
-    let snapshot = load(&path, n, options, cells.slice())?;
+    let snapshot = load(&path, n, options, &cells)?;
     Ok(Resume {
         cells,
         snapshot: Some(snapshot),
@@ -137,7 +164,7 @@ fn load(
     path: &Path,
     n: u64,
     options: &CompactOptions,
-    cells: &[AtomicU16],
+    cells: &Cells,
 ) -> Result<Restored, CompactError> {
     let file = File::open(path).map_err(io_error(path))?;
     let len = file.metadata().map_err(io_error(path))?.len();
@@ -178,13 +205,14 @@ fn load(
     }
     let mut hasher = crc32fast::Hasher::new();
     let mut buf = vec![0u8; 2 * BLOCK];
-    for block in cells.chunks(BLOCK) {
+    for (k, block) in cells.slice().chunks(BLOCK).enumerate() {
         let bytes = &mut buf[..2 * block.len()];
         r.read_exact(bytes).map_err(io_error(path))?;
         hasher.update(bytes);
         for (c, b) in block.iter().zip(bytes.chunks_exact(2)) {
             c.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
         }
+        cells.release_range(k * BLOCK, block.len());
     }
     let mut read = |len: u64| -> Result<Vec<u8>, CompactError> {
         let mut v = vec![0u8; len as usize];
@@ -237,7 +265,7 @@ pub(super) fn save(
     let mut header = Vec::with_capacity(HEADER);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&options.fingerprint.to_le_bytes());
-    header.extend_from_slice(&(s.cells.len() as u64).to_le_bytes());
+    header.extend_from_slice(&(s.cells.slice().len() as u64).to_le_bytes());
     header.extend_from_slice(&s.layer.to_le_bytes());
     header.extend_from_slice(&mode_code(options).to_le_bytes());
     header.extend_from_slice(&s.decided.to_le_bytes());
@@ -246,11 +274,12 @@ pub(super) fn save(
     header.extend_from_slice(&(s.pending.len() as u64).to_le_bytes());
     w.write_all(&header).map_err(io_error(&temp))?;
     let mut buf = Vec::with_capacity(2 * BLOCK);
-    for block in s.cells.chunks(BLOCK) {
+    for (k, block) in s.cells.slice().chunks(BLOCK).enumerate() {
         buf.clear();
         buf.extend(block.iter().flat_map(|c| c.load(Relaxed).to_le_bytes()));
         hasher.update(&buf);
         w.write_all(&buf).map_err(io_error(&temp))?;
+        s.cells.release_range(k * BLOCK, block.len());
     }
     let mut rest =
         Vec::with_capacity(s.frontier.byte_len() + 8 * s.pending.len() + 16 * s.spill.len());

@@ -311,6 +311,8 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         while from < self.n {
             let to = (from + SEED_SLICE).min(self.n);
             self.seed(from, to)?;
+            self.cells
+                .release_range(from as usize, (to - from) as usize);
             from = to;
             if let Some(log) = log.as_mut().filter(|_| from < self.n && due(last)) {
                 let spill = self.spill.lock().expect("no panics").clone();
@@ -540,6 +542,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                     // Counted locally and added once per range: shared counters bumped for
                     // every decision would bounce their cache line between the cores.
                     let mut tally = Tally::default();
+                    let mut reported = 0;
                     for (k, w) in words.iter().enumerate() {
                         let mut bits = w.load(Relaxed);
                         let mut done = 0u64;
@@ -561,6 +564,9 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                         if done != 0 {
                             w.fetch_and(!done, Relaxed);
                         }
+                        // Out of core, the cells touched count against the resident budget.
+                        self.cells.touched(tally.preds + tally.succs - reported);
+                        reported = tally.preds + tally.succs;
                     }
                     self.add(&mut tally);
                 },
@@ -594,7 +600,8 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
             .cells
             .slice()
             .par_chunks(CHUNK_WORDS * 64)
-            .map(|part| {
+            .enumerate()
+            .map(|(k, part)| {
                 let (mut open, mut moves) = (0u64, 0u64);
                 for c in part {
                     let code = c.load(Relaxed);
@@ -609,6 +616,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                         };
                     }
                 }
+                self.cells.release_range(k * CHUNK_WORDS * 64, part.len());
                 (open, moves)
             })
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
@@ -717,6 +725,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                             }
                         }
                     }
+                    self.cells.touched(tally.succs);
                     self.add(&mut tally);
                 });
         } else {
@@ -730,13 +739,20 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                         return;
                     }
                     let mut tally = Tally::default();
+                    let mut reported = 0;
                     for (k, cell) in part.iter().enumerate() {
                         if candidate(cell.load(Relaxed))
                             && !look((c * chunk + k) as u64, &mut tally)
                         {
                             break;
                         }
+                        if tally.succs - reported >= 64 {
+                            self.cells.touched(tally.succs - reported);
+                            reported = tally.succs;
+                        }
                     }
+                    self.cells.touched(tally.succs - reported);
+                    self.cells.release_range(c * chunk, part.len());
                     self.add(&mut tally);
                 });
         }
@@ -930,11 +946,19 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
 
     /// Open cells left at the end are draws.
     fn finish(&self) {
-        self.cells.slice().par_iter().for_each(|c| {
-            if is_open(c.load(Relaxed)) {
-                c.store(DRAW, Relaxed);
-            }
-        });
+        const PART: usize = CHUNK_WORDS * 64;
+        self.cells
+            .slice()
+            .par_chunks(PART)
+            .enumerate()
+            .for_each(|(k, part)| {
+                for c in part {
+                    if is_open(c.load(Relaxed)) {
+                        c.store(DRAW, Relaxed);
+                    }
+                }
+                self.cells.release_range(k * PART, part.len());
+            });
     }
 
     /// The state at a layer boundary, for a checkpoint.
@@ -951,7 +975,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         Snapshot {
             layer,
             decided: self.decided.load(Relaxed),
-            cells: self.cells.slice(),
+            cells: &self.cells,
             frontier: &self.frontier,
             pending,
             spill: self.spill.lock().expect("no panics").clone(),
@@ -1021,6 +1045,21 @@ pub struct CompactSolution {
 }
 
 impl CompactSolution {
+    /// Lets the pages of indices `first..first + count` of a mapped state with a resident
+    /// budget leave this process's resident set, for a caller that reads the solution in
+    /// index order (writing a table from it): what it is done with need not wait for the
+    /// guard. Nothing for a state on the heap, or mapped without a budget.
+    pub fn release_pages(&self, first: u64, count: u64) {
+        self.cells.release_range(first as usize, count as usize);
+    }
+
+    /// How many times the pages of a mapped state were taken out of this process's resident
+    /// set to keep it under [`CompactOptions::resident_budget`](super::CompactOptions) (so
+    /// far: the budget holds while the solution lives).
+    pub fn resident_releases(&self) -> u64 {
+        self.cells.releases()
+    }
+
     /// The layer this run resumed from, when it started from a checkpoint.
     pub fn resumed_from(&self) -> Option<u32> {
         self.resumed_from
@@ -1069,7 +1108,8 @@ impl CompactSolution {
         let cells = self.cells.slice();
         cells
             .par_chunks(1 << 16)
-            .map(|chunk| {
+            .enumerate()
+            .map(|(k, chunk)| {
                 let mut c = crate::solve::Counts::default();
                 for code in chunk {
                     let v = decode(code.load(Relaxed));
@@ -1080,6 +1120,7 @@ impl CompactSolution {
                     }
                     c.max_depth = c.max_depth.max(v.depth());
                 }
+                self.cells.release_range(k << 16, chunk.len());
                 c
             })
             .reduce(crate::solve::Counts::default, |a, b| crate::solve::Counts {

@@ -162,6 +162,12 @@ pub struct CompactOptions {
     /// Keep the state in a memory-mapped file in `work_dir` instead of on the heap, so that a
     /// state larger than the memory available still solves.
     pub mapped: bool,
+    /// With `mapped`: keep the state's pages resident in this process under about this many
+    /// bytes (all of the process's file-backed resident pages are counted), by letting the
+    /// kernel take them out of the resident set whenever they exceed it (they stay in the page
+    /// cache, or go back to the file, and fault back in when touched). `None`: the kernel
+    /// decides alone, and a mapped state counts in full in the resident set once touched.
+    pub resident_budget: Option<u64>,
     /// Least time between two checkpoints (taken at layer boundaries, and during seeding
     /// every 2^20 indices); `None` takes one at every layer. Only with `work_dir`.
     pub checkpoint_every: Option<Duration>,
@@ -188,6 +194,7 @@ impl std::fmt::Debug for CompactOptions {
             .field("threads", &self.threads)
             .field("work_dir", &self.work_dir)
             .field("mapped", &self.mapped)
+            .field("resident_budget", &self.resident_budget)
             .field("checkpoint_every", &self.checkpoint_every)
             .field("keep_checkpoint", &self.keep_checkpoint)
             .field("fingerprint", &self.fingerprint)

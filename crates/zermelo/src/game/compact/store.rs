@@ -33,6 +33,31 @@ impl Cells {
         Cells::Heap(v)
     }
 
+    /// How many times the pages of a mapped state were taken out of the resident set to keep
+    /// it under its budget.
+    pub(super) fn releases(&self) -> u64 {
+        match self {
+            Cells::Heap(_) => 0,
+            Cells::Mapped(m, _) => m.releases(),
+        }
+    }
+
+    /// Lets the pages of cells `first..first + count` of a mapped state with a resident
+    /// budget leave the resident set (see `MappedCells::release_range`); nothing otherwise.
+    pub(super) fn release_range(&self, first: usize, count: usize) {
+        if let Cells::Mapped(m, _) = self {
+            m.release_range(first, count);
+        }
+    }
+
+    /// Counts cells touched at random places (see `MappedCells::touched`); nothing on the heap.
+    #[inline]
+    pub(super) fn touched(&self, cells: u64) {
+        if let Cells::Mapped(m, _) = self {
+            m.touched(cells);
+        }
+    }
+
     #[inline]
     pub(super) fn slice(&self) -> &[AtomicU16] {
         match self {
