@@ -182,17 +182,16 @@ fn truncated_tables_are_errors_naming_the_file() {
         let bytes = std::fs::read(dir.join(name)).unwrap();
         let tmp = copies(&dir, &["KRvK.rtbw", "KRvK.rtbz"]);
         assert!(probe_both(tmp.path()).is_ok());
-        // Every length short of the whole file (the last 16 bytes are a checksum no prober
-        // reads, so only cuts into the tables proper are certain to be noticed).
-        let mut past_the_end = 0;
-        for len in 0..bytes.len() - 16 {
+        // Every length short of the whole file.
+        let mut checksum = 0;
+        for len in 0..bytes.len() {
             std::fs::write(tmp.path().join(name), &bytes[..len]).unwrap();
             let err = probe_both(tmp.path()).expect_err(&format!("{name} cut to {len} bytes"));
             assert!(err.to_string().contains(name), "{err}");
-            past_the_end += usize::from(err.to_string().contains("past the end"));
+            checksum += usize::from(err.to_string().contains("checksum"));
         }
-        // Cuts of a plausible length (64k + 16 bytes) are caught by the declared offsets.
-        assert!(past_the_end > 0, "{name}");
+        // Cuts of a plausible length (64k + 16 bytes) are caught by the checksum.
+        assert!(checksum > 0, "{name}");
     }
 }
 
@@ -265,6 +264,22 @@ fn a_missing_table_names_its_material() {
 /// Bytes overwritten at random (a seeded generator) in every part of small tables: probes
 /// return values or errors, never panic.
 #[test]
+fn a_damaged_byte_fails_the_checksum_naming_the_file() {
+    let Some(dir) = table_dir() else { return };
+    for name in ["KRvK.rtbw", "KRvK.rtbz"] {
+        let tmp = copies(&dir, &["KRvK.rtbw", "KRvK.rtbz"]);
+        let path = tmp.path().join(name);
+        let mut bytes = std::fs::read(&path).unwrap();
+        // A byte of the compressed data, well past the headers: only the checksum sees it.
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x10;
+        std::fs::write(&path, &bytes).unwrap();
+        let e = probe_both(tmp.path()).unwrap_err().to_string();
+        assert!(e.contains(name) && e.contains("checksum"), "{e}");
+    }
+}
+
+#[test]
 fn scrambled_tables_never_panic() {
     let Some(dir) = table_dir() else { return };
     let names = ["KRvK.rtbw", "KRvK.rtbz", "KPvK.rtbw", "KPvK.rtbz"];
@@ -296,6 +311,12 @@ fn scrambled_tables_never_panic() {
             };
             let at = (next() % span as u64) as usize;
             bytes[at] = next() as u8;
+        }
+        // Half of the rounds sealed with the right checksum, so that the parser sees them.
+        if round % 2 == 0 {
+            let body = bytes.len() - 16;
+            let sum = zermelo_chess::syzygy::syzygy_checksum(&bytes[..body]);
+            bytes[body..].copy_from_slice(&sum);
         }
         std::fs::write(&path, &bytes).unwrap();
         let tb = SyzygyTables::open(&[tmp.path().to_path_buf()]).unwrap();

@@ -212,13 +212,32 @@ fn verify_against_agrees_and_finds_damage() {
         .stdout(contains(
             "5 materials, 367868 positions: Syzygy's tables in",
         ));
-    // Bytes flipped in the data of Syzygy's KRvK DTZ file: the values it gives are wrong.
+    // Bytes flipped in the data of Syzygy's KRvK DTZ file: its checksum no longer matches
+    // (exit 2, the file named) ...
     let path = s.path().join("KRvK.rtbz");
     let mut bytes = std::fs::read(&path).unwrap();
     let n = bytes.len();
     for k in (n - 400..n - 16).step_by(37) {
         bytes[k] ^= 0x5a;
     }
+    std::fs::write(&path, &bytes).unwrap();
+    zermelo()
+        .args([
+            "tb",
+            "verify",
+            "--against",
+            text(s.path()),
+            "--tables",
+            text(z.path()),
+        ])
+        .args(["KRvK", "KQvK"])
+        .assert()
+        .code(2)
+        .stderr(contains("KRvK.rtbz"))
+        .stderr(contains("checksum"));
+    // ... and with the checksum made to match again, the values it gives are found wrong.
+    let sum = zermelo_chess::syzygy::syzygy_checksum(&bytes[..n - 16]);
+    bytes[n - 16..].copy_from_slice(&sum);
     std::fs::write(&path, bytes).unwrap();
     zermelo()
         .args([

@@ -16,8 +16,9 @@ const K1: u64 = 0xb492_b66f_be98_f273;
 const K2: u64 = 0x9ae1_6a3b_2f90_404f;
 const K3: u64 = 0xc949_d7c7_509e_6557;
 
-/// The checksum Syzygy stores after the tables of a file whose other bytes are `data`.
-pub(crate) fn syzygy_checksum(data: &[u8]) -> [u8; 16] {
+/// The checksum Syzygy stores after the tables of a file whose other bytes are `data` (the
+/// last 16 bytes of every `.rtbw` and `.rtbz` file; `tbcheck` compares them).
+pub fn syzygy_checksum(data: &[u8]) -> [u8; 16] {
     let mut hashes = Vec::with_capacity(32 * data.len().div_ceil(CHUNK));
     for chunk in data.chunks(CHUNK) {
         for word in crc256(chunk) {

@@ -42,6 +42,7 @@ mod write;
 
 use std::path::PathBuf;
 
+pub use checksum::syzygy_checksum;
 pub use export::{export_syzygy, ExportError, SyzygyExport};
 pub use tables::SyzygyTables;
 

@@ -149,6 +149,13 @@ pub(crate) struct TableFile {
     subtables: Vec<Vec<Subtable>>,
 }
 
+/// Files up to this size have their checksum checked when they are opened (64 MiB: every
+/// published table of up to 5 pieces but the largest DTZ ones, about 40 ms of hashing at most);
+/// a larger one when asked ([`super::SyzygyTables::with_every_checksum`]: `tb verify
+/// --against`).
+/// Syzygy's own probing code never checks it (`tbcheck` does, apart).
+pub(crate) const CHECKSUM_ON_OPEN: u64 = 64 << 20;
+
 fn corrupt(path: &Path, c: Corrupt) -> SyzygyError {
     SyzygyError::Corrupt {
         path: path.to_path_buf(),
@@ -163,6 +170,7 @@ impl TableFile {
         data: TableBytes,
         name: &TableName,
         metric: Metric,
+        every_checksum: bool,
     ) -> Result<TableFile, SyzygyError> {
         let len = data.get().len();
         check_magic(path, data.get(), metric)?;
@@ -173,6 +181,21 @@ impl TableFile {
                     "{len} bytes: a Syzygy table is 64k + 16 bytes long (truncated?)"
                 )),
             ));
+        }
+        if every_checksum || len as u64 <= CHECKSUM_ON_OPEN {
+            let (body, stored) = data.get().split_at(len - 16);
+            if super::checksum::syzygy_checksum(body) != stored {
+                return Err(corrupt(
+                    path,
+                    Corrupt::new(
+                        "its checksum (the last 16 bytes) does not match its contents: the \
+                         file is damaged",
+                    ),
+                ));
+            }
+            if let TableBytes::Mapped(m) = &data {
+                m.release(); // read whole for the checksum; probes fault in what they read
+            }
         }
         let shape = shape_of(name).map_err(|c| corrupt(path, c))?;
         let mut file = TableFile {

@@ -23,6 +23,8 @@ use crate::position::Position;
 pub struct SyzygyTables {
     dirs: Vec<PathBuf>,
     mapped: bool,
+    /// Check every file's checksum when it is opened, however large.
+    every_checksum: bool,
     opened: RwLock<HashMap<(TableName, Metric), Arc<TableFile>>>,
 }
 
@@ -60,8 +62,17 @@ impl SyzygyTables {
         SyzygyTables {
             dirs: dirs.to_vec(),
             mapped,
+            every_checksum: false,
             opened: RwLock::default(),
         }
+    }
+
+    /// Checks the checksum of every file when it is first opened, not only of files up to 64
+    /// MiB (which are always checked): a whole read of each file, for a verification of
+    /// downloaded tables (`tb verify --against`) rather than for probing.
+    pub fn with_every_checksum(mut self) -> SyzygyTables {
+        self.every_checksum = true;
+        self
     }
 
     /// The directories searched, in order.
@@ -139,7 +150,13 @@ impl SyzygyTables {
                 dirs: self.describe_dirs(),
             })?;
         let data = table_bytes(&path, self.mapped)?;
-        Ok(Arc::new(TableFile::parse(&path, data, name, metric)?))
+        Ok(Arc::new(TableFile::parse(
+            &path,
+            data,
+            name,
+            metric,
+            self.every_checksum,
+        )?))
     }
 
     /// The first path of `file_name` in the directories where anything is.

@@ -23,7 +23,9 @@ pub(crate) fn against(syzygy_dir: &Path, own_dir: &Path, items: &[String]) -> Cl
     // SAFETY: the command only reads the tables; published Syzygy files are not rewritten in
     // place (a file replaced by rename leaves the mapping intact).
     #[allow(unsafe_code)]
-    let syzygy = unsafe { SyzygyTables::open_mapped(&dirs) }.map_err(Failure::input)?;
+    let syzygy = unsafe { SyzygyTables::open_mapped(&dirs) }
+        .map_err(Failure::input)?
+        .with_every_checksum();
     // SAFETY: as for the Syzygy files; zermelo writes its tables by rename.
     #[allow(unsafe_code)]
     let own = unsafe { Tablebase::open_mapped(own_dir) };
