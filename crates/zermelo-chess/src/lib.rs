@@ -101,7 +101,7 @@ pub use generate::{
 pub use index::Indexer;
 pub use job::{
     Folder, FolderError, FolderProblem, GenProgress, Generating, GenerationJob, JobError, JobEvent,
-    JobReport, WrittenTable,
+    JobReport, WrittenTable, DEFAULT_MEMORY_SHARE,
 };
 pub use lock::{lock_path, Acquire, Holder, TableLock};
 pub use material::{Material, ParseMaterialError, TargetError, MAX_PIECES};
