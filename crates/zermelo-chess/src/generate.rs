@@ -582,8 +582,11 @@ impl<'a> Run<'a> {
         }
         self.deepest = self.deepest.map(|d| d.max(deepest));
         if let Seeding::Record { log, .. } = seeding {
-            log.mark_draws(|l| !solution.is_hole(l) && solution.value(l) == Value::Draw)
-                .map_err(|e| self.ck(e))?;
+            log.mark_draws_then(
+                |l| !solution.is_hole(l) && solution.value(l) == Value::Draw,
+                |first, len| solution.release_pages(first, len),
+            )
+            .map_err(|e| self.ck(e))?;
         }
         progress.store(before + window.len() as u64, Relaxed);
         // The blocks of the mapped tables read for this group need not stay resident.

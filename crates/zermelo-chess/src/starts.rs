@@ -470,10 +470,22 @@ impl StartLog {
         Ok(self.decode(e))
     }
 
+    /// [`mark_draws_then`](Self::mark_draws_then) without a callback.
+    #[cfg(test)]
+    pub(crate) fn mark_draws(&self, draw: impl Fn(u64) -> bool + Sync) -> std::io::Result<()> {
+        self.mark_draws_then(draw, |_, _| {})
+    }
+
     /// Turns the open entries of the indices where `draw` holds into draws: the DTM group's
     /// draws, which are the DTZ group's (the same moves, exits of the same outcomes). In a
-    /// file, the header then says so, and a log that says so is left as it is.
-    pub(crate) fn mark_draws(&self, draw: impl Fn(u64) -> bool + Sync) -> std::io::Result<()> {
+    /// file, the header then says so, and a log that says so is left as it is. Calls
+    /// `done(first, len)` once the entries `first..first + len` are marked (a caller reading a
+    /// mapped solution in `draw` lets the pages it has read go there).
+    pub(crate) fn mark_draws_then(
+        &self,
+        draw: impl Fn(u64) -> bool + Sync,
+        done: impl Fn(u64, u64) + Sync,
+    ) -> std::io::Result<()> {
         // Runs buffered by any thread before are stale from here on.
         self.id.store(NEXT_ID.fetch_add(1, Relaxed), Relaxed);
         let mark = |first: u64, entries: &mut [u16]| {
@@ -491,6 +503,7 @@ impl StartLog {
                         let first = c as u64 * RUN;
                         let mut entries: Vec<u16> = chunk.iter().map(|a| a.load(Relaxed)).collect();
                         mark(first, &mut entries);
+                        done(first, chunk.len() as u64);
                         chunk
                             .iter()
                             .zip(entries)
@@ -518,6 +531,7 @@ impl StartLog {
                     .map(|b| u16::from_le_bytes([b[0], b[1]]))
                     .collect();
                 mark(c * RUN, &mut entries);
+                done(c * RUN, entries.len() as u64);
                 let bytes: Vec<u8> = entries.iter().flat_map(|e| e.to_le_bytes()).collect();
                 self.write_run(c * RUN, &bytes)
             })?;

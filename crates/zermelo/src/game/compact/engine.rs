@@ -496,6 +496,8 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                     .enumerate()
                 {
                     let marked = w.load(Relaxed);
+                    // Out of core, each cell read here counts against the resident budget.
+                    self.cells.touched(u64::from(marked.count_ones()));
                     let mut bits = marked;
                     let mut keep = marked;
                     while bits != 0 {
@@ -545,6 +547,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                     let mut reported = 0;
                     for (k, w) in words.iter().enumerate() {
                         let mut bits = w.load(Relaxed);
+                        self.cells.touched(u64::from(bits.count_ones()));
                         let mut done = 0u64;
                         while bits != 0 {
                             let bit = bits.trailing_zeros();
@@ -713,6 +716,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                     let mut tally = Tally::default();
                     'words: for (k, w) in words.iter().enumerate() {
                         let mut bits = w.load(Relaxed);
+                        self.cells.touched(u64::from(bits.count_ones()));
                         while bits != 0 {
                             let bit = bits.trailing_zeros();
                             bits &= bits - 1;
@@ -771,6 +775,7 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                 let mut lost = 0;
                 for (k, w) in words.iter().enumerate() {
                     let mut bits = w.load(Relaxed);
+                    self.cells.touched(u64::from(bits.count_ones()));
                     while bits != 0 {
                         let bit = bits.trailing_zeros();
                         bits &= bits - 1;
