@@ -106,7 +106,7 @@ pub use job::{
 pub use lock::{lock_path, Acquire, Holder, TableLock};
 pub use material::{Material, ParseMaterialError, TargetError, MAX_PIECES};
 pub use ordered::counts_as_syzygy;
-pub use plan::{Plan, PlannedTable, Targets};
+pub use plan::{Cost, Machine, Plan, PlannedTable, Targets};
 pub use position::{FenError, Move, Position, PositionError, Setup, MAX_CLOCK};
 pub use probe::{table_file_present, MoveDtz, ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};

@@ -111,6 +111,16 @@ impl Material {
         self.sides.iter().flatten().any(|&r| r == Role::Pawn)
     }
 
+    /// Whether one side has two or more pieces of one kind (kings aside): their squares are
+    /// indexed as one combination.
+    pub fn has_repeated_piece(&self) -> bool {
+        self.sides.iter().any(|side| {
+            side.iter()
+                .enumerate()
+                .any(|(i, r)| *r != Role::King && side[..i].contains(r))
+        })
+    }
+
     /// The same material with the colours swapped.
     pub fn flipped(&self) -> Material {
         Material {

@@ -9,10 +9,16 @@
 //! its dependencies) with its direct dependencies; the transitive ones are implied.
 //!
 //! Cost: O(T x S) for T tables of S successors each (S <= 12 for 5 pieces).
+//!
+//! Each table also comes with what generating it is estimated to take on a [`Machine`]
+//! ([`PlannedTable::cost`]): memory, disk and time, from its index size and the rates measured
+//! on the machine the project is measured on (2 cores of an AMD EPYC Zen 5, 24 GiB), so that a
+//! plan for many machines can be sized before it runs.
 
 use std::path::PathBuf;
 
 use crate::generate::{estimate_memory, GenOptions};
+use crate::index::Indexer;
 use crate::material::{Material, TargetError, MAX_PIECES};
 use crate::table::Metric;
 
@@ -89,6 +95,100 @@ impl PlannedTable {
             })
             .max()
             .unwrap_or(0)
+    }
+}
+
+/// The machine a plan is for: what one `tb gen` job may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Machine {
+    /// The memory a job may use (`tb gen`'s `--max-memory`; by default
+    /// [`DEFAULT_MEMORY_SHARE`](crate::DEFAULT_MEMORY_SHARE) of the machine's memory): a table
+    /// whose estimate is larger is generated out of core, within it.
+    pub memory_bytes: u64,
+    /// The worker threads of a job.
+    pub threads: usize,
+}
+
+/// What generating one table (DTM and DTZ, both sides to move) is estimated to take.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cost {
+    /// The table's indices (positions up to symmetry, both sides to move, holes included).
+    pub indices: u64,
+    /// Peak resident memory, in bytes: the in-memory estimate, or the machine's limit when the
+    /// table is generated out of core.
+    pub memory_bytes: u64,
+    /// The two files written, in bytes.
+    pub file_bytes: u64,
+    /// Peak disk while the table is generated, in bytes: its files and the work folder at its
+    /// fullest.
+    pub disk_bytes: u64,
+    /// Wall time, in seconds.
+    pub seconds: f64,
+    /// Whether the solver's state does not fit in the machine's limit (it is then kept in the
+    /// work folder, memory-mapped).
+    pub out_of_core: bool,
+}
+
+/// Seconds per index (DTM and DTZ together, both sides to move) on 2 threads of the measuring
+/// machine, for a table of 5 pieces without pawns, all different: KRBvKR 0.17 us (Zen 4).
+const PER_INDEX_DISTINCT: f64 = 0.17e-6;
+/// The same with two or more pieces alike (their squares are ranked as a combination, a
+/// quarter of the seeding's time in a profile of KQQvKRR): KQQvKR 0.382 us, KRRvKQ 0.359,
+/// KQQvKQ 0.399.
+const PER_INDEX_REPEATED: f64 = 0.38e-6;
+/// The same for a table with pawns: KRPvKR 0.37 us (the `--all 5` run, Zen 5).
+const PER_INDEX_PAWNS: f64 = 0.38e-6;
+/// How much slower a 6-piece table is per index than a 5-piece one: its captures probe 5-piece
+/// tables block by block (too large to decode into memory) where a 5-piece table's probe
+/// decoded 4-piece ones. KQQQQvK 0.352 us (few captures), KQQvKRR 0.586 us (many).
+const SIX_PIECES: f64 = 1.2;
+/// How much slower a table runs out of core: KQQvKQ under a limit of half its state, its
+/// pages in the page cache, 2.0x.
+const OUT_OF_CORE_SLOWDOWN: f64 = 2.0;
+/// The two files, in bytes per index: 0.26 (KQQQQvK) to 0.57 (KQQvKQ); KQQvKRR 0.44.
+const FILE_BYTES_PER_INDEX: f64 = 0.45;
+/// The work folder at its fullest, in bytes per index, in memory: the DTZ starts (2 bytes per
+/// index), the seeding checkpoint (2 bytes per index) and the first layered checkpoint that
+/// replaces it (compressed: 0.48 bytes per index for KQQvKRR), side by side for a moment.
+/// KQQvKRR: 4.43.
+const WORK_BYTES_PER_INDEX: f64 = 4.4;
+/// Out of core, the state file besides (2 bytes per index).
+const STATE_BYTES_PER_INDEX: f64 = 2.0;
+
+impl PlannedTable {
+    /// What generating this table is estimated to take on `machine`, for DTZ tables of `rule`.
+    pub fn cost(&self, rule: u32, machine: &Machine) -> Cost {
+        let ix = Indexer::new(&self.material);
+        let indices = ix.size();
+        let per_index = if ix.has_pawns() {
+            PER_INDEX_PAWNS
+        } else if self.material.has_repeated_piece() {
+            PER_INDEX_REPEATED
+        } else {
+            PER_INDEX_DISTINCT
+        } * if self.material.piece_count() >= 6 {
+            SIX_PIECES
+        } else {
+            1.0
+        };
+        let in_memory = self.memory(rule);
+        let out_of_core = in_memory > machine.memory_bytes;
+        let threads = machine.threads.max(1) as f64;
+        let mut seconds = indices as f64 * per_index * 2.0 / threads;
+        let files = indices as f64 * FILE_BYTES_PER_INDEX;
+        let mut disk = files + indices as f64 * WORK_BYTES_PER_INDEX;
+        if out_of_core {
+            seconds *= OUT_OF_CORE_SLOWDOWN;
+            disk += indices as f64 * STATE_BYTES_PER_INDEX;
+        }
+        Cost {
+            indices,
+            memory_bytes: in_memory.min(machine.memory_bytes),
+            file_bytes: files as u64,
+            disk_bytes: disk as u64,
+            seconds,
+            out_of_core,
+        }
     }
 }
 
@@ -208,6 +308,98 @@ mod tests {
             Targets::of(&[m("KvK")]),
             Err(TargetError::Pieces { pieces: 2, .. })
         ));
+    }
+
+    #[test]
+    fn repeated_pieces_are_told() {
+        assert!(m("KQQvKR").has_repeated_piece());
+        assert!(m("KRvKNN").has_repeated_piece());
+        assert!(!m("KRBvKR").has_repeated_piece());
+        assert!(!m("KQvK").has_repeated_piece());
+    }
+
+    /// The estimates against what `tb gen` took on the measuring machine (AMD EPYC Zen 5, 2
+    /// threads, 24 GiB; docs/benchmarks/chess.md): wall seconds, peak resident memory and,
+    /// where it was sampled, peak disk (the files and the work folder at its fullest), each
+    /// within 30%.
+    #[test]
+    fn estimates_are_within_30_percent_of_the_measured_tables() {
+        let machine = Machine {
+            memory_bytes: 18 << 30,
+            threads: 2,
+        };
+        // (material, wall seconds, peak MiB, peak disk bytes or 0 where not sampled)
+        let measured = [
+            ("KQQvKR", 40.0, 287.7, 0u64),
+            ("KRRvKQ", 37.6, 291.3, 0),
+            ("KQQvKQ", 41.8, 293.0, 0),
+            ("KQQQQvK", 181.6, 1292.1, 0),
+            (
+                "KQQvKRR",
+                1812.8,
+                7860.8,
+                13_695_885_594 + 759_814_987 + 602_588_043,
+            ),
+        ];
+        let near = |estimate: f64, measured: f64| (estimate - measured).abs() <= 0.3 * measured;
+        for (name, seconds, mib, disk) in measured {
+            let t = PlannedTable {
+                material: m(name),
+                needs: Vec::new(),
+            };
+            let c = t.cost(100, &machine);
+            assert!(!c.out_of_core, "{name}");
+            assert!(
+                near(c.seconds, seconds),
+                "{name}: {:.1} s estimated, {seconds} s measured",
+                c.seconds
+            );
+            let est = c.memory_bytes as f64 / f64::from(1 << 20);
+            assert!(
+                near(est, mib),
+                "{name}: {est:.1} MiB estimated, {mib} MiB measured"
+            );
+            if disk > 0 {
+                let d = c.disk_bytes as f64;
+                assert!(
+                    near(d, disk as f64),
+                    "{name}: {d} bytes of disk estimated, {disk} measured"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_table_past_the_limit_is_planned_out_of_core() {
+        let t = PlannedTable {
+            material: m("KQQvKRR"),
+            needs: Vec::new(),
+        };
+        let roomy = t.cost(
+            100,
+            &Machine {
+                memory_bytes: 64 << 30,
+                threads: 2,
+            },
+        );
+        let tight = t.cost(
+            100,
+            &Machine {
+                memory_bytes: 6 << 30,
+                threads: 2,
+            },
+        );
+        assert!(!roomy.out_of_core && tight.out_of_core);
+        assert_eq!(tight.memory_bytes, 6 << 30);
+        assert!(tight.seconds > roomy.seconds && tight.disk_bytes > roomy.disk_bytes);
+        let four = t.cost(
+            100,
+            &Machine {
+                memory_bytes: 64 << 30,
+                threads: 4,
+            },
+        );
+        assert!((four.seconds * 2.0 - roomy.seconds).abs() < 1e-6);
     }
 
     #[test]

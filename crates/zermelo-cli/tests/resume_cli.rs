@@ -123,8 +123,8 @@ fn a_work_folder_of_another_game_is_refused() {
     ];
     // A checkpoint header with another fingerprint (all zeros), as another game would leave.
     std::fs::create_dir_all(d.join("work")).unwrap();
-    let mut fake = b"ZMCKPT02".to_vec();
-    fake.extend_from_slice(&[0u8; 56]);
+    let mut fake = b"ZMCKPT03".to_vec();
+    fake.extend_from_slice(&[0u8; 64]);
     std::fs::write(d.join("work/checkpoint.zck"), fake).unwrap();
     let (code, _, stderr) = output(d, &args);
     assert_eq!(code, 2, "{stderr}");

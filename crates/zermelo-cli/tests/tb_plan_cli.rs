@@ -253,6 +253,59 @@ fn the_json_plan_lists_tables_dependencies_and_commands() {
     );
 }
 
+/// Issue 42, point 6: every table comes with its estimated memory, disk and time on this kind
+/// of machine, out of core where the limit is below its state.
+#[test]
+fn the_plan_estimates_memory_disk_and_time_in_and_out_of_core() {
+    let run = |limit: &str| -> serde_json::Value {
+        let out = zermelo()
+            .args([
+                "--max-memory",
+                limit,
+                "--threads",
+                "2",
+                "tb",
+                "plan",
+                "KQQvKRR",
+            ])
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (roomy, tight) = (run("18G"), run("6G"));
+    let last = |d: &serde_json::Value| d["tables"].as_array().unwrap().last().unwrap().clone();
+    let (a, b) = (last(&roomy), last(&tight));
+    assert_eq!(a["material"], "KQQvKRR");
+    assert_eq!(a["indices"], 3_092_692_680u64);
+    assert_eq!(a["out_of_core"], false);
+    assert_eq!(b["out_of_core"], true);
+    assert_eq!(b["memory_bytes"], 6u64 << 30);
+    assert_eq!(tight["machine"]["memory_bytes"], 6u64 << 30);
+    assert_eq!(tight["machine"]["threads"], 2);
+    let f = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap();
+    assert!(f(&b, "seconds") > f(&a, "seconds") && f(&b, "disk_bytes") > f(&a, "disk_bytes"));
+    assert!(f(&a, "disk_bytes") > f(&a, "file_bytes"));
+    // One machine, table after table: the total is the sum.
+    let sum: f64 = roomy["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| f(t, "seconds"))
+        .sum();
+    assert!((f(&roomy["total"], "seconds") - sum).abs() < 1.0 + sum * 1e-3);
+    // The Makefile and the Slurm script carry them as comments and a time limit.
+    let make = plan(&["KQvKR"]);
+    assert!(make.contains("# KQvKR: 3494568 indices, about "), "{make}");
+    let slurm = plan(&["KQvKR", "--format", "slurm"]);
+    assert!(slurm.contains("--time=\"$minutes\""), "{slurm}");
+}
+
 #[test]
 fn a_folder_make_cannot_name_is_refused() {
     zermelo()

@@ -353,8 +353,25 @@ fn run_copying(
         mapped,
         fingerprint: 42,
         progress: Some(std::sync::Arc::new(move |p: &compact::LayerProgress| {
-            // The checkpoint of the previous boundary is on disk when the next layer ends.
+            // The checkpoint of the previous boundary was written when the next layer ends;
+            // it is synced and renamed behind the solver, so wait until it is there (its
+            // layer is the header's `u32` at byte 24).
             if p.layer == copy_at {
+                let started = std::time::Instant::now();
+                loop {
+                    let layer = std::fs::read(&from)
+                        .ok()
+                        .filter(|b| b.len() >= 28)
+                        .map(|b| u32::from_le_bytes(b[24..28].try_into().unwrap()));
+                    if layer == Some(copy_at) {
+                        break;
+                    }
+                    assert!(
+                        started.elapsed().as_secs() < 30,
+                        "no checkpoint of layer {copy_at}"
+                    );
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
                 std::fs::copy(&from, &to).unwrap();
             }
         })),

@@ -81,10 +81,10 @@ struct GenArgs {
     #[arg(long, value_name = "WORK")]
     work_dir: Option<PathBuf>,
     /// Seconds between checkpoints, in every phase: a kill loses little more than this
-    /// (seeding: the cells seeded since the last, appended; layers: the whole state, 2.25
-    /// bytes per index, written and synced while the solver waits: every 10 s cost KRBvKN
-    /// 17% of its time; a pawn table's finished groups); the last state stays until the
-    /// table is written.
+    /// (seeding: the cells seeded since the last, appended; layers: the whole state,
+    /// compressed on every thread to about half a byte per index and synced behind the
+    /// solver; a pawn table's finished groups); the last state stays until the table is
+    /// written.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     checkpoint_every: u64,
     /// Keep the solver's state (two bytes per index of the group being solved) in a

@@ -3,14 +3,18 @@
 //! machine (`make -j N`) or on many (one batch job per table, on a shared tables folder).
 //!
 //! Every job runs `zermelo tb gen MATERIAL --tables DIR`, which takes the table's lock in DIR
-//! (so a table is never generated twice at once) and finds the tables it needs there.
+//! (so a table is never generated twice at once) and finds the tables it needs there. Each
+//! table comes with its estimated cost on a machine like this one ([`PlannedTable::cost`]:
+//! memory under `--max-memory` or 3/4 of this machine's memory, disk, and time on `--threads`).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use zermelo_chess::dtz::DEFAULT_RULE;
-use zermelo_chess::{Material, Metric, Plan, Targets, MAX_PIECES};
+use zermelo_chess::{
+    Cost, Machine, Material, Metric, Plan, PlannedTable, Targets, DEFAULT_MEMORY_SHARE, MAX_PIECES,
+};
 
 use crate::error::{CliResult, Failure};
 use crate::output::emit;
@@ -68,12 +72,53 @@ pub fn run(args: PlanArgs) -> CliResult {
             args.tables.display()
         ))
     })?;
+    let machine = this_machine();
+    let cost = |t: &PlannedTable| t.cost(args.rule, &machine);
     let text = match args.format {
-        PlanFormat::Make => makefile(&plan, dir, args.rule)?,
-        PlanFormat::Slurm => slurm(&plan, dir, args.rule),
-        PlanFormat::Json => json(&plan, dir, args.rule),
+        PlanFormat::Make => makefile(&plan, dir, args.rule, &cost)?,
+        PlanFormat::Slurm => slurm(&plan, dir, args.rule, &cost),
+        PlanFormat::Json => json(&plan, dir, args.rule, &machine, &cost),
     };
     emit(None, |w| w.write_all(text.as_bytes()))
+}
+
+/// The machine the estimates are for: this one, a job limited as `tb gen` limits it
+/// (`--max-memory`, else [`DEFAULT_MEMORY_SHARE`] of its memory or of its cgroup's limit), on
+/// the threads of `--threads`.
+fn this_machine() -> Machine {
+    use zermelo::memory::Limit;
+    let physical = zermelo::memory::physical().unwrap_or(24 << 30);
+    let memory_bytes = match crate::limits::memory_limit() {
+        Limit::Bytes(b) | Limit::Option(b, _) => b,
+        _ => (physical as f64 * DEFAULT_MEMORY_SHARE) as u64,
+    };
+    Machine {
+        memory_bytes,
+        threads: rayon::current_num_threads(),
+    }
+}
+
+/// One line of a table's estimates, for the comments of a Makefile or a script.
+fn cost_line(m: &Material, c: &Cost) -> String {
+    format!(
+        "# {m}: {} indices, about {} of memory{}, {} of disk, {}",
+        c.indices,
+        zermelo::memory::human_bytes(c.memory_bytes),
+        if c.out_of_core { " (out of core)" } else { "" },
+        zermelo::memory::human_bytes(c.disk_bytes),
+        duration(c.seconds)
+    )
+}
+
+/// Seconds as `1.5 h`, `12 min` or `40 s`.
+fn duration(seconds: f64) -> String {
+    if seconds >= 5400.0 {
+        format!("{:.1} h", seconds / 3600.0)
+    } else if seconds >= 90.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{seconds:.0} s")
+    }
 }
 
 /// `tb gen`'s arguments after the material.
@@ -89,7 +134,12 @@ fn gen_flags(rule: u32) -> Vec<String> {
 /// target, its DTZ table (`tb gen` writes it after the DTM table), with the DTZ tables it
 /// needs as order-only prerequisites (a table need not be rebuilt when one it was generated
 /// from is newer).
-fn makefile(plan: &Plan, dir: &str, rule: u32) -> CliResult<String> {
+fn makefile(
+    plan: &Plan,
+    dir: &str,
+    rule: u32,
+    cost: &dyn Fn(&PlannedTable) -> Cost,
+) -> CliResult<String> {
     let bad = |c: char| !(c.is_ascii_alphanumeric() || "/._-+,@=~".contains(c));
     if dir.is_empty() || dir.contains(bad) {
         return Err(Failure::input(format!(
@@ -129,6 +179,7 @@ fn makefile(plan: &Plan, dir: &str, rule: u32) -> CliResult<String> {
             .map(|n| format!("$(TABLES)/{n}.zdz"))
             .collect();
         let _ = writeln!(s);
+        let _ = writeln!(s, "{}", cost_line(m, &cost(t)));
         let _ = writeln!(s, "{m}: $(TABLES)/{m}.zdz");
         if needs.is_empty() {
             let _ = writeln!(s, "$(TABLES)/{m}.zdz:");
@@ -148,7 +199,7 @@ fn sh_quote(text: &str) -> String {
 /// A POSIX shell script submitting one job per table in generation order, each with
 /// `--dependency=afterok:` on the jobs of the tables it needs; tables already in the folder
 /// are skipped (when the script runs, not when the plan is made).
-fn slurm(plan: &Plan, dir: &str, rule: u32) -> String {
+fn slurm(plan: &Plan, dir: &str, rule: u32, cost: &dyn Fn(&PlannedTable) -> Cost) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -173,15 +224,16 @@ fn slurm(plan: &Plan, dir: &str, rule: u32) -> String {
     let _ = writeln!(s, "mkdir -p \"$TABLES/.slurm\"");
     let _ = writeln!(
         s,
-        "\n# submit MATERIAL MEMORY_MB JOB...: submits MATERIAL's job after the JOBs (empty ones\n\
-         # are tables already there) and prints its id; prints nothing if its tables are there.\n\
+        "\n# submit MATERIAL MEMORY_MB MINUTES JOB...: submits MATERIAL's job after the JOBs (empty\n\
+         # ones are tables already there) and prints its id; prints nothing if its tables are\n\
+         # there. MINUTES is twice the estimate (on a machine like the one the plan was made on).\n\
          submit() {{\n\
-         \x20 m=$1; mem=$2; shift 2\n\
+         \x20 m=$1; mem=$2; minutes=$3; shift 3\n\
          \x20 if [ -f \"$TABLES/$m.zct\" ] && [ -f \"$TABLES/$m.zdz\" ]; then return 0; fi\n\
          \x20 deps=\n\
          \x20 for j in \"$@\"; do if [ -n \"$j\" ]; then deps=\"${{deps:+$deps:}}$j\"; fi; done\n\
          \x20 # shellcheck disable=SC2086\n\
-         \x20 id=$($SBATCH --parsable --job-name=\"tb-$m\" --mem=\"${{mem}}M\" ${{SBATCH_FLAGS:-}} \\\n\
+         \x20 id=$($SBATCH --parsable --job-name=\"tb-$m\" --mem=\"${{mem}}M\" --time=\"$minutes\" ${{SBATCH_FLAGS:-}} \\\n\
          \x20   ${{deps:+--dependency=afterok:$deps}} --output=\"$TABLES/.slurm/$m-%j.out\" \\\n\
          \x20   --wrap=\"$ZERMELO tb gen $m --tables $TABLES_ARG $GENFLAGS\")\n\
          \x20 echo \"${{id%%;*}}\"\n\
@@ -189,9 +241,12 @@ fn slurm(plan: &Plan, dir: &str, rule: u32) -> String {
     );
     for t in plan.tables() {
         let m = &t.material;
-        let mb = t.memory(rule).div_ceil(1 << 20) + 256;
+        let c = cost(t);
+        let mb = c.memory_bytes.div_ceil(1 << 20) + 256;
+        let minutes = (2.0 * c.seconds / 60.0).ceil() as u64 + 10;
         let deps: String = t.needs.iter().map(|n| format!(" \"$job_{n}\"")).collect();
-        let _ = writeln!(s, "job_{m}=$(submit {m} {mb}{deps})");
+        let _ = writeln!(s, "{}", cost_line(m, &c));
+        let _ = writeln!(s, "job_{m}=$(submit {m} {mb} {minutes}{deps})");
     }
     let _ = writeln!(
         s,
@@ -201,9 +256,18 @@ fn slurm(plan: &Plan, dir: &str, rule: u32) -> String {
     s
 }
 
-/// `{"tables_dir", "rule", "tables": [{"material", "pieces", "files", "depends_on",
-/// "memory_bytes", "command"}], "waves"}`.
-fn json(plan: &Plan, dir: &str, rule: u32) -> String {
+/// `{"tables_dir", "rule", "machine": {"memory_bytes", "threads"}, "tables": [{"material",
+/// "pieces", "files", "depends_on", "indices", "memory_bytes", "disk_bytes", "seconds",
+/// "file_bytes", "out_of_core", "command"}], "waves", "total": {"seconds", "file_bytes",
+/// "largest_disk_bytes"}}`: the total time is one machine's, table after table.
+fn json(
+    plan: &Plan,
+    dir: &str,
+    rule: u32,
+    machine: &Machine,
+    cost: &dyn Fn(&PlannedTable) -> Cost,
+) -> String {
+    let (mut seconds, mut files, mut largest) = (0.0, 0u64, 0u64);
     let tables: Vec<serde_json::Value> = plan
         .tables()
         .iter()
@@ -218,12 +282,21 @@ fn json(plan: &Plan, dir: &str, rule: u32) -> String {
                 dir.to_string(),
             ];
             command.extend(gen_flags(rule));
+            let c = cost(t);
+            seconds += c.seconds;
+            files += c.file_bytes;
+            largest = largest.max(c.disk_bytes);
             serde_json::json!({
                 "material": m.to_string(),
                 "pieces": m.piece_count(),
                 "files": [Metric::Dtm.file_name(m), Metric::Dtz { rule }.file_name(m)],
                 "depends_on": t.needs.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                "memory_bytes": t.memory(rule),
+                "indices": c.indices,
+                "memory_bytes": c.memory_bytes,
+                "disk_bytes": c.disk_bytes,
+                "file_bytes": c.file_bytes,
+                "seconds": (c.seconds * 10.0).round() / 10.0,
+                "out_of_core": c.out_of_core,
                 "command": command,
             })
         })
@@ -236,8 +309,10 @@ fn json(plan: &Plan, dir: &str, rule: u32) -> String {
     let doc = serde_json::json!({
         "tables_dir": dir,
         "rule": rule,
+        "machine": {"memory_bytes": machine.memory_bytes, "threads": machine.threads},
         "tables": tables,
         "waves": waves,
+        "total": {"seconds": seconds.round(), "file_bytes": files, "largest_disk_bytes": largest},
     });
     format!("{doc:#}\n")
 }
@@ -255,9 +330,11 @@ mod tests {
     #[test]
     fn make_refuses_folders_it_cannot_name() {
         let plan = Plan::all_up_to(3);
-        assert!(makefile(&plan, "my tables", 100).is_err());
-        assert!(makefile(&plan, "a$b", 100).is_err());
-        let text = makefile(&plan, "/shared/tb/", 100).unwrap();
+        let machine = this_machine();
+        let cost = |t: &PlannedTable| t.cost(100, &machine);
+        assert!(makefile(&plan, "my tables", 100, &cost).is_err());
+        assert!(makefile(&plan, "a$b", 100, &cost).is_err());
+        let text = makefile(&plan, "/shared/tb/", 100, &cost).unwrap();
         assert!(text.contains("TABLES ?= /shared/tb\n"), "{text}");
         let rule = text
             .lines()

@@ -2,32 +2,45 @@
 //!
 //! A checkpoint is one file, `checkpoint.zck` in the work folder: a header (magic, fingerprint,
 //! index count, counter mode, layer, decided count, spill entries, pending entries, CRC-32 of
-//! the body), then the cells (`u16` little-endian), the frontier bitmap, the pending
-//! `(depth, piece)` pairs (`u32` each) and the spilled counters (`u64` index, `u64` count). It
-//! is written to a temporary file, synced and renamed, so a run killed at any moment (even by
-//! SIGKILL) leaves either the previous checkpoint or the new one. Resuming loads it and
-//! replays the layers from there; every layer is deterministic, so the result is the same
-//! bytes as an uninterrupted run.
+//! the body, bytes of the compressed cells), then the cells (`u16` little-endian) in frames of
+//! [`FRAME`] cells, each a `u32` length and a zstd frame, the frontier bitmap, the pending
+//! `(depth, piece)` pairs (`u32` each) and the spilled counters (`u64` index, `u64` count).
+//!
+//! It is written to a temporary file and, while the solver goes on, synced and renamed by a
+//! thread of its own ([`Saving`]), so a run killed at any moment (even by SIGKILL) leaves either
+//! the previous checkpoint or the new one. The state of a 6-piece chess table is 6 GB: written
+//! raw and synced while the solver waited, each checkpoint cost 45 s at the 140 MB/s this
+//! machine's disk writes; compressed in parallel (zstd level 1, about a quarter of the bytes)
+//! and synced behind the solver, its cost is the compression. Resuming loads it and replays the
+//! layers from there; every layer is deterministic, so the result is the same bytes as an
+//! uninterrupted run.
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
+use std::thread::JoinHandle;
+
+use rayon::prelude::*;
 
 use super::store::{Bits, Cells, PIECE_BITS};
 use super::{CompactError, CompactOptions, CounterMode};
 use crate::io::mapped::MappedCells;
 
-const MAGIC: &[u8; 8] = b"ZMCKPT02";
-const HEADER: usize = 8 + 8 + 8 + 4 + 4 + 8 + 8 + 4 + 4 + 8;
+const MAGIC: &[u8; 8] = b"ZMCKPT03";
+const HEADER: usize = 8 + 8 + 8 + 4 + 4 + 8 + 8 + 4 + 4 + 8 + 8;
 /// Where the CRC-32 of the body sits in the header.
 const CRC_AT: usize = 48;
+/// Where the length of the compressed cells sits in the header.
+const CELLS_AT: usize = 64;
+/// Cells per compressed frame (2 MiB of cells).
+const FRAME: usize = 1 << 20;
+/// The zstd level of the cells: the fastest (a 6-piece state compresses to about a quarter).
+const LEVEL: i32 = 1;
 const FILE: &str = "checkpoint.zck";
 const TEMP: &str = "checkpoint.zck.tmp";
 const STATE: &str = "state.cells";
-/// Cells per buffered write or read.
-const BLOCK: usize = 1 << 16;
 
 /// What a run starts from: fresh cells, or cells and bitmaps loaded from a checkpoint.
 pub(super) struct Resume {
@@ -191,10 +204,11 @@ fn load(
         ));
     }
     let (layer, decided, spilled, crc) = (u32_at(24), u64_at(32), u64_at(40), u32_at(CRC_AT));
-    let pending_len = u64_at(56);
+    let (pending_len, cells_bytes) = (u64_at(56), u64_at(CELLS_AT));
     let bitmap = n.div_ceil(64) * 8;
     let expected = (HEADER as u64)
-        .checked_add(2 * n + bitmap)
+        .checked_add(cells_bytes)
+        .and_then(|b| b.checked_add(bitmap))
         .and_then(|b| b.checked_add(spilled.checked_mul(16)?))
         .and_then(|b| b.checked_add(pending_len.checked_mul(8)?));
     if expected != Some(len) {
@@ -204,15 +218,45 @@ fn load(
         ));
     }
     let mut hasher = crc32fast::Hasher::new();
-    let mut buf = vec![0u8; 2 * BLOCK];
-    for (k, block) in cells.slice().chunks(BLOCK).enumerate() {
-        let bytes = &mut buf[..2 * block.len()];
-        r.read_exact(bytes).map_err(io_error(path))?;
-        hasher.update(bytes);
-        for (c, b) in block.iter().zip(bytes.chunks_exact(2)) {
+    let mut raw = vec![0u8; 2 * FRAME];
+    let mut frame = Vec::new();
+    let mut left = cells_bytes; // no frame reads past the cells' bytes
+    let mut decoder = zstd::bulk::Decompressor::new().map_err(io_error(path))?;
+    for (k, block) in cells.slice().chunks(FRAME).enumerate() {
+        let mut len = [0u8; 4];
+        let flen = if left >= 4 {
+            r.read_exact(&mut len).map_err(io_error(path))?;
+            hasher.update(&len);
+            left -= 4;
+            u64::from(u32::from_le_bytes(len))
+        } else {
+            u64::MAX
+        };
+        if flen > left {
+            return Err(bad(path, "damaged: the cells' frames overrun their bytes"));
+        }
+        frame.resize(flen as usize, 0);
+        r.read_exact(&mut frame).map_err(io_error(path))?;
+        hasher.update(&frame);
+        left -= flen;
+        let want = 2 * block.len();
+        let decoded = decoder.decompress_to_buffer(&frame, &mut raw[..want]);
+        if !matches!(decoded, Ok(got) if got == want) {
+            // Damaged: the checksum says so when the bytes were changed after writing.
+            std::io::copy(&mut r, &mut HashingSink(&mut hasher)).map_err(io_error(path))?;
+            return Err(if hasher.finalize() != crc {
+                bad(path, "damaged: checksum mismatch")
+            } else {
+                bad(path, "damaged: a frame of cells does not decode")
+            });
+        }
+        for (c, b) in block.iter().zip(raw[..want].chunks_exact(2)) {
             c.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
         }
-        cells.release_range(k * BLOCK, block.len());
+        cells.release_range(k * FRAME, block.len());
+    }
+    if left != 0 {
+        return Err(bad(path, "damaged: bytes after the cells' frames"));
     }
     let mut read = |len: u64| -> Result<Vec<u8>, CompactError> {
         let mut v = vec![0u8; len as usize];
@@ -252,12 +296,34 @@ fn load(
     })
 }
 
-/// Writes a checkpoint atomically (temporary file, sync, rename, sync the folder).
+/// A checkpoint written and being synced behind the solver.
+pub(super) struct Saving(JoinHandle<Result<(), CompactError>>);
+
+impl Saving {
+    /// Whether the checkpoint is synced and renamed (or failed): [`Saving::wait`] will not
+    /// block.
+    pub(super) fn is_done(&self) -> bool {
+        self.0.is_finished()
+    }
+
+    /// Waits until the checkpoint is the work folder's (synced, renamed, the folder synced),
+    /// or returns what kept it from being one.
+    pub(super) fn wait(self) -> Result<(), CompactError> {
+        self.0
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    }
+}
+
+/// Writes a checkpoint to a temporary file (the cells compressed by the pool's threads) and
+/// leaves its sync, its rename and the folder's sync to a thread of its own: the checkpoint is
+/// the work folder's once [`Saving::wait`] returns. The caller waits for one before saving
+/// the next.
 pub(super) fn save(
     dir: &Path,
     options: &CompactOptions,
     s: &Snapshot<'_>,
-) -> Result<(), CompactError> {
+) -> Result<Saving, CompactError> {
     let temp = dir.join(TEMP);
     let file = File::create(&temp).map_err(io_error(&temp))?;
     let mut w = BufWriter::with_capacity(1 << 20, file);
@@ -272,14 +338,33 @@ pub(super) fn save(
     header.extend_from_slice(&(s.spill.len() as u64).to_le_bytes());
     header.extend_from_slice(&[0u8; 8]); // CRC-32 and padding, filled in at the end
     header.extend_from_slice(&(s.pending.len() as u64).to_le_bytes());
+    header.extend_from_slice(&[0u8; 8]); // bytes of the compressed cells, filled in at the end
     w.write_all(&header).map_err(io_error(&temp))?;
-    let mut buf = Vec::with_capacity(2 * BLOCK);
-    for (k, block) in s.cells.slice().chunks(BLOCK).enumerate() {
-        buf.clear();
-        buf.extend(block.iter().flat_map(|c| c.load(Relaxed).to_le_bytes()));
-        hasher.update(&buf);
-        w.write_all(&buf).map_err(io_error(&temp))?;
-        s.cells.release_range(k * BLOCK, block.len());
+    // A few frames per thread at a time: compressed side by side, written in order, and the
+    // pages of a memory-mapped state released behind them.
+    let batch = FRAME * 4 * rayon::current_num_threads().max(1);
+    let mut cells_bytes = 0u64;
+    for (k, chunk) in s.cells.slice().chunks(batch).enumerate() {
+        let frames: Vec<std::io::Result<Vec<u8>>> = chunk
+            .par_chunks(FRAME)
+            .map(|block| {
+                let raw: Vec<u8> = block
+                    .iter()
+                    .flat_map(|c| c.load(Relaxed).to_le_bytes())
+                    .collect();
+                zstd::bulk::compress(&raw, LEVEL)
+            })
+            .collect();
+        for frame in frames {
+            let frame = frame.map_err(io_error(&temp))?;
+            let len = (frame.len() as u32).to_le_bytes();
+            hasher.update(&len);
+            hasher.update(&frame);
+            w.write_all(&len).map_err(io_error(&temp))?;
+            w.write_all(&frame).map_err(io_error(&temp))?;
+            cells_bytes += 4 + frame.len() as u64;
+        }
+        s.cells.release_range(k * batch, chunk.len());
     }
     let mut rest =
         Vec::with_capacity(s.frontier.byte_len() + 8 * s.pending.len() + 16 * s.spill.len());
@@ -303,11 +388,18 @@ pub(super) fn save(
         .map_err(io_error(&temp))?;
     file.write_all(&hasher.finalize().to_le_bytes())
         .map_err(io_error(&temp))?;
-    file.sync_all().map_err(io_error(&temp))?;
-    drop(file);
-    let path = dir.join(FILE);
-    fs::rename(&temp, &path).map_err(io_error(&path))?;
-    sync_dir(dir)
+    file.seek(SeekFrom::Start(CELLS_AT as u64))
+        .map_err(io_error(&temp))?;
+    file.write_all(&cells_bytes.to_le_bytes())
+        .map_err(io_error(&temp))?;
+    let dir: PathBuf = dir.to_path_buf();
+    Ok(Saving(std::thread::spawn(move || {
+        file.sync_all().map_err(io_error(&temp))?;
+        drop(file);
+        let path = dir.join(FILE);
+        fs::rename(&temp, &path).map_err(io_error(&path))?;
+        sync_dir(&dir)
+    })))
 }
 
 /// The run is over: its checkpoint is no longer needed.
@@ -317,6 +409,20 @@ pub(super) fn finished(dir: &Path) -> Result<(), CompactError> {
         Ok(()) => sync_dir(dir),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(io_error(&path)(e)),
+    }
+}
+
+/// A writer that only hashes what it is given (the rest of a damaged checkpoint, to tell a
+/// changed byte from a frame written wrong).
+struct HashingSink<'a>(&'a mut crc32fast::Hasher);
+
+impl Write for HashingSink<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
