@@ -136,8 +136,9 @@ const PER_INDEX_DISTINCT: f64 = 0.17e-6;
 /// quarter of the seeding's time in a profile of KQQvKRR): KQQvKR 0.382 us, KRRvKQ 0.359,
 /// KQQvKQ 0.399.
 const PER_INDEX_REPEATED: f64 = 0.38e-6;
-/// The same for a table with pawns: KRPvKR 0.37 us (the `--all 5` run, Zen 5).
-const PER_INDEX_PAWNS: f64 = 0.38e-6;
+/// The same for a table with pawns (its index counts every pawn placement, invalid ones
+/// included): KRPvKR 0.176 us (141.8 s in the `--all 5` run, Zen 4).
+const PER_INDEX_PAWNS: f64 = 0.18e-6;
 /// How much slower a 6-piece table is per index than a 5-piece one: its captures probe 5-piece
 /// tables block by block (too large to decode into memory) where a 5-piece table's probe
 /// decoded 4-piece ones. KQQQQvK 0.352 us (few captures), KQQvKRR 0.586 us (many).
