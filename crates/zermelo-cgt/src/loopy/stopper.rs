@@ -234,7 +234,10 @@ impl Stopper {
     }
 }
 
-/// The canonical short value of node `v` when no cycle is reachable from it.
+/// The canonical short value of node `v` when no cycle is reachable from it (`None` also when
+/// a follower's value cannot be formed). Iterative: an integer's canonical form is a chain as
+/// long as the integer, and a loopy expression may hold one of tens of thousands of nodes (a
+/// recursive walk overflowed the stack on such an input, found by the `cgt_value` fuzz target).
 pub(crate) fn node_value(
     g: &LoopyGraph,
     v: u32,
@@ -243,17 +246,41 @@ pub(crate) fn node_value(
     if let Some(&x) = memo.get(&v) {
         return x;
     }
-    memo.insert(v, None); // on the path: a cycle through here is not short
-    let mut sides = [Vec::new(), Vec::new()];
-    for (side, left) in [(0, true), (1, false)] {
-        for &w in g.options(v, left) {
-            let x = node_value(g, w, memo)?;
-            sides[side].push(x);
+    // Depth-first, each frame a node and how many of its options (Left's, then Right's) are
+    // valued. A node is `None` in the memo while on the path, so an option found `None` is a
+    // cycle through the path or a follower with no short value: then every node on the path
+    // has none either, and keeps `None`.
+    memo.insert(v, None);
+    let mut path: Vec<(u32, usize)> = vec![(v, 0)];
+    while let Some(&(u, next)) = path.last() {
+        let (lefts, rights) = (g.left(u), g.right(u));
+        if next < lefts.len() + rights.len() {
+            let w = lefts
+                .get(next)
+                .copied()
+                .unwrap_or_else(|| rights[next - lefts.len()]);
+            path.last_mut().expect("not empty").1 += 1;
+            match memo.get(&w) {
+                Some(Some(_)) => {}
+                Some(None) => return None,
+                None => {
+                    memo.insert(w, None);
+                    path.push((w, 0));
+                }
+            }
+            continue;
         }
+        let valued = |ws: &[u32]| -> Vec<Value> {
+            ws.iter()
+                .map(|w| memo[w].expect("every option of a finished node is valued"))
+                .collect()
+        };
+        let x = Value::from_options(&valued(lefts), &valued(rights)).ok();
+        memo.insert(u, x);
+        path.pop();
+        x?;
     }
-    let x = Value::from_options(&sides[0], &sides[1]).ok();
-    memo.insert(v, x);
-    x
+    memo[&v]
 }
 
 /// Bypasses reversible options and deletes dominated ones until nothing changes. `le` is the
@@ -438,4 +465,30 @@ fn relabel(g: &LoopyGraph) -> LoopyGraph {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chain of 200,000 nodes, each with one Left option, the next: the integer 200,000,
+    /// valued without a stack overflow (the recursive walk crashed the fuzz target).
+    #[test]
+    fn a_long_chain_is_valued_without_recursion() {
+        let mut g = LoopyGraph::new();
+        let n = 200_000u32;
+        for _ in 0..=n {
+            g.add_node();
+        }
+        for v in 0..n {
+            g.add_left(v, v + 1);
+        }
+        let x = node_value(&g, 0, &mut HashMap::new());
+        assert_eq!(x.map(|x| x.to_string()), Some("200000".to_string()));
+        // A cycle at the far end: no short value, for every node on the way.
+        g.add_right(n, 0);
+        let mut memo = HashMap::new();
+        assert_eq!(node_value(&g, 0, &mut memo), None);
+        assert_eq!(memo.get(&(n / 2)), Some(&None));
+    }
 }
