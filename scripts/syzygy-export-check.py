@@ -5,7 +5,7 @@ with python-chess's `chess.syzygy` (probe_wdl, probe_dtz) and with `zermelo tb p
 on zermelo's tables in ZERMELO_DIR. Exit 0 when every position agrees, 1 on any difference
 (the first ones printed), 2 on bad usage or a missing table.
 
-    scripts/syzygy-export-check.py ZERMELO_DIR SYZYGY_DIR [-n N] [-j JOBS] [MATERIAL...]
+    scripts/syzygy-export-check.py ZERMELO_DIR SYZYGY_DIR[:SMALLER_DIR...] [-n N] [-j JOBS] [MATERIAL...]
 
 What "agrees" means (python-chess's DTZ rounding included): the class python-chess's WDL
 probe gives is the class zermelo gives at halfmove clock 0; python-chess's DTZ equals
@@ -141,6 +141,15 @@ def compare(
     return None, short
 
 
+def open_syzygy(directories: str) -> chess.syzygy.Tablebase:
+    """python-chess's tablebase over a `:`-separated list of directories, the first holding a
+    table winning as in zermelo's `--tables` (python-chess keeps the last file of a name)."""
+    tb = chess.syzygy.Tablebase()
+    for d in reversed(directories.split(":")):
+        tb.add_directory(d)
+    return tb
+
+
 def check_material(job: Tuple[str, str, str, str, int, int]) -> Result:
     material, zermelo, ztables, stables, n, seed = job
     started = time.perf_counter()
@@ -153,7 +162,7 @@ def check_material(job: Tuple[str, str, str, str, int, int]) -> Result:
         return Result(material, len(boards), 0, [str(e)], time.perf_counter() - started)
     differences: List[str] = []
     rounded = 0
-    with chess.syzygy.open_tablebase(stables) as tb:
+    with open_syzygy(stables) as tb:
         for board, z, s in zip(boards, answers, syzygy, strict=True):
             difference, short = compare(board, tb, z, s)
             rounded += short
@@ -174,7 +183,10 @@ def zermelo_binary(given: Optional[str]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("zermelo_dir", help="zermelo's tables (.zdz)")
-    parser.add_argument("syzygy_dir", help="Syzygy's files (.rtbw, .rtbz)")
+    parser.add_argument(
+        "syzygy_dir",
+        help="Syzygy's files (.rtbw, .rtbz); A:B: also the smaller tables in B (first wins)",
+    )
     parser.add_argument("materials", nargs="*", help="default: every .rtbw in SYZYGY_DIR")
     parser.add_argument("-n", "--positions", type=int, default=1000, help="per material")
     parser.add_argument("-j", "--jobs", type=int, default=2)
@@ -182,16 +194,15 @@ def main() -> int:
     parser.add_argument("--zermelo", help="the zermelo binary")
     args = parser.parse_args()
     zermelo = zermelo_binary(args.zermelo)
-    materials = args.materials or sorted(
-        f[:-5] for f in os.listdir(args.syzygy_dir) if f.endswith(".rtbw")
-    )
+    first = args.syzygy_dir.split(":")[0]
+    materials = args.materials or sorted(f[:-5] for f in os.listdir(first) if f.endswith(".rtbw"))
     if not materials:
         print(f"syzygy-export-check: no .rtbw files in {args.syzygy_dir}", file=sys.stderr)
         return 2
     for m in materials:
         for ext in (".rtbw", ".rtbz"):
-            if not os.path.isfile(os.path.join(args.syzygy_dir, m + ext)):
-                print(f"syzygy-export-check: {m}{ext} is not in {args.syzygy_dir}", file=sys.stderr)
+            if not os.path.isfile(os.path.join(first, m + ext)):
+                print(f"syzygy-export-check: {m}{ext} is not in {first}", file=sys.stderr)
                 return 2
     jobs = [(m, zermelo, args.zermelo_dir, args.syzygy_dir, args.positions, args.seed) for m in materials]
     started = time.perf_counter()
