@@ -40,11 +40,24 @@ pub enum CgtError {
          non-zero number): atomic weights are computed for all-small games"
     )]
     NotAllSmall,
-    /// A loopy position that is not a stopper: from this node there is an infinite alternating
-    /// run of moves. Its sides (onside and offside) are not computed.
+    /// A loopy position that is not a stopper where a stopper is needed: from this node there
+    /// is an infinite alternating run of moves (its value is its sides,
+    /// [`Sides`](crate::loopy::Sides)).
     #[error(
-        "position {0} lies on an infinite alternating run of moves: the game is not a stopper, \
-         and the sides (onside & offside) of such games are not computed"
+        "position {0} lies on an infinite alternating run of moves: the game is not a stopper \
+         (its value is its onside & offside)"
     )]
     NotStopper(u64),
+    /// The sides of a loopy game were not found as stoppers: no deletion of the moves on its
+    /// infinite alternating runs through this node keeps its onside (or offside). Some games
+    /// have sides that are not stoppers (Bach's carousel, *Winning Ways* ch. 11).
+    #[error(
+        "the sides of this game were not found as stoppers: the infinite alternating runs \
+         through position {0} cannot be cut without changing its value (some games, such as \
+         Bach's carousel, have sides that are not stoppers)"
+    )]
+    NotStopperSided(u64),
+    /// `S & T` written with sides that are not sides: the offside must be at most the onside.
+    #[error("not the sides of a game: {0}")]
+    NotSides(String),
 }

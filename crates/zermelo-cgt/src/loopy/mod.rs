@@ -14,13 +14,20 @@
 //!   loopy notation (notation.rs: `on`, `off`, `over`, `under`, `upon`, `pass`, named nodes
 //!   `a:{0|a}`).
 //!
-//! Positions that are not stoppers have an onside and an offside (Conway's sides); computing
-//! them is not done here: such a position gets its outcomes, and [`CgtError::NotStopper`].
+//! * the value of any position: its onside and offside, each a stopper in simplest form
+//!   ([`Sides`], sides.rs: `S & T` as CGSuite prints it, `dud` for `on & off`, the stopper
+//!   itself when the sides are equal), their sums and the onside order of any two games
+//!   ([`onside_leq`]). Games whose sides are not stoppers (Bach's carousel) are refused with
+//!   [`CgtError::NotStopperSided`].
 
 mod notation;
+mod sides;
 mod stopper;
 
 pub use notation::{is_loopy_text, parse_loopy, LoopyExpr};
+pub use sides::{
+    offside, offside_leq, onside, onside_leq, Sides, MAX_SIDE_PAIR_MOVES, MAX_SIDE_TRIALS,
+};
 pub use stopper::{Stopper, MAX_STOPPER_NODES};
 
 use zermelo::graph::{Rules, TwoPlayerGraph};

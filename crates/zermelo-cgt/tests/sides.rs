@@ -1,0 +1,219 @@
+//! Sides of loopy games (`zermelo_cgt::loopy::Sides`) against retrograde analysis and published
+//! values:
+//!
+//! * alone: for `G = S & T`, Left moving first wins iff `T <= 0` fails and loses iff `S <= 0`;
+//!   Right moving first, Left wins iff `T >= 0` and loses iff `S >= 0` fails. Checked against
+//!   retrograde analysis of thousands of random loopy graphs, draws included;
+//! * in sums: for every random stopper `X`, Left wins `G + X` (infinite play a draw) iff she
+//!   wins `T + X`, and loses it iff she loses `S + X` (the sides are what `G` is worth in every
+//!   sum, one with infinite play Right's, the other Left's);
+//! * sums of sides against the product graph of the components;
+//! * CGSuite's `SidedValueTestCase` (dud, `1 & 0`, `^ & v*`, Bach's carousel refused).
+
+use zermelo::graph::generate::SplitMix64;
+use zermelo_cgt::loopy::{parse_loopy, LoopyExpr, LoopyGraph, LoopyOutcome, Result3, Sides};
+use zermelo_cgt::CgtError;
+
+/// A random loopy graph of `n` nodes: 0-2 moves each side, to any node.
+fn random_loopy(rng: &mut SplitMix64, n: usize) -> LoopyGraph {
+    let mut g = LoopyGraph::new();
+    for _ in 0..n {
+        g.add_node();
+    }
+    for v in 0..n as u32 {
+        for left in [true, false] {
+            for _ in 0..rng.below(3) {
+                let w = rng.below(n as u64) as u32;
+                if left {
+                    g.add_left(v, w);
+                } else {
+                    g.add_right(v, w);
+                }
+            }
+        }
+    }
+    g
+}
+
+/// A random stopper: ranks, moves down a rank or, for the rank's looping player, within it.
+fn random_stopper(rng: &mut SplitMix64, n: usize) -> LoopyGraph {
+    let ranks = 1 + rng.below(n as u64) as usize;
+    let rank: Vec<usize> = (0..n).map(|_| rng.below(ranks as u64) as usize).collect();
+    let left_loops: Vec<bool> = (0..ranks).map(|_| rng.below(2) == 0).collect();
+    let mut g = LoopyGraph::new();
+    for _ in 0..n {
+        g.add_node();
+    }
+    for v in 0..n {
+        for left in [true, false] {
+            for _ in 0..rng.below(3) {
+                let w = rng.below(n as u64) as usize;
+                if rank[w] < rank[v] || (rank[w] == rank[v] && left_loops[rank[v]] == left) {
+                    if left {
+                        g.add_left(v as u32, w as u32);
+                    } else {
+                        g.add_right(v as u32, w as u32);
+                    }
+                }
+            }
+        }
+    }
+    g
+}
+
+fn outcome_of_sum(parts: &[(&LoopyGraph, u32)]) -> LoopyOutcome {
+    let mut all = LoopyGraph::new();
+    let mut starts = Vec::new();
+    for (g, s) in parts {
+        starts.push(all.node_count() as u32 + s);
+        all = all.union(g);
+    }
+    all.sum(&starts, 1 << 20).unwrap().outcomes()[0]
+}
+
+#[test]
+fn the_sides_give_the_outcome_of_every_random_loopy_game() {
+    let mut rng = SplitMix64::new(70);
+    let (mut sided, mut not_stoppers, mut refused, mut draws) = (0, 0, 0, 0);
+    for case in 0..3000 {
+        let n = 1 + rng.below(6) as usize;
+        let g = random_loopy(&mut rng, n);
+        let outcomes = g.outcomes();
+        let v = rng.below(n as u64) as u32;
+        match Sides::new(&g, v) {
+            Ok(s) => {
+                assert_eq!(
+                    s.outcome().unwrap(),
+                    outcomes[v as usize],
+                    "case {case}: {s}"
+                );
+                sided += 1;
+                not_stoppers += usize::from(!g.is_stopper(v));
+                draws += usize::from(outcomes[v as usize].class().is_none());
+            }
+            Err(CgtError::NotStopperSided(_)) => refused += 1,
+            Err(e) => panic!("case {case}: {e}"),
+        }
+    }
+    eprintln!("{sided} with sides ({not_stoppers} not stoppers, {draws} draws), {refused} refused");
+    assert!(
+        not_stoppers > 1000 && draws > 500 && refused < sided / 20,
+        "{sided} with sides ({not_stoppers} not stoppers, {draws} draws), {refused} refused"
+    );
+}
+
+#[test]
+fn the_sides_behave_as_the_game_in_every_sum_with_a_stopper() {
+    let mut rng = SplitMix64::new(71);
+    let mut checked = 0;
+    for case in 0..1500 {
+        let n = 1 + rng.below(5) as usize;
+        let g = random_loopy(&mut rng, n);
+        let v = rng.below(n as u64) as u32;
+        if g.is_stopper(v) {
+            continue;
+        }
+        let Ok(s) = Sides::new(&g, v) else { continue };
+        let m = 1 + rng.below(5) as usize;
+        let x = random_stopper(&mut rng, m);
+        let at = rng.below(m as u64) as u32;
+        let game = outcome_of_sum(&[(&g, v), (&x, at)]);
+        let on = outcome_of_sum(&[(s.onside().graph(), 0), (&x, at)]);
+        let off = outcome_of_sum(&[(s.offside().graph(), 0), (&x, at)]);
+        for (first, (a, on, off)) in [
+            (game.left_first, on.left_first, off.left_first),
+            (game.right_first, on.right_first, off.right_first),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            assert_eq!(
+                a == Result3::Win,
+                off == Result3::Win,
+                "case {case} ({first}): {s} with {x:?} at {at}"
+            );
+            assert_eq!(
+                a == Result3::Loss,
+                on == Result3::Loss,
+                "case {case} ({first}): {s} with {x:?} at {at}"
+            );
+        }
+        checked += 1;
+    }
+    eprintln!("{checked} games in sums");
+    assert!(checked > 500, "{checked}");
+}
+
+#[test]
+fn sums_of_sides_agree_with_the_product_graph() {
+    let mut rng = SplitMix64::new(72);
+    let mut checked = 0;
+    for case in 0..600 {
+        let parts: Vec<(LoopyGraph, u32)> = (0..2 + rng.below(2))
+            .map(|_| {
+                let n = 1 + rng.below(4) as usize;
+                let at = rng.below(n as u64) as u32;
+                (random_loopy(&mut rng, n), at)
+            })
+            .collect();
+        let sides: Result<Vec<Sides>, _> = parts.iter().map(|(g, v)| Sides::new(g, *v)).collect();
+        let Ok(sides) = sides else { continue };
+        let Ok(total) = sides[1..]
+            .iter()
+            .try_fold(sides[0].clone(), |acc, s| acc.add(s))
+        else {
+            continue;
+        };
+        let refs: Vec<(&LoopyGraph, u32)> = parts.iter().map(|(g, v)| (g, *v)).collect();
+        assert_eq!(
+            total.outcome().unwrap(),
+            outcome_of_sum(&refs),
+            "case {case}: {total}"
+        );
+        checked += 1;
+    }
+    eprintln!("{checked} sums");
+    assert!(checked > 300, "{checked}");
+}
+
+fn sides(text: &str) -> Result<Sides, CgtError> {
+    match parse_loopy(text).unwrap_or_else(|e| panic!("{text}: {e}")) {
+        LoopyExpr::Game { graph, node } => Sides::new(&graph, node),
+        _ => panic!("{text}: not a game"),
+    }
+}
+
+/// CGSuite's `SidedValueTestCase` (lib/core/src/test/scala/org/cgsuite/lang), named nodes
+/// written `a:{...}`: its inputs and what CGSuite prints for them.
+#[test]
+fn cgsuite_sided_values() {
+    for (input, printed) in [
+        ("dud", "dud"),
+        ("a:{{|a}|}", "1 & 0"),
+        ("{0|{dud|},*}", "^ & v*"),
+        ("on + off", "dud"),
+    ] {
+        let s = sides(input).unwrap_or_else(|e| panic!("{input}: {e}"));
+        assert_eq!(s.to_string(), printed, "{input}");
+    }
+    let dud = sides("dud").unwrap();
+    assert_eq!(
+        (dud.onside().to_string(), dud.offside().to_string()),
+        ("on".into(), "off".into())
+    );
+    // Bach's carousel (*Winning Ways* ch. 11): its sides are not stoppers.
+    let carousel = sides("a:{0,{1|1,{*,{1+*|1+*,a}|*}}|0}");
+    assert!(
+        matches!(carousel, Err(CgtError::NotStopperSided(_))),
+        "{carousel:?}"
+    );
+}
+
+#[test]
+fn sides_of_stoppers_are_the_stopper() {
+    for text in ["over", "on", "a:{0||||0|||a|*||*}", "{1|*}"] {
+        let s = sides(text).unwrap();
+        assert!(s.is_stopper(), "{text}");
+        assert_eq!(s.onside().to_string(), s.offside().to_string());
+    }
+}
