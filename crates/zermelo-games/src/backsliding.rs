@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use zermelo_cgt::loopy::{LoopyGraph, LoopyOutcome, Stopper};
+use zermelo_cgt::loopy::{LoopyGraph, LoopyOutcome, Sides, Stopper};
 use zermelo_cgt::CgtError;
 
 use crate::toads_frogs::Strip;
@@ -153,5 +153,14 @@ impl Backsliding {
     /// [`CgtError::TooBig`] past the simplification's size.
     pub fn value(&self, v: u32) -> Result<Stopper, CgtError> {
         Stopper::new(&self.graph, v)
+    }
+
+    /// The value of node `v`: its onside and offside (the stopper twice for a stopper).
+    ///
+    /// # Errors
+    /// [`CgtError::NotStopperSided`] when the sides are not found as stoppers;
+    /// [`CgtError::TooBig`] past the method's size.
+    pub fn sides(&self, v: u32) -> Result<Sides, CgtError> {
+        Sides::new(&self.graph, v)
     }
 }

@@ -45,7 +45,7 @@ pub const MAX_SIDE_TRIALS: usize = 4096;
 /// [`CgtError::TooBig`] past [`MAX_SIDE_PAIR_MOVES`] moves of pairs.
 pub fn onside_leq(g: &LoopyGraph, a: u32, h: &LoopyGraph, b: u32) -> Result<bool, CgtError> {
     let arena = PairArena::build(g, a, h, b)?;
-    Ok(arena.left_wins_from_start())
+    Ok(arena.left_wins()[1])
 }
 
 /// `G- <= H-`: the offside order (the onside order of `-H` and `-G`).
@@ -56,95 +56,157 @@ pub fn offside_leq(g: &LoopyGraph, a: u32, h: &LoopyGraph, b: u32) -> Result<boo
     onside_leq(&h.negated(), b, &g.negated(), a)
 }
 
-/// The states of `H - G` reachable from `(a, b)` with Right to move: state `2p` has Left to move
-/// in pair `p`, `2p + 1` Right; each move flagged when it is made in `H`.
+/// The states of `H - G`: state `2p` has Left to move in pair `p`, `2p + 1` Right; a move is
+/// stored as `2 * target + flag`, flagged when it is made in `H`. Rows in compressed form.
 struct PairArena {
-    succ: Vec<Vec<(u32, bool)>>,
-    pred: Vec<Vec<(u32, bool)>>,
+    start: Vec<u32>,
+    succ: Vec<u32>,
+    pred_start: Vec<u32>,
+    pred: Vec<u32>,
 }
 
 impl PairArena {
+    /// The states reachable from pair `(a, b)` with Right to move (state 1).
     fn build(g: &LoopyGraph, a: u32, h: &LoopyGraph, b: u32) -> Result<PairArena, CgtError> {
-        let mut index = std::collections::HashMap::from([((a, b), 0u32)]);
+        // Pairs numbered in the order first reached, looked up in a dense table.
+        let (kg, kh) = (g.node_count(), h.node_count());
+        if kg * kh > MAX_SIDE_PAIR_MOVES {
+            return Err(CgtError::TooBig(format!(
+                "comparing the sides of games of {kg} and {kh} positions takes more than \
+                 {MAX_SIDE_PAIR_MOVES} pairs"
+            )));
+        }
+        let mut index = vec![u32::MAX; kg * kh];
+        index[a as usize * kh + b as usize] = 0;
         let mut pairs = vec![(a, b)];
-        let mut succ: Vec<Vec<(u32, bool)>> = Vec::new();
-        let mut moves = 0usize;
+        let mut arena = PairArena::empty();
         let mut head = 0;
         while head < pairs.len() {
             let (x, y) = pairs[head];
             head += 1;
-            // Left: y -> y^L (in H) or x -> x^R (in -G); Right: y -> y^R or x -> x^L.
-            for left in [true, false] {
-                let in_h = h.options(y, left).iter().map(|&yy| ((x, yy), true));
-                let in_g = g.options(x, !left).iter().map(|&xx| ((xx, y), false));
-                let mut row = Vec::new();
-                for (p, flag) in in_h.chain(in_g) {
-                    moves += 1;
-                    if moves > MAX_SIDE_PAIR_MOVES {
-                        return Err(CgtError::TooBig(format!(
-                            "comparing the sides of these games takes more than \
-                             {MAX_SIDE_PAIR_MOVES} moves of pairs"
-                        )));
-                    }
-                    let next = pairs.len() as u32;
-                    let q = *index.entry(p).or_insert_with(|| {
-                        pairs.push(p);
-                        next
-                    });
-                    // After Left's move Right is to move, and the other way round.
-                    row.push((2 * q + u32::from(left), flag));
+            arena.push_pair(g, x, h, y, |(xx, yy)| {
+                let slot = &mut index[xx as usize * kh + yy as usize];
+                if *slot == u32::MAX {
+                    *slot = pairs.len() as u32;
+                    pairs.push((xx, yy));
                 }
-                succ.push(row);
+                *slot
+            })?;
+        }
+        Ok(arena.with_predecessors())
+    }
+
+    fn empty() -> PairArena {
+        PairArena {
+            start: vec![0],
+            succ: Vec::new(),
+            pred_start: Vec::new(),
+            pred: Vec::new(),
+        }
+    }
+
+    /// The rows of pair `(x, y)`: Left to move (`y -> y^L` in H, `x -> x^R` in -G), then Right
+    /// (`y -> y^R`, `x -> x^L`).
+    fn push_pair(
+        &mut self,
+        g: &LoopyGraph,
+        x: u32,
+        h: &LoopyGraph,
+        y: u32,
+        mut id: impl FnMut((u32, u32)) -> u32,
+    ) -> Result<(), CgtError> {
+        for left in [true, false] {
+            let in_h = h.options(y, left).iter().map(|&yy| ((x, yy), 1));
+            let in_g = g.options(x, !left).iter().map(|&xx| ((xx, y), 0));
+            for (p, flag) in in_h.chain(in_g) {
+                if self.succ.len() >= MAX_SIDE_PAIR_MOVES {
+                    return Err(CgtError::TooBig(format!(
+                        "comparing the sides of these games takes more than \
+                         {MAX_SIDE_PAIR_MOVES} moves of pairs"
+                    )));
+                }
+                // After Left's move Right is to move, and the other way round.
+                let state = 2 * id(p) + u32::from(left);
+                self.succ.push(2 * state + flag);
+            }
+            self.start.push(self.succ.len() as u32);
+        }
+        Ok(())
+    }
+
+    fn with_predecessors(mut self) -> PairArena {
+        let n = self.states();
+        let mut count = vec![0u32; n + 1];
+        for &e in &self.succ {
+            count[(e / 2) as usize + 1] += 1;
+        }
+        for i in 0..n {
+            count[i + 1] += count[i];
+        }
+        let mut fill = count.clone();
+        let mut pred = vec![0u32; self.succ.len()];
+        for s in 0..n {
+            for &e in self.row(s) {
+                let t = (e / 2) as usize;
+                pred[fill[t] as usize] = 2 * s as u32 + e % 2;
+                fill[t] += 1;
             }
         }
-        let mut pred = vec![Vec::new(); succ.len()];
-        for (s, row) in succ.iter().enumerate() {
-            for &(t, flag) in row {
-                pred[t as usize].push((s as u32, flag));
-            }
-        }
-        Ok(PairArena { succ, pred })
+        self.pred_start = count;
+        self.pred = pred;
+        self
+    }
+
+    fn states(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// The moves of state `s`: `2 * target + flag`.
+    fn row(&self, s: usize) -> &[u32] {
+        &self.succ[self.start[s] as usize..self.start[s + 1] as usize]
+    }
+
+    /// The moves into state `t`: `2 * source + flag`.
+    fn into(&self, t: usize) -> &[u32] {
+        &self.pred[self.pred_start[t] as usize..self.pred_start[t + 1] as usize]
     }
 
     fn left_to_move(s: usize) -> bool {
         s % 2 == 0
     }
 
-    /// Left's winning states of the Büchi game (she must not run out of moves, and an infinite
-    /// play must take infinitely many flagged moves); the start is state 1 (pair 0, Right to
-    /// move).
-    fn left_wins_from_start(&self) -> bool {
-        let n = self.succ.len();
+    /// Left's winning states of the Büchi game: she must not run out of moves, and an infinite
+    /// play must take infinitely many flagged moves. Nested attractors: what Left cannot
+    /// force back to a flagged move is lost, with everything Right can force into it.
+    fn left_wins(&self) -> Vec<bool> {
+        let n = self.states();
         let mut alive = vec![true; n];
         loop {
             let recur = self.recurrence(&alive);
             let lose: Vec<usize> = (0..n).filter(|&s| alive[s] && !recur[s]).collect();
             if lose.is_empty() {
-                return alive[1];
+                return alive;
             }
             self.remove_right_attractor(&mut alive, lose);
-            if !alive[1] {
-                return false;
-            }
         }
     }
 
     /// The states from which Left can force a flagged move into `alive` while play stays in
     /// `alive` (an attractor to the flagged moves).
     fn recurrence(&self, alive: &[bool]) -> Vec<bool> {
-        let n = self.succ.len();
+        let n = self.states();
         let mut inside = vec![false; n];
         let mut open = vec![0u32; n];
         let mut queue = Vec::new();
+        let done = |e: u32| e % 2 == 1 && alive[(e / 2) as usize];
         for s in (0..n).filter(|&s| alive[s]) {
-            let done = |&(t, flag): &(u32, bool)| flag && alive[t as usize];
             if Self::left_to_move(s) {
-                if self.succ[s].iter().any(done) {
+                if self.row(s).iter().any(|&e| done(e)) {
                     inside[s] = true;
                     queue.push(s);
                 }
             } else {
-                open[s] = self.succ[s].iter().filter(|e| !done(e)).count() as u32;
+                open[s] = self.row(s).iter().filter(|&&e| !done(e)).count() as u32;
                 if open[s] == 0 {
                     inside[s] = true;
                     queue.push(s);
@@ -152,9 +214,9 @@ impl PairArena {
             }
         }
         while let Some(t) = queue.pop() {
-            for &(s, flag) in &self.pred[t] {
-                let s = s as usize;
-                if flag || !alive[s] || inside[s] {
+            for &e in self.into(t) {
+                let s = (e / 2) as usize;
+                if e % 2 == 1 || !alive[s] || inside[s] {
                     continue;
                 }
                 if !Self::left_to_move(s) {
@@ -173,12 +235,12 @@ impl PairArena {
     /// Removes from `alive` the states from which Right can force play into `lose` or out of
     /// `alive` (Left stuck counts: she has no move left in `alive`).
     fn remove_right_attractor(&self, alive: &mut [bool], lose: Vec<usize>) {
-        let n = self.succ.len();
+        let n = self.states();
         let mut open: Vec<u32> = (0..n)
             .map(|s| {
-                self.succ[s]
+                self.row(s)
                     .iter()
-                    .filter(|&&(t, _)| alive[t as usize])
+                    .filter(|&&e| alive[(e / 2) as usize])
                     .count() as u32
             })
             .collect();
@@ -188,8 +250,8 @@ impl PairArena {
         }
         let mut queue = lose;
         while let Some(t) = queue.pop() {
-            for &(s, _) in &self.pred[t] {
-                let s = s as usize;
+            for &e in self.into(t) {
+                let s = (e / 2) as usize;
                 if !alive[s] || gone[s] {
                     continue;
                 }
@@ -296,16 +358,18 @@ fn strongly_connected(n: usize, next: impl Fn(usize) -> Vec<usize>) -> Vec<usize
     component
 }
 
-/// `g` without the moves `from -> to` of one player, restricted to what node 0 reaches.
-fn without_move(g: &LoopyGraph, from: u32, to: u32, left: bool) -> LoopyGraph {
+/// `g` without some moves (the same node numbers).
+fn without_moves(g: &LoopyGraph, moves: &[(u32, u32, bool)]) -> LoopyGraph {
     let mut h = g.clone();
-    let row = if left {
-        &mut h.left[from as usize]
-    } else {
-        &mut h.right[from as usize]
-    };
-    row.retain(|&w| w != to);
-    h.restricted(0)
+    for &(from, to, left) in moves {
+        let row = if left {
+            &mut h.left[from as usize]
+        } else {
+            &mut h.right[from as usize]
+        };
+        row.retain(|&w| w != to);
+    }
+    h
 }
 
 /// The onside of node `x` of `g`, in simplest form.
@@ -321,36 +385,65 @@ pub fn onside(g: &LoopyGraph, x: u32) -> Result<Stopper, CgtError> {
         let Some(&(stuck, _, _)) = moves.first() else {
             return Stopper::new(&h, 0);
         };
-        let mut deleted = false;
-        for (from, to, left) in moves {
-            if !h.options(from, left).contains(&to) {
-                continue;
-            }
-            trials += 1;
-            if trials > MAX_SIDE_TRIALS {
-                return Err(CgtError::TooBig(format!(
-                    "finding the sides of this game takes more than {MAX_SIDE_TRIALS} \
-                     comparisons"
-                )));
-            }
-            let cut = without_move(&h, from, to, left);
-            // Deleting a Left move can only lower the onside, a Right move only raise it:
-            // the deletion is kept when the other comparison holds too.
-            let same = if left {
-                onside_leq(&h, 0, &cut, 0)?
-            } else {
-                onside_leq(&cut, 0, &h, 0)?
-            };
-            if same {
-                h = cut;
-                deleted = true;
+        // Right's moves first, then Left's; each colour cut in halves until what is left cannot
+        // go (delta debugging: few comparisons when most moves can go or most must stay).
+        // Right's moves that Left can answer straight back (`v -> t -> v`) first, in one
+        // batch: in the onside they gain Right nothing (CGSuite's obvious reductions).
+        let back: Vec<(u32, u32, bool)> = moves
+            .iter()
+            .copied()
+            .filter(|&(v, t, left)| !left && h.left(t).contains(&v))
+            .collect();
+        let mut cut = cut_batch(&h, &back, &mut trials)?;
+        for left in [false, true] {
+            if cut.is_some() {
                 break;
             }
+            let batch: Vec<(u32, u32, bool)> =
+                moves.iter().copied().filter(|m| m.2 == left).collect();
+            cut = cut_batch(&h, &batch, &mut trials)?;
         }
-        if !deleted {
-            return Err(CgtError::NotStopperSided(u64::from(stuck)));
+        match cut {
+            Some(smaller) => h = smaller.restricted(0),
+            None => return Err(CgtError::NotStopperSided(u64::from(stuck))),
         }
     }
+}
+
+/// `h` without as many of `moves` (all of one player) as can go while the onside of node 0
+/// stays, or `None` when none can. Node numbers stay as in `h`.
+fn cut_batch(
+    h: &LoopyGraph,
+    moves: &[(u32, u32, bool)],
+    trials: &mut usize,
+) -> Result<Option<LoopyGraph>, CgtError> {
+    let Some(&(_, _, left)) = moves.first() else {
+        return Ok(None);
+    };
+    *trials += 1;
+    if *trials > MAX_SIDE_TRIALS {
+        return Err(CgtError::TooBig(format!(
+            "finding the sides of this game takes more than {MAX_SIDE_TRIALS} comparisons"
+        )));
+    }
+    let cut = without_moves(h, moves);
+    // Deleting Left moves can only lower the onside, Right moves only raise it: the deletion
+    // is kept when the other comparison holds too.
+    let same = if left {
+        onside_leq(h, 0, &cut, 0)?
+    } else {
+        onside_leq(&cut, 0, h, 0)?
+    };
+    if same {
+        return Ok(Some(cut));
+    }
+    if moves.len() == 1 {
+        return Ok(None);
+    }
+    let (first, second) = moves.split_at(moves.len() / 2);
+    let after_first = cut_batch(h, first, trials)?;
+    let base = after_first.as_ref().unwrap_or(h);
+    Ok(cut_batch(base, second, trials)?.or(after_first))
 }
 
 /// The offside of node `x` of `g`, in simplest form: `-(onside of -G)`.

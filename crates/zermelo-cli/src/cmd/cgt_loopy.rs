@@ -2,12 +2,13 @@
 //! can return (a cycle below them), and values written in the loopy notation. Each prints the
 //! result for Left with Left and with Right moving first (`left_first`, `right_first`: win,
 //! loss or draw, infinite play a draw), the outcome class where neither is a draw (else
-//! `null`), and the value: a stopper in its simplest form, or `null` for a game that is not a
-//! stopper (its sides are not computed), with the reason.
+//! `null`), and the value: a stopper in its simplest form, or the sides of a game that is not a
+//! stopper (`S & T`, with `onside` and `offside` in JSON), or `null` with the reason when they
+//! are not found.
 
 use serde_json::{json, Value as Json};
 use zermelo::graph::TwoPlayerGraph;
-use zermelo_cgt::loopy::{LoopyGraph, LoopyOutcome, Stopper, MAX_STOPPER_NODES};
+use zermelo_cgt::loopy::{LoopyGraph, LoopyOutcome, Sides, Stopper, MAX_STOPPER_NODES};
 use zermelo_cgt::{CgtError, OutcomeClass};
 
 use crate::error::{CliResult, Failure};
@@ -16,14 +17,31 @@ use crate::shown::Report;
 /// Most positions of a sum's product graph.
 const MAX_SUM_POSITIONS: usize = 1 << 22;
 
-/// The value of node `v` of `g`: a stopper's simplest form, or why there is none.
-pub fn value_of(g: &LoopyGraph, v: u32) -> CliResult<Result<Stopper, String>> {
+/// The most positions of a game that is not a stopper whose sides the commands look for (each
+/// cut of a move is a comparison over pairs of positions: `TTT..FFF`'s 560 take minutes).
+pub const MAX_SIDES_POSITIONS: usize = 256;
+
+/// The value of node `v` of `g`: a stopper's simplest form or a game's sides, or why there are
+/// none.
+pub fn value_of(g: &LoopyGraph, v: u32) -> CliResult<Result<Sides, String>> {
+    if !g.is_stopper(v) {
+        let n = g.reachable(&[v]).len();
+        if n > MAX_SIDES_POSITIONS {
+            return Ok(Err(format!(
+                "not a stopper, and its sides are looked for up to {MAX_SIDES_POSITIONS} \
+                 positions (this game has {n})"
+            )));
+        }
+        return match Sides::new(g, v) {
+            Ok(s) => Ok(Ok(s)),
+            Err(e @ (CgtError::NotStopperSided(_) | CgtError::TooBig(_))) => {
+                Ok(Err(format!("not a stopper: {e}")))
+            }
+            Err(e) => Err(crate::limits::cgt_too_big("value", e)),
+        };
+    }
     match Stopper::new(g, v) {
-        Ok(s) => Ok(Ok(s)),
-        Err(CgtError::NotStopper(node)) => Ok(Err(format!(
-            "not a stopper (position {node} lies on an infinite alternating run of moves); its \
-             sides (onside & offside) are not computed"
-        ))),
+        Ok(s) => Ok(Ok(Sides::of_stopper(s))),
         Err(e @ CgtError::TooBig(_)) if g.reachable(&[v]).len() > MAX_STOPPER_NODES => {
             Ok(Err(format!("not simplified: {e}")))
         }
@@ -42,7 +60,7 @@ fn who(class: OutcomeClass) -> &'static str {
 
 /// The report's value, outcome and results, as JSON fields and lines.
 pub fn describe(
-    value: &Result<Stopper, String>,
+    value: &Result<Sides, String>,
     outcome: LoopyOutcome,
     json: &mut Json,
     lines: &mut Vec<String>,
@@ -51,6 +69,10 @@ pub fn describe(
         Ok(s) => {
             json["value"] = json!(s.to_string());
             lines.push(format!("value {s}"));
+            if !s.is_stopper() {
+                json["onside"] = json!(s.onside().to_string());
+                json["offside"] = json!(s.offside().to_string());
+            }
         }
         Err(why) => {
             json["value"] = Json::Null;
@@ -107,7 +129,7 @@ pub fn sum(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Report> {
         let text = v.as_ref().map(|s| s.to_string()).ok();
         lines.push(format!(
             "position {p}: {}",
-            text.as_deref().unwrap_or("not a stopper")
+            text.as_deref().unwrap_or("no value found")
         ));
         components.push(json!({ "position": p, "value": text }));
     }

@@ -203,14 +203,7 @@ fn backsliding(strip: &zermelo_games::toads_frogs::Strip) -> CliResult<Report> {
     use zermelo_games::backsliding::Backsliding;
     let b = Backsliding::explore(strip);
     let outcome = b.outcomes()[0];
-    let mut value = cgt::on_deep_stack(|| super::super::cgt_loopy::value_of(b.graph(), 0))?;
-    if let (Err(_), Some(node)) = (&value, b.graph().alternating_cycle(0)) {
-        value = Err(format!(
-            "not a stopper ({} lies on an infinite alternating run of moves); its sides \
-             (onside & offside) are not computed",
-            b.strips()[node as usize]
-        ));
-    }
+    let value = cgt::on_deep_stack(|| super::super::cgt_loopy::value_of(b.graph(), 0))?;
     let mut json = json!({
         "game": "toads-frogs", "backsliding": true, "strip": strip.to_string(),
         "positions": b.strips().len(), "depth": null, "move": null,
