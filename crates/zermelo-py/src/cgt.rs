@@ -9,7 +9,7 @@ use pyo3::types::PyDict;
 use zermelo::graph::TwoPlayerGraph;
 use zermelo::NodeId;
 use zermelo_cgt::loopy::{
-    is_loopy_text, parse_loopy, LoopyExpr, LoopyGraph, LoopyOutcome, Stopper,
+    is_loopy_text, loopy_value, parse_loopy, LoopyExpr, LoopyGraph, LoopyOutcome,
 };
 use zermelo_cgt::{graph_values, CgtError, OutcomeClass, Value};
 
@@ -42,6 +42,8 @@ fn results(class: OutcomeClass) -> (&'static str, &'static str) {
 /// What a game is worth, as the dict's keys say.
 struct Answer {
     value: Option<String>,
+    /// The sides of a game that is not a stopper (`None` for a stopper).
+    sides: Option<(String, String)>,
     outcome: Option<&'static str>,
     left_first: &'static str,
     right_first: &'static str,
@@ -57,6 +59,7 @@ impl Answer {
         let (m, t) = v.mean_and_temperature()?;
         Ok(Answer {
             value: Some(v.to_string()),
+            sides: None,
             outcome: Some(class.as_str()),
             left_first,
             right_first,
@@ -66,15 +69,21 @@ impl Answer {
         })
     }
 
-    /// Node `node` of a loopy graph: its outcome, and its value if it is a stopper.
+    /// Node `node` of a loopy graph: its outcome, and its value (a stopper, or its sides) where
+    /// it is found, else the reason.
     fn loopy(g: &LoopyGraph, node: u32, outcome: LoopyOutcome) -> Result<Answer, CgtError> {
-        let (value, note) = match Stopper::new(g, node) {
-            Ok(s) => (Some(s.to_string()), None),
-            Err(e @ CgtError::NotStopper(_)) => (None, Some(e.to_string())),
-            Err(e) => return Err(e),
+        let (value, sides, note) = match loopy_value(g, node)? {
+            Ok(s) if s.is_stopper() => (Some(s.to_string()), None, None),
+            Ok(s) => (
+                Some(s.to_string()),
+                Some((s.onside().to_string(), s.offside().to_string())),
+                None,
+            ),
+            Err(why) => (None, None, Some(why)),
         };
         Ok(Answer {
             value,
+            sides,
             outcome: outcome.class().map(|c| c.as_str()),
             left_first: outcome.left_first.as_str(),
             right_first: outcome.right_first.as_str(),
@@ -87,6 +96,9 @@ impl Answer {
     fn dict(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("value", self.value)?;
+        let (onside, offside) = self.sides.unzip();
+        d.set_item("onside", onside)?;
+        d.set_item("offside", offside)?;
         d.set_item("outcome", self.outcome)?;
         d.set_item("left_first", self.left_first)?;
         d.set_item("right_first", self.right_first)?;

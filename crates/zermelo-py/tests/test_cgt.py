@@ -25,6 +25,7 @@ def cli_json(cli: Path, *args: str) -> Dict[str, Any]:
 
 def same(v: cgt.Value, d: Dict[str, Any]) -> None:
     assert v.value == d["value"]
+    assert (v.onside, v.offside) == (d.get("onside"), d.get("offside"))
     assert v.outcome == d["outcome"]
     if "left_first" in d:  # loopy answers
         assert (v.left_first, v.right_first) == (d["left_first"], d["right_first"])

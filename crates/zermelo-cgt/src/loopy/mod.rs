@@ -26,7 +26,8 @@ mod stopper;
 
 pub use notation::{is_loopy_text, parse_loopy, LoopyExpr};
 pub use sides::{
-    offside, offside_leq, onside, onside_leq, Sides, MAX_SIDE_PAIR_MOVES, MAX_SIDE_TRIALS,
+    loopy_value, offside, offside_leq, onside, onside_leq, Sides, MAX_SIDES_POSITIONS,
+    MAX_SIDE_PAIR_MOVES, MAX_SIDE_TRIALS,
 };
 pub use stopper::{Stopper, MAX_STOPPER_NODES};
 

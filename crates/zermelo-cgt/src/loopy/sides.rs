@@ -454,6 +454,43 @@ pub fn offside(g: &LoopyGraph, x: u32) -> Result<Stopper, CgtError> {
     Ok(onside(&g.negated(), x)?.negated())
 }
 
+/// The most positions of a game that is not a stopper whose sides [`loopy_value`] looks for
+/// (each cut of a move is a comparison over pairs of positions: `TTT..FFF`'s 560 take minutes).
+pub const MAX_SIDES_POSITIONS: usize = 256;
+
+/// The value of node `v` of `g` as the commands and the Python module give it: a stopper's
+/// simplest form or a game's sides (`Ok(Ok(_))`), or why there are none (`Ok(Err(reason))`:
+/// a game past [`MAX_SIDES_POSITIONS`] or [`MAX_STOPPER_NODES`], or one whose sides are not
+/// stoppers).
+///
+/// # Errors
+/// Past the work limits of the comparisons (a [`CgtError::TooBig`] the caller reports as such).
+pub fn loopy_value(g: &LoopyGraph, v: u32) -> Result<Result<Sides, String>, CgtError> {
+    if !g.is_stopper(v) {
+        let n = g.reachable(&[v]).len();
+        if n > MAX_SIDES_POSITIONS {
+            return Ok(Err(format!(
+                "not a stopper, and its sides are looked for up to {MAX_SIDES_POSITIONS} \
+                 positions (this game has {n})"
+            )));
+        }
+        return match Sides::new(g, v) {
+            Ok(s) => Ok(Ok(s)),
+            Err(e @ (CgtError::NotStopperSided(_) | CgtError::TooBig(_))) => {
+                Ok(Err(format!("not a stopper: {e}")))
+            }
+            Err(e) => Err(e),
+        };
+    }
+    match Stopper::new(g, v) {
+        Ok(s) => Ok(Ok(Sides::of_stopper(s))),
+        Err(e @ CgtError::TooBig(_)) if g.reachable(&[v]).len() > MAX_STOPPER_NODES => {
+            Ok(Err(format!("not simplified: {e}")))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// A loopy game's value: its onside and offside, each a stopper in simplest form (equal for a
 /// stopper). Printed as CGSuite prints it: the stopper when the sides are equal, `dud` for
 /// `on & off`, else `S & T`.

@@ -8,7 +8,7 @@
 
 use serde_json::{json, Value as Json};
 use zermelo::graph::TwoPlayerGraph;
-use zermelo_cgt::loopy::{LoopyGraph, LoopyOutcome, Sides, Stopper, MAX_STOPPER_NODES};
+use zermelo_cgt::loopy::{loopy_value, LoopyGraph, LoopyOutcome, Sides, Stopper};
 use zermelo_cgt::{CgtError, OutcomeClass};
 
 use crate::error::{CliResult, Failure};
@@ -17,36 +17,10 @@ use crate::shown::Report;
 /// Most positions of a sum's product graph.
 const MAX_SUM_POSITIONS: usize = 1 << 22;
 
-/// The most positions of a game that is not a stopper whose sides the commands look for (each
-/// cut of a move is a comparison over pairs of positions: `TTT..FFF`'s 560 take minutes).
-pub const MAX_SIDES_POSITIONS: usize = 256;
-
 /// The value of node `v` of `g`: a stopper's simplest form or a game's sides, or why there are
 /// none.
 pub fn value_of(g: &LoopyGraph, v: u32) -> CliResult<Result<Sides, String>> {
-    if !g.is_stopper(v) {
-        let n = g.reachable(&[v]).len();
-        if n > MAX_SIDES_POSITIONS {
-            return Ok(Err(format!(
-                "not a stopper, and its sides are looked for up to {MAX_SIDES_POSITIONS} \
-                 positions (this game has {n})"
-            )));
-        }
-        return match Sides::new(g, v) {
-            Ok(s) => Ok(Ok(s)),
-            Err(e @ (CgtError::NotStopperSided(_) | CgtError::TooBig(_))) => {
-                Ok(Err(format!("not a stopper: {e}")))
-            }
-            Err(e) => Err(crate::limits::cgt_too_big("value", e)),
-        };
-    }
-    match Stopper::new(g, v) {
-        Ok(s) => Ok(Ok(Sides::of_stopper(s))),
-        Err(e @ CgtError::TooBig(_)) if g.reachable(&[v]).len() > MAX_STOPPER_NODES => {
-            Ok(Err(format!("not simplified: {e}")))
-        }
-        Err(e) => Err(crate::limits::cgt_too_big("value", e)),
-    }
+    loopy_value(g, v).map_err(|e| crate::limits::cgt_too_big("value", e))
 }
 
 fn who(class: OutcomeClass) -> &'static str {

@@ -8,6 +8,8 @@ thermographs and atomic weights.
 ('^*', 'N', Fraction(0, 1), Fraction(0, 1))
 >>> cgt.show("on + *").value, cgt.holds("over >= 0")
 ('on', True)
+>>> cgt.show("on + off").value
+'dud'
 >>> t = cgt.thermograph("{2||1|0}")
 >>> t.mean, t.temperature, t.left_wall
 (Fraction(5, 4), Fraction(3, 4), ((Fraction(-1, 1), Fraction(3, 1)), (Fraction(3, 4), Fraction(5, 4))))
@@ -42,8 +44,11 @@ _Point = Tuple[Fraction, Fraction]
 class Value:
     """What a game is worth.
 
-    ``value`` is its canonical form (a stopper's simplest form for a loopy game), ``None`` for a
-    loopy game that is not a stopper (``note`` says why); ``left_first`` and ``right_first`` are
+    ``value`` is its canonical form: a stopper's simplest form for a loopy game, its sides
+    ``"S & T"`` for a loopy game that is not a stopper (``"dud"`` for ``on & off``; ``onside``
+    and ``offside`` then hold ``S`` and ``T``, else ``None``), ``None`` where the sides are not
+    found (``note`` says why: a game past the size searched, or sides that are not stoppers);
+    ``left_first`` and ``right_first`` are
     Left's result (``"win"``, ``"loss"`` or ``"draw"``) when Left and when Right moves first;
     ``outcome`` is ``"L"``, ``"R"``, ``"N"`` or ``"P"``, ``None`` when one of them is a draw;
     ``mean`` and ``temperature`` are given for short games.
@@ -56,6 +61,8 @@ class Value:
     mean: Optional[Fraction]
     temperature: Optional[Fraction]
     note: Optional[str] = None
+    onside: Optional[str] = None
+    offside: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -84,6 +91,8 @@ def _answer(d: dict[str, Any]) -> Value:
         mean=_fraction(d["mean"]),
         temperature=_fraction(d["temperature"]),
         note=d["note"],
+        onside=d["onside"],
+        offside=d["offside"],
     )
 
 
