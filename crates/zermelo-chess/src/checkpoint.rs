@@ -7,6 +7,10 @@
 //! * `<material>/`: the compact engine's work folder for the group being solved: its
 //!   checkpoint (`checkpoint.zck`, taken at layer boundaries; see
 //!   [`zermelo::game::compact`]) and, with `--mapped`, its cells (`state.cells`).
+//! * `<material>.finished.zct` (the DTM table of a pawnless pair, [`crate::generate_pair`]):
+//!   the finished table, written (atomically) before the DTZ table is solved, so that a run
+//!   killed during the DTZ solve does not solve or write the DTM table again; checked whole
+//!   (every block's checksum) before it is used, made again if it is damaged.
 //! * `<material>.values` (pawn tables): the values of the finished groups, at their place in
 //!   the table's index order.
 //! * `<material>.groups` (pawn tables): which groups are in the values file: magic `ZRMGRP02`,
@@ -32,6 +36,20 @@ const MAGIC_V2: &[u8; 8] = b"ZRMGRP02";
 /// The engine's work folder for the group of `material` being solved.
 pub(crate) fn group_dir(dir: &Path, material: &str) -> PathBuf {
     dir.join(material)
+}
+
+/// The finished table of `name` kept in the work folder until the job writes it out.
+pub(crate) fn finished_table_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.finished.zct"))
+}
+
+/// Removes the engine's work folder of `name` (its checkpoints: a finished table supersedes
+/// them).
+pub(crate) fn remove_engine(dir: &Path, name: &str) -> io::Result<()> {
+    match fs::remove_dir_all(group_dir(dir, name)) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// The DTZ start log of the group of `name` being solved (starts.rs).

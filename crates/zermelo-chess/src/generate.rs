@@ -158,9 +158,58 @@ pub fn discard_checkpoint(
 ) -> std::io::Result<()> {
     let name = work_name(material, metric);
     checkpoint::remove(work_dir, &name)?;
-    match std::fs::remove_file(values_path(work_dir, &name)) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
+    for path in [
+        values_path(work_dir, &name),
+        checkpoint::finished_table_path(work_dir, &name),
+    ] {
+        match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Writes a finished DTM table to `path` in the work folder `dir` and gives it back mapped
+/// from there; removes the DTM checkpoint it supersedes.
+#[allow(unsafe_code)]
+fn keep_table(table: Table, path: &Path, dir: &Path) -> std::io::Result<Table> {
+    let name = work_name(table.material(), Metric::Dtm);
+    // SAFETY: as in `kept_table`.
+    let kept =
+        unsafe { table.keep_mapped(path) }.map_err(|e| std::io::Error::other(e.to_string()))?;
+    checkpoint::remove_engine(dir, &name)?;
+    Ok(kept)
+}
+
+/// The DTM table of a pawnless pair kept in the work folder by a run killed while it solved
+/// the DTZ table: mapped, after every block's checksum is checked. A damaged or foreign file
+/// is removed (the table is made again); a path that is not a regular file is refused.
+#[allow(unsafe_code)]
+fn kept_table(path: &Path, material: &Material) -> Result<Option<Table>, GenError> {
+    let ck = |source| GenError::Checkpoint {
+        material: material.clone(),
+        source,
+    };
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(ck(e)),
+        Ok(m) if !m.file_type().is_file() => {
+            return Err(ck(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{} is not a regular file", path.display()),
+            )))
+        }
+        Ok(_) => {}
+    }
+    // SAFETY: the work folder's file is this run's own: never rewritten while the table
+    // lives (only removed once the table is written out).
+    match unsafe { Table::open_mapped(path) } {
+        Ok(t) if t.material() == material && t.metric() == Metric::Dtm => Ok(Some(t)),
+        _ => {
+            std::fs::remove_file(path).map_err(ck)?;
+            Ok(None)
+        }
     }
 }
 
@@ -260,10 +309,26 @@ pub fn generate_pair(
         metric: Metric::Dtz { rule },
         ..options.clone()
     };
-    let mut dtm = Some(Run::new(material, tb, progress, &dtm_options)?);
-    let mut dtz = Run::new(material, tb, progress, &dtz_options)?;
-    let (mut dtm_time, mut dtz_time) = (Duration::ZERO, Duration::ZERO);
-    let mut dtm_table = None;
+    let t0 = Instant::now();
+    let dtz = Run::new(material, tb, progress, &dtz_options)?;
+    // A pawnless DTM table is kept in the work folder once finished: a run killed during the
+    // DTZ solve finds it there.
+    let kept_path = (options.work_dir.as_deref())
+        .filter(|_| !dtz.pawns)
+        .map(|d| checkpoint::finished_table_path(d, &work_name(material, Metric::Dtm)));
+    let mut dtm_table = match &kept_path {
+        Some(p) => kept_table(p, material)?,
+        None => None,
+    };
+    let mut dtm = match &dtm_table {
+        Some(t) => {
+            progress.fetch_add(t.size(), Relaxed);
+            None
+        }
+        None => Some(Run::new(material, tb, progress, &dtm_options)?),
+    };
+    let mut dtz = dtz;
+    let (mut dtm_time, mut dtz_time) = (t0.elapsed(), Duration::ZERO);
     let mut dtz_starts = StartCounts::default();
     for k in 0..dtz.groups.len() {
         let len = Window::new(dtz.game.indexer(), &dtz.groups[k]).len() as u64;
@@ -294,10 +359,16 @@ pub fn generate_pair(
             log = StartLog::existing(p, len, rule, print).map_err(|e| dtz.ck(e))?;
         }
         if !dtz.pawns {
-            // A pawnless table is one group: its DTM state is freed before the DTZ solve.
+            // A pawnless table is one group: its DTM state is freed before the DTZ solve, the
+            // table kept in the work folder (mapped: its entries need not stay in memory) and
+            // the DTM checkpoint it supersedes removed.
             if let Some(run) = dtm.take() {
                 let t0 = Instant::now();
-                dtm_table = Some(run.finish()?);
+                let table = run.finish()?;
+                dtm_table = Some(match (&kept_path, dtz.dir.as_deref()) {
+                    (Some(p), Some(d)) => keep_table(table, p, d).map_err(|e| dtz.ck(e))?,
+                    _ => table,
+                });
                 dtm_time += t0.elapsed();
             }
         }

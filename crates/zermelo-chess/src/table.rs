@@ -843,6 +843,28 @@ impl Table {
         Ok(table)
     }
 
+    /// Writes this table to `path` atomically and gives it back mapped from there, its
+    /// statistics kept: a generated table whose entries need not stay in memory (a finished
+    /// DTM table kept in the work folder while the DTZ table is solved).
+    ///
+    /// # Safety
+    ///
+    /// As [`Table::open_mapped`]: `path` must not be modified or truncated while the table
+    /// lives (removing it is fine).
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn keep_mapped(self, path: &Path) -> Result<Table, TableError> {
+        crate::atomic::write_atomically(path, |w| self.write_to(w)).map_err(|source| {
+            TableError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
+        // SAFETY: the caller's promise.
+        let mut kept = unsafe { Table::open_mapped(path) }?;
+        kept.counted = self.counted;
+        Ok(kept)
+    }
+
     /// Reads a table from bytes in the file format.
     pub fn from_bytes(bytes: &[u8]) -> Result<Table, TableError> {
         Table::from_file(FileBytes::Owned(bytes.to_vec()), "<memory>".into())

@@ -42,12 +42,16 @@ fn run(m: &Material, tb: &Tablebase, work: &Path) -> Pair {
     generate_pair(m, tb, &Default::default(), &options).unwrap()
 }
 
-/// As a kill during the DTZ group's seeding leaves the work folder: the DTM group's last
-/// checkpoint (kept until the table is written: a resumed DTM solve seeds nothing, and records
-/// nothing) and the log, but no DTZ checkpoint.
+/// As a kill during the DTZ group's seeding leaves the work folder: the finished DTM table
+/// (kept there until the job writes it out, its checkpoint removed: a resumed run neither
+/// solves nor writes it again) and the log, but no DTZ checkpoint.
 fn killed_before_the_dtz_checkpoint(work: &Path, m: &Material) {
     std::fs::remove_dir_all(work.join(format!("{m}.dtz"))).unwrap();
-    assert!(work.join(m.to_string()).join("checkpoint.zck").exists());
+    assert!(work.join(format!("{m}.finished.zct")).exists());
+    assert!(
+        !work.join(m.to_string()).exists(),
+        "the DTM checkpoint goes"
+    );
 }
 
 #[test]
@@ -101,19 +105,43 @@ fn a_resumed_pair_reads_the_recorded_dtz_starts_and_recomputes_what_is_damaged()
         pair.dtz_starts
     );
 
-    // Truncated: a new log, every start computed.
+    // The kept DTM table damaged: removed and made again (its solve records the starts
+    // again, so none is computed by the DTZ seeding).
+    killed_before_the_dtz_checkpoint(work, &m);
+    let kept = work.join(format!("{m}.finished.zct"));
+    let len = std::fs::metadata(&kept).unwrap().len();
+    let table = std::fs::OpenOptions::new().write(true).open(&kept).unwrap();
+    table.write_all_at(&[0x55; 4], len / 2).unwrap();
+    drop(table);
+    let pair = run(&m, &tb, work);
+    same(&pair, "a damaged DTM table in the work folder");
+    assert_eq!(pair.dtz_starts, all);
+    // Not a regular file: refused, not opened.
+    killed_before_the_dtz_checkpoint(work, &m);
+    std::fs::remove_file(&kept).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &kept).unwrap();
+    let options = GenOptions {
+        work_dir: Some(work.to_path_buf()),
+        ..GenOptions::default()
+    };
+    let e = generate_pair(&m, &tb, &Default::default(), &options).unwrap_err();
+    assert!(e.to_string().contains("not a regular file"), "{e}");
+    std::fs::remove_file(&kept).unwrap();
+    let pair = run(&m, &tb, work);
+    same(&pair, "after the link was removed");
+
+    // Truncated: not trusted at all, the DTZ group seeded as without a log (nothing replayed).
     killed_before_the_dtz_checkpoint(work, &m);
     let size = std::fs::metadata(&log).unwrap().len();
-    file.set_len(size - 3).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&log)
+        .unwrap()
+        .set_len(size - 3)
+        .unwrap();
     let pair = run(&m, &tb, work);
     same(&pair, "a truncated log");
-    assert_eq!(
-        pair.dtz_starts,
-        StartCounts {
-            replayed: 0,
-            computed: n
-        }
-    );
+    assert_eq!(pair.dtz_starts.replayed, 0);
     // The DTZ checkpoint is the DTZ run's own resume: no seeding at all.
     let pair = run(&m, &tb, work);
     same(&pair, "from the last checkpoints");

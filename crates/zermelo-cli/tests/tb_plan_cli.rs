@@ -289,7 +289,8 @@ fn the_plan_estimates_memory_disk_and_time_in_and_out_of_core() {
     assert_eq!(tight["machine"]["memory_bytes"], 6u64 << 30);
     assert_eq!(tight["machine"]["threads"], 2);
     let f = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap();
-    assert!(f(&b, "seconds") > f(&a, "seconds") && f(&b, "disk_bytes") > f(&a, "disk_bytes"));
+    // Out of core the state file is its own seeding checkpoint: no more disk than in memory.
+    assert!(f(&b, "seconds") > f(&a, "seconds") && f(&b, "disk_bytes") == f(&a, "disk_bytes"));
     assert!(f(&a, "disk_bytes") > f(&a, "file_bytes"));
     // One machine, table after table: the total is the sum.
     let sum: f64 = roomy["tables"]

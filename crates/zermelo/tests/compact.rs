@@ -502,3 +502,136 @@ fn a_mapped_state_under_a_tight_resident_budget_solves_the_same() {
     }
     assert_eq!(heap.resident_releases(), 0);
 }
+
+/// [`Synthetic`] with a position that breaks the seeding (an open position without moves or
+/// exit: the engine stops with an error there, as a chess table stops when a dependency is
+/// refused or the disk is full), counting the indices whose starts the seeding asked for.
+struct Broken<'a> {
+    game: &'a Synthetic,
+    at: Option<u64>,
+    asked: std::sync::atomic::AtomicU64,
+}
+
+impl IndexedGame for Broken<'_> {
+    fn index_count(&self) -> u64 {
+        self.game.n
+    }
+
+    /// The seeding's question (counted); the layers ask [`IndexedGame::start`] again only for
+    /// some exits.
+    fn start_range(&self, first: u64, out: &mut [Start]) {
+        self.asked
+            .fetch_add(out.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        for (k, s) in out.iter_mut().enumerate() {
+            *s = self.start(first + k as u64);
+        }
+    }
+
+    fn start(&self, index: u64) -> Start {
+        if Some(index) == self.at {
+            return Start::Open {
+                moves: 0,
+                exit: None,
+            };
+        }
+        self.game.start(index)
+    }
+
+    fn predecessors(&self, index: u64, out: &mut Vec<u64>) {
+        self.game.predecessors(index, out);
+    }
+
+    fn successors(&self, index: u64, out: &mut Vec<u64>) -> bool {
+        self.game.successors(index, out)
+    }
+}
+
+/// Out of core (a mapped state), a seeding checkpoint is the state file itself: nothing is
+/// copied, the file outlives a failed run, the next run checks its prefix, clears what lies past
+/// it and seeds only the rest; a damaged prefix is refused; a run with its cells on the heap
+/// starts over (and removes the file).
+#[test]
+fn a_mapped_seeding_checkpoint_is_the_state_file_itself() {
+    use std::sync::atomic::Ordering::Relaxed;
+    const SLICE: u64 = 1 << 20; // the engine's seeding slice
+    let mut rng = SplitMix64::new(77);
+    let n = 2 * SLICE + 12_345;
+    let game = Synthetic::random(&mut rng, n, 2, true);
+    let fresh = compact::solve(&game, &CompactOptions::default()).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("w");
+    let options = |mapped: bool, budget: Option<u64>| CompactOptions {
+        work_dir: Some(dir.clone()),
+        mapped,
+        resident_budget: budget,
+        fingerprint: 7,
+        checkpoint_every: Some(std::time::Duration::ZERO),
+        ..CompactOptions::default()
+    };
+    let (state, header) = (dir.join("state.cells"), dir.join("seed.zck"));
+    let fail = || {
+        let broken = Broken {
+            game: &game,
+            at: Some(2 * SLICE + 5),
+            asked: Default::default(),
+        };
+        let e = compact::solve(&broken, &options(true, None)).err();
+        assert!(matches!(e, Some(CompactError::NoMoves { .. })), "{e:?}");
+        assert!(state.exists(), "kept: it backs the seeding checkpoint");
+        assert!(!dir.join("seed.cells").exists(), "no copy of the cells");
+        assert_eq!(&std::fs::read(&header).unwrap()[..8], b"ZMSEEDIP");
+    };
+    let poke = |cell: u64, bytes: &[u8]| {
+        use std::os::unix::fs::FileExt;
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&state)
+            .unwrap();
+        f.write_all_at(bytes, 2 * cell).unwrap();
+    };
+    let whole = || Broken {
+        game: &game,
+        at: None,
+        asked: Default::default(),
+    };
+
+    fail();
+    // A cell of the prefix changed: refused, naming the state file.
+    poke(123, &[0xAB, 0xCD]);
+    let e = compact::solve(&whole(), &options(true, None))
+        .err()
+        .unwrap();
+    assert!(
+        e.to_string().contains("state.cells") && e.to_string().contains("checksum"),
+        "{e}"
+    );
+
+    fail();
+    // What the killed run seeded past its checkpoint is cleared, not trusted.
+    poke(2 * SLICE + 100, &[0x12, 0x34]);
+    let g = whole();
+    let resumed = compact::solve(&g, &options(true, Some(1 << 20))).unwrap();
+    assert_eq!(
+        g.asked.load(Relaxed),
+        n - 2 * SLICE,
+        "only the rest is seeded"
+    );
+    for i in 0..n {
+        assert_eq!(resumed.code(i), fresh.code(i), "index {i}");
+    }
+    drop(resumed);
+    assert!(
+        !header.exists() && !state.exists(),
+        "the work folder cleaned"
+    );
+
+    fail();
+    // The cells on the heap now: the seeding starts over, the state file goes.
+    let g = whole();
+    let resumed = compact::solve(&g, &options(false, None)).unwrap();
+    assert_eq!(g.asked.load(Relaxed), n);
+    assert!(!state.exists() && !header.exists());
+    for i in 0..n {
+        assert_eq!(resumed.code(i), fresh.code(i), "index {i}");
+    }
+}

@@ -209,6 +209,17 @@ impl MappedCells {
         }
     }
 
+    /// Writes the cells `first..first + count` to the file and waits for the disk (`msync`
+    /// of their pages: the file's dirty pages in that range, resident or not).
+    pub(crate) fn flush_range(&self, first: usize, count: usize) -> io::Result<()> {
+        let start = 2 * first.min(self.len);
+        let end = 2 * first.saturating_add(count).min(self.len);
+        if end > start {
+            self.map.flush_range(start, end - start)?;
+        }
+        Ok(())
+    }
+
     /// How many times the guard has released the cells' pages (0 without a guard).
     pub(crate) fn releases(&self) -> u64 {
         self.guard.as_ref().map_or(0, |g| g.releases.load(Relaxed))

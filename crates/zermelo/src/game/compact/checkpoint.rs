@@ -40,7 +40,7 @@ const FRAME: usize = 1 << 20;
 const LEVEL: i32 = 1;
 const FILE: &str = "checkpoint.zck";
 const TEMP: &str = "checkpoint.zck.tmp";
-const STATE: &str = "state.cells";
+pub(super) const STATE: &str = "state.cells";
 
 /// What a run starts from: fresh cells, or cells and bitmaps loaded from a checkpoint.
 pub(super) struct Resume {
@@ -116,12 +116,17 @@ pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resum
     }
     let cells = if options.mapped {
         let path = dir.join(STATE);
-        regular_or_absent(&path)?;
+        // A killed run's state file holds the cells of its in-place seeding checkpoint (when
+        // no layered checkpoint superseded it): kept, and checked against that checkpoint.
+        let reused = regular_or_absent(&path)?
+            && !regular_or_absent(&dir.join(FILE))?
+            && super::seeding::in_place(dir)?
+            && fs::metadata(&path).map_err(io_error(&path))?.len() == 2 * n;
         let file = OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
-            .truncate(true)
+            .truncate(!reused)
             .open(&path)
             .map_err(io_error(&path))?;
         reserve(&file, 2 * n).map_err(|source| CompactError::Io {
@@ -136,7 +141,12 @@ pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resum
         })?;
         let cells = MappedCells::open(&file, n as usize, options.resident_budget)
             .map_err(io_error(&path))?;
-        Cells::Mapped(cells, path)
+        Cells::Mapped {
+            cells,
+            path,
+            reused,
+            keep: false,
+        }
     } else {
         Cells::heap(n as usize)
     };

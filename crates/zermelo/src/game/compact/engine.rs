@@ -182,6 +182,12 @@ fn run<G: IndexedGame + ?Sized>(
                 if let Some(dir) = &options.work_dir {
                     saving = Some(checkpoint::save(dir, options, &engine.snapshot(0))?);
                     kept = true;
+                    if engine.cells.is_mapped() {
+                        // A seeding checkpoint taken in place describes the cells the first
+                        // layer changes: the layered one supersedes it before that.
+                        settle(&mut saving)?;
+                        engine.cells.set_keep(false);
+                    }
                 }
             }
             0
@@ -322,13 +328,14 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         let started = Instant::now();
         let (mut log, mut from) = match &options.work_dir {
             None => (None, 0),
-            Some(dir) => match SeedLog::open(dir, self.n, options, self.cells.slice())? {
+            Some(dir) => match SeedLog::open(dir, self.n, options, &self.cells)? {
                 Some((log, spill)) => {
                     let from = log.saved;
+                    self.cells.set_keep(log.is_in_place());
                     self.restore_seeded(from, spill);
                     (Some(log), from)
                 }
-                None => (Some(SeedLog::new(dir)), 0),
+                None => (Some(SeedLog::new(dir, &self.cells)), 0),
             },
         };
         let mut last = Instant::now();
@@ -340,7 +347,9 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
             from = to;
             if let Some(log) = log.as_mut().filter(|_| from < self.n && often(last)) {
                 let spill = self.spill.lock().expect("no panics").clone();
-                log.save(options, self.cells.slice(), from, &spill)?;
+                log.save(options, &self.cells, from, &spill)?;
+                // The state file now backs the checkpoint: it outlives a failure.
+                self.cells.set_keep(log.is_in_place());
                 last = Instant::now();
             }
         }

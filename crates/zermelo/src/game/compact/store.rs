@@ -11,15 +11,28 @@ use crate::io::mapped::MappedCells;
 pub(super) const PIECE_BITS: u32 = 14;
 
 /// One `u16` cell per index, on the heap or in a file (removed when the cells are dropped:
-/// a finished or failed run leaves only its checkpoint behind).
+/// a finished or failed run leaves only its checkpoint behind, unless the file backs a
+/// seeding checkpoint: see `keep`).
 pub(super) enum Cells {
     Heap(Vec<AtomicU16>),
-    Mapped(MappedCells, PathBuf),
+    Mapped {
+        cells: MappedCells,
+        path: PathBuf,
+        /// The file was kept from a killed run (its in-place seeding checkpoint's cells are in
+        /// it), not made afresh.
+        reused: bool,
+        /// The file holds a seeding checkpoint's cells: it outlives this run's failure (a full
+        /// disk, a dependency refused), so that the next run resumes from it.
+        keep: bool,
+    },
 }
 
 impl Drop for Cells {
     fn drop(&mut self) {
-        if let Cells::Mapped(_, path) = self {
+        if let Cells::Mapped {
+            path, keep: false, ..
+        } = self
+        {
             let _ = std::fs::remove_file(path); // scratch; nothing to do if it is gone
         }
     }
@@ -33,27 +46,60 @@ impl Cells {
         Cells::Heap(v)
     }
 
+    /// Whether the cells are the work folder's state file (mapped).
+    pub(super) fn is_mapped(&self) -> bool {
+        matches!(self, Cells::Mapped { .. })
+    }
+
+    /// Whether the mapped state file was kept from a killed run.
+    pub(super) fn reused(&self) -> bool {
+        matches!(self, Cells::Mapped { reused: true, .. })
+    }
+
+    /// Whether the state file outlives a failed run (it backs a seeding checkpoint).
+    pub(super) fn set_keep(&mut self, keep_file: bool) {
+        if let Cells::Mapped { keep, .. } = self {
+            *keep = keep_file;
+        }
+    }
+
+    /// Writes mapped cells `first..first + count` to the disk and waits (nothing on the heap).
+    pub(super) fn flush_range(&self, first: u64, count: u64) -> std::io::Result<()> {
+        match self {
+            Cells::Heap(_) => Ok(()),
+            Cells::Mapped { cells, .. } => cells.flush_range(first as usize, count as usize),
+        }
+    }
+
+    /// The state file of mapped cells.
+    pub(super) fn path(&self) -> Option<&std::path::Path> {
+        match self {
+            Cells::Heap(_) => None,
+            Cells::Mapped { path, .. } => Some(path),
+        }
+    }
+
     /// How many times the pages of a mapped state were taken out of the resident set to keep
     /// it under its budget.
     pub(super) fn releases(&self) -> u64 {
         match self {
             Cells::Heap(_) => 0,
-            Cells::Mapped(m, _) => m.releases(),
+            Cells::Mapped { cells, .. } => cells.releases(),
         }
     }
 
     /// Lets the pages of cells `first..first + count` of a mapped state with a resident
     /// budget leave the resident set (see `MappedCells::release_range`); nothing otherwise.
     pub(super) fn release_range(&self, first: usize, count: usize) {
-        if let Cells::Mapped(m, _) = self {
-            m.release_range(first, count);
+        if let Cells::Mapped { cells, .. } = self {
+            cells.release_range(first, count);
         }
     }
 
     /// Counts cells touched at random places (see `MappedCells::touched`); nothing on the heap.
     #[inline]
     pub(super) fn touched(&self, cells: u64) {
-        if let Cells::Mapped(m, _) = self {
+        if let Cells::Mapped { cells: m, .. } = self {
             m.touched(cells);
         }
     }
@@ -62,7 +108,7 @@ impl Cells {
     pub(super) fn slice(&self) -> &[AtomicU16] {
         match self {
             Cells::Heap(v) => v,
-            Cells::Mapped(m, _) => m.cells(),
+            Cells::Mapped { cells, .. } => cells.cells(),
         }
     }
 }
