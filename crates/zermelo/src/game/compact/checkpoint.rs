@@ -108,7 +108,14 @@ fn reserve(file: &File, bytes: u64) -> std::io::Result<()> {
 }
 
 /// Opens the work folder: the cells (heap or state file), and the last checkpoint if any.
-pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resume, CompactError> {
+/// `seeded_in_place`: the work folder holds a seeding checkpoint taken in place (its cells are
+/// the state file's, to be kept rather than truncated when no layered checkpoint is there).
+pub(super) fn open(
+    dir: &Path,
+    n: u64,
+    options: &CompactOptions,
+    seeded_in_place: bool,
+) -> Result<Resume, CompactError> {
     fs::create_dir_all(dir).map_err(io_error(dir))?;
     let temp = dir.join(TEMP);
     if temp.exists() {
@@ -120,7 +127,7 @@ pub(super) fn open(dir: &Path, n: u64, options: &CompactOptions) -> Result<Resum
         // no layered checkpoint superseded it): kept, and checked against that checkpoint.
         let reused = regular_or_absent(&path)?
             && !regular_or_absent(&dir.join(FILE))?
-            && super::seeding::in_place(dir)?
+            && seeded_in_place
             && fs::metadata(&path).map_err(io_error(&path))?.len() == 2 * n;
         let file = OpenOptions::new()
             .read(true)

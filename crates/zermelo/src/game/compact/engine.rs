@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -61,6 +61,32 @@ const CHUNK_WORDS: usize = 256;
 const HOLE: u16 = DRAW | 1;
 /// Indices seeded between two chances of a seeding checkpoint (64 work items).
 const SEED_SLICE: u64 = (CHUNK_WORDS * 64 * 64) as u64;
+
+/// Layered checkpoints cost the solver about this share of its time at most: each one's cost
+/// (compressing the cells on the pool's threads and writing them; the sync runs behind) is
+/// measured, and the next comes after that many times the cost, but never later than
+/// `checkpoint_every` nor sooner than a quarter of it. A killed run loses at most the gap: a
+/// small state (KQQQQvK's 1 GB of cells, under a second) is kept four times a minute, a large
+/// one (KQQvKRR's 6 GB) once a minute. In memory only: out of core the gap is
+/// `checkpoint_every`.
+const CHECKPOINT_OVERHEAD: u32 = 20;
+/// Bytes of cells one thread compresses and writes per second, for the gap before the first
+/// layered checkpoint of a run (zstd level 1 over the cells: well above this on the machines
+/// measured); the gaps after it use the measured cost.
+const SAVE_BYTES_PER_THREAD_SECOND: f64 = 1e9;
+
+/// The gap before the next layered checkpoint, given `every` (the user's longest gap) and what
+/// the last checkpoint cost (see [`CHECKPOINT_OVERHEAD`]).
+fn layered_gap(every: Duration, cost: Duration) -> Duration {
+    (cost * CHECKPOINT_OVERHEAD).clamp(every / 4, every)
+}
+
+/// A layered checkpoint's cost before one is measured: the cells' bytes at
+/// [`SAVE_BYTES_PER_THREAD_SECOND`] on every thread of the pool.
+fn estimated_save_cost(n: u64) -> Duration {
+    let threads = rayon::current_num_threads().max(1) as f64;
+    Duration::from_secs_f64(2.0 * n as f64 / (SAVE_BYTES_PER_THREAD_SECOND * threads))
+}
 
 #[inline]
 fn decided(tag: u16, depth: u32) -> u16 {
@@ -126,7 +152,7 @@ fn run<G: IndexedGame + ?Sized>(
         return Err(CompactError::NoSuccessors);
     }
     let resume = match &options.work_dir {
-        Some(dir) => checkpoint::open(dir, n, options)?,
+        Some(dir) => checkpoint::open(dir, n, options, seeding::in_place(dir)?)?,
         None => Resume::fresh(Cells::heap(n as usize)),
     };
     let mut engine = Engine {
@@ -193,7 +219,27 @@ fn run<G: IndexedGame + ?Sized>(
             0
         }
     };
-    let mut last_checkpoint = Instant::now();
+    // In memory, the first layered gap counts from the start when the seeding was not kept
+    // (it is redone after a kill, so its time is at stake too), and the gaps follow the cost.
+    // Out of core (a mapped state) they keep the user's interval from the seeding's end: each
+    // checkpoint reads the whole state back from the disk and holds its compressed copy in a
+    // memory that is short already (sooner ones took a 144 MiB test run over its limit).
+    let adaptive = !engine.cells.is_mapped();
+    let mut last_checkpoint = if saving.is_some() || !adaptive {
+        Instant::now()
+    } else {
+        started
+    };
+    let gap_after = |cost: Duration| {
+        options.checkpoint_every.map(|every| {
+            if adaptive {
+                layered_gap(every, cost)
+            } else {
+                every
+            }
+        })
+    };
+    let mut gap = gap_after(estimated_save_cost(n));
     if engine.lookahead != Lookahead::Never {
         engine.census();
     }
@@ -223,9 +269,11 @@ fn run<G: IndexedGame + ?Sized>(
             settle(&mut saving)?; // the seeding checkpoint it supersedes goes now
         }
         if let Some(dir) = &options.work_dir {
-            if due(last_checkpoint) {
+            if gap.is_none_or(|gap| last_checkpoint.elapsed() >= gap) {
                 settle(&mut saving)?;
+                let t0 = Instant::now();
                 saving = Some(checkpoint::save(dir, options, &engine.snapshot(layer))?);
+                gap = gap_after(t0.elapsed());
                 last_checkpoint = Instant::now();
                 kept = true;
             }
@@ -1195,5 +1243,25 @@ impl std::fmt::Debug for CompactSolution {
         f.debug_struct("CompactSolution")
             .field("index_count", &self.len)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The gap between layered checkpoints: twenty times the last one's cost, within a
+    /// quarter of `every` and `every`; `every` of zero checkpoints every layer.
+    #[test]
+    fn layered_gaps_follow_the_cost_within_bounds() {
+        let every = Duration::from_secs(60);
+        let s = Duration::from_secs;
+        assert_eq!(layered_gap(every, Duration::from_millis(100)), s(15));
+        assert_eq!(layered_gap(every, s(1)), s(20));
+        assert_eq!(layered_gap(every, s(6)), s(60));
+        assert_eq!(layered_gap(Duration::ZERO, s(6)), Duration::ZERO);
+        // A billion cells on two threads: 1 s estimated, so every 20 s at first.
+        let cost = 2.0 * 1e9 / (SAVE_BYTES_PER_THREAD_SECOND * 2.0);
+        assert_eq!(layered_gap(every, Duration::from_secs_f64(cost)), s(20));
     }
 }

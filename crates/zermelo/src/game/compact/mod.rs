@@ -168,8 +168,10 @@ pub struct CompactOptions {
     /// cache, or go back to the file, and fault back in when touched). `None`: the kernel
     /// decides alone, and a mapped state counts in full in the resident set once touched.
     pub resident_budget: Option<u64>,
-    /// Least time between two checkpoints (taken at layer boundaries, and during seeding
-    /// every 2^20 indices); `None` takes one at every layer. Only with `work_dir`.
+    /// Longest time between two checkpoints: layered ones (at layer boundaries) come sooner
+    /// with the cells on the heap, down to a quarter of it, where one costs less than a
+    /// twentieth of the gap (a mapped state keeps this gap); seeding ones every quarter of it.
+    /// `None` takes one at every layer. Only with `work_dir`.
     pub checkpoint_every: Option<Duration>,
     /// Leave the final state as a checkpoint when the run ends (if the run took a checkpoint's
     /// interval) instead of removing it, for a caller whose own work after the solve (writing
