@@ -213,7 +213,9 @@ fn check_pieces(
         return Err(FoxGeeseError::Pieces(format!("two geese on {}", w[0])));
     }
     if let Some(fox) = fox.filter(|f| sorted.contains(f)) {
-        return Err(FoxGeeseError::Pieces(format!("the fox on a goose at {fox}")));
+        return Err(FoxGeeseError::Pieces(format!(
+            "the fox on a goose at {fox}"
+        )));
     }
     Ok(sorted)
 }
@@ -250,7 +252,10 @@ impl Position {
         let top = self.geese.iter().map(|g| g.row).max().unwrap_or(0);
         let f = self.fox;
         let open = |col: u16| {
-            let s = Square { row: f.row + 1, col };
+            let s = Square {
+                row: f.row + 1,
+                col,
+            };
             on_board(s, width) && !self.geese.contains(&s)
         };
         f.row >= top || (f.row + 1 == top && ((f.col > 1 && open(f.col - 1)) || open(f.col + 1)))
@@ -262,7 +267,11 @@ impl Position {
         let free = |s: Square| on_board(s, width) && !self.geese.contains(&s);
         let diagonal = |s: Square, up: bool, right: bool| -> Option<Square> {
             let row = if up { s.row.checked_add(1)? } else { s.row - 1 };
-            let col = if right { s.col + 1 } else { s.col.checked_sub(1)? };
+            let col = if right {
+                s.col + 1
+            } else {
+                s.col.checked_sub(1)?
+            };
             Some(Square { row, col })
         };
         let mut out = Vec::new();

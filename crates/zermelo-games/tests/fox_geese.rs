@@ -110,7 +110,7 @@ fn values_by_formation_equal_the_whole_graph_and_play() {
     let mut checked = 0;
     for case in 0..80 {
         let (width, p) = random_position(&mut rng);
-        let game = FoxGeese::explore(width, &[p.clone()]).unwrap();
+        let game = FoxGeese::explore(width, std::slice::from_ref(&p)).unwrap();
         let values = game.values().unwrap();
         let outcomes = game.outcomes();
         if game.positions().len() <= 300 {
@@ -135,7 +135,10 @@ fn the_escape_rule_agrees_with_play() {
     let mut rng = SplitMix64::new(61);
     let mut cases: Vec<(u16, Position)> = (0..30).map(|_| random_position(&mut rng)).collect();
     let geese = squares("(3,1),(3,3),(3,5),(3,7)");
-    cases.push((8, Position::new(8, &geese, Square { row: 1, col: 5 }).unwrap()));
+    cases.push((
+        8,
+        Position::new(8, &geese, Square { row: 1, col: 5 }).unwrap(),
+    ));
     for (case, (width, p)) in cases.into_iter().enumerate() {
         let top = p.geese().iter().map(|g| g.row).max().unwrap() + 2;
         let top = top.max(p.fox().row + 1);
@@ -166,7 +169,7 @@ fn the_escape_rule_agrees_with_play() {
             }
         }
         let played = stopper_values(&graph, &[0]).unwrap();
-        let game = FoxGeese::explore(width, &[p.clone()]).unwrap();
+        let game = FoxGeese::explore(width, std::slice::from_ref(&p)).unwrap();
         let ruled = game.values().unwrap();
         assert!(
             equal(played[0].as_ref().unwrap(), &ruled[0]),
@@ -195,7 +198,13 @@ fn bad_squares_are_refused_with_the_reason() {
         Err(FoxGeeseError::Width(0))
     ));
     assert!(Position::new(8, &[], f).is_err());
-    for (text, column) in [("(3,1", 5), ("(3;1)", 3), ("3,", 3), ("(a,1)", 2), ("1,1)", 4)] {
+    for (text, column) in [
+        ("(3,1", 5),
+        ("(3;1)", 3),
+        ("3,", 3),
+        ("(a,1)", 2),
+        ("1,1)", 4),
+    ] {
         match parse_squares(text) {
             Err(FoxGeeseError::Syntax { column: c, .. }) => assert_eq!(c, column, "{text}"),
             other => panic!("{text}: {other:?}"),

@@ -41,9 +41,7 @@ pub struct FoxGeeseArgs {
 fn bad(what: &str, e: FoxGeeseError) -> Failure {
     match e {
         FoxGeeseError::TooBig => Failure::TooBig(format!("fox-geese: {e}")),
-        FoxGeeseError::Value(e @ CgtError::TooBig(_)) => {
-            Failure::TooBig(format!("fox-geese: {e}"))
-        }
+        FoxGeeseError::Value(e @ CgtError::TooBig(_)) => Failure::TooBig(format!("fox-geese: {e}")),
         e => Failure::input(format!("{what}: {e}")),
     }
 }
@@ -56,7 +54,12 @@ pub fn fox_geese(args: FoxGeeseArgs) -> CliResult<Report> {
         "game": "fox-geese", "width": args.width,
         "geese": geese.iter().map(|s| [s.row, s.col]).collect::<Vec<_>>(),
     });
-    let listed = |s: &[Square]| s.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",");
+    let listed = |s: &[Square]| {
+        s.iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
     let Some(fox) = args.fox else {
         return table(args.width, &geese, json);
     };
@@ -88,8 +91,8 @@ pub fn fox_geese(args: FoxGeeseArgs) -> CliResult<Report> {
 /// The values table: rows from the highest goose's down to 1, a column per file.
 fn table(width: u16, geese: &[Square], mut json: Json) -> CliResult<Report> {
     let start = Instant::now();
-    let rows = zermelo_cgt::on_deep_stack(|| values_table(width, geese))
-        .map_err(|e| bad("--geese", e))?;
+    let rows =
+        zermelo_cgt::on_deep_stack(|| values_table(width, geese)).map_err(|e| bad("--geese", e))?;
     let text: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -108,7 +111,11 @@ fn table(width: u16, geese: &[Square], mut json: Json) -> CliResult<Report> {
     let top = rows.len();
     let mut lines = vec![format!(
         "fox and geese: the fox on each dark square below geese {} (board {width} wide)",
-        geese.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",")
+        geese
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
     )];
     let header: Vec<String> = widths
         .iter()
