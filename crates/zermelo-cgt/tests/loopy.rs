@@ -229,14 +229,14 @@ fn stopper(text: &str) -> Stopper {
         LoopyExpr::Game { graph, node } => {
             Stopper::new(&graph, node).unwrap_or_else(|e| panic!("{text}: {e}"))
         }
-        LoopyExpr::Relation { .. } => panic!("{text}: a relation"),
+        other => panic!("{text}: not a game: {other:?}"),
     }
 }
 
 fn holds(text: &str) -> bool {
     match parse_loopy(text).unwrap_or_else(|e| panic!("{text}: {e}")) {
         LoopyExpr::Relation { holds, .. } => holds,
-        LoopyExpr::Game { .. } => panic!("{text}: not a relation"),
+        other => panic!("{text}: not a relation: {other:?}"),
     }
 }
 
@@ -316,7 +316,8 @@ fn malformed_loopy_text_is_an_error_with_a_column() {
         ("a:{0|b}", 6),
         ("on:{0|}", 1),
         ("a:{0|a+1}", 7),
-        ("dud >= 0", 1),
+        ("dud & off", 1),
+        ("0 & 1", 3),
         ("{0|1|2}", 5),
     ] {
         let e = parse_loopy(text).unwrap_err();

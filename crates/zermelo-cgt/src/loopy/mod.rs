@@ -28,7 +28,7 @@ mod sides;
 mod stopper;
 
 pub use components::stopper_values;
-pub use notation::{is_loopy_text, parse_loopy, LoopyExpr};
+pub use notation::{is_loopy_text, parse_loopy, LoopyExpr, MAX_NOTATION_SIDES_POSITIONS};
 pub use sides::{
     offside, offside_leq, onside, onside_leq, Sides, MAX_SIDE_PAIR_MOVES, MAX_SIDE_TRIALS,
 };
