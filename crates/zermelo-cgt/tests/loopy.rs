@@ -12,7 +12,9 @@
 //!   Ways* ch. 11 and Siegel's *Combinatorial Game Theory* ch. VI.
 
 use zermelo::graph::generate::SplitMix64;
-use zermelo_cgt::loopy::{parse_loopy, LoopyExpr, LoopyGraph, LoopyOutcome, Result3, Stopper};
+use zermelo_cgt::loopy::{
+    parse_loopy, stopper_values, LoopyExpr, LoopyGraph, LoopyOutcome, Result3, Stopper,
+};
 
 /// A random stopper graph: nodes in ranks; a rank is Left-looping or Right-looping, and moves go
 /// to lower ranks or stay in the rank only for its looping player, so no run alternates forever.
@@ -131,6 +133,55 @@ fn the_simplest_form_behaves_as_the_stopper_in_every_sum() {
     assert!(draws > 30, "{draws} of {sums} sums drew");
 }
 
+/// Valued one strongly connected component at a time, every position of a random stopper
+/// (several of them joined, so that components sit above others) gets the simplest form that
+/// [`Stopper::new`] gives it on the whole graph: equal both ways, and printed alike.
+#[test]
+fn values_by_components_equal_the_whole_graphs() {
+    let mut rng = SplitMix64::new(44);
+    let mut valued = 0;
+    for case in 0..300 {
+        let mut g = LoopyGraph::new();
+        let mut roots = Vec::new();
+        for _ in 0..1 + rng.below(3) {
+            let m = 2 + rng.below(8) as usize;
+            roots.push(g.append(&random_stopper(&mut rng, m)));
+        }
+        // A top node whose options are the parts' roots, and a few moves from one part into
+        // an earlier one (no cycle passes between parts, so every run still stops).
+        let top = g.add_node();
+        for (i, &r) in roots.iter().enumerate() {
+            if i % 2 == 0 {
+                g.add_left(top, r);
+            } else {
+                g.add_right(top, r);
+            }
+            if i > 0 && rng.below(2) == 0 {
+                g.add_right(r, roots[i - 1]);
+            }
+        }
+        let all = stopper_values(&g, &[top]).unwrap();
+        for v in g.reachable(&[top]) {
+            let whole = Stopper::new(&g, v).unwrap();
+            let part = all[v as usize].as_ref().unwrap();
+            assert!(
+                whole.leq(part).unwrap() && part.leq(&whole).unwrap(),
+                "case {case}: node {v}: {whole} vs {part}"
+            );
+            assert_eq!(whole.to_string(), part.to_string(), "case {case}");
+            valued += 1;
+        }
+        assert!(all.iter().filter(|s| s.is_some()).count() == g.reachable(&[top]).len());
+    }
+    assert!(valued > 600, "{valued}");
+    // Not a stopper: refused, naming a node.
+    let mut g = LoopyGraph::new();
+    let (a, b) = (g.add_node(), g.add_node());
+    g.add_left(a, b);
+    g.add_right(b, a);
+    assert!(stopper_values(&g, &[a]).is_err());
+}
+
 #[test]
 fn order_and_sums_of_stoppers_agree_with_play() {
     let mut rng = SplitMix64::new(42);
@@ -178,14 +229,14 @@ fn stopper(text: &str) -> Stopper {
         LoopyExpr::Game { graph, node } => {
             Stopper::new(&graph, node).unwrap_or_else(|e| panic!("{text}: {e}"))
         }
-        LoopyExpr::Relation { .. } => panic!("{text}: a relation"),
+        other => panic!("{text}: not a game: {other:?}"),
     }
 }
 
 fn holds(text: &str) -> bool {
     match parse_loopy(text).unwrap_or_else(|e| panic!("{text}: {e}")) {
         LoopyExpr::Relation { holds, .. } => holds,
-        LoopyExpr::Game { .. } => panic!("{text}: not a relation"),
+        other => panic!("{text}: not a relation: {other:?}"),
     }
 }
 
@@ -265,7 +316,8 @@ fn malformed_loopy_text_is_an_error_with_a_column() {
         ("a:{0|b}", 6),
         ("on:{0|}", 1),
         ("a:{0|a+1}", 7),
-        ("dud >= 0", 1),
+        ("dud & off", 1),
+        ("0 & 1", 3),
         ("{0|1|2}", 5),
     ] {
         let e = parse_loopy(text).unwrap_err();

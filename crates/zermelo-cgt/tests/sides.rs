@@ -217,3 +217,109 @@ fn sides_of_stoppers_are_the_stopper() {
         assert_eq!(s.onside().to_string(), s.offside().to_string());
     }
 }
+
+/// What `S & T` reads as: the sides of a value (`LoopyExpr::Sides`), or a comparison.
+fn read(text: &str) -> LoopyExpr {
+    parse_loopy(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn read_sides(text: &str) -> Sides {
+    match read(text) {
+        LoopyExpr::Sides(s) => s,
+        other => panic!("{text}: {other:?}"),
+    }
+}
+
+fn read_holds(text: &str) -> bool {
+    match read(text) {
+        LoopyExpr::Relation { holds, .. } => holds,
+        other => panic!("{text}: {other:?}"),
+    }
+}
+
+/// `S & T` as CGSuite writes it: `on & off` is dud; CGSuite's value of Backsliding Toads and
+/// Frogs `ttt..fff` (GameStripTest.scala) reads back as the sides zermelo prints for it, and
+/// what is printed reads back to equal sides; equal sides are the stopper; `&` binds tighter
+/// than `+` and unary `-` (CGSuite's grammar: `-a & b` is `-(a & b)`).
+#[test]
+fn sides_written_with_ampersand_are_read() {
+    for (text, printed) in [
+        ("on & off", "dud"),
+        ("1 & 0", "1 & 0"),
+        (
+            "{on||0|-1/2} & {1/2|0||off}",
+            "{on|{0|-1/2}} & {{1/2|0}|off}",
+        ),
+        ("^ & v*", "^ & v*"),
+        ("2 & 2", "2"),
+        ("over & 0", "over & 0"),
+        ("1 & 0 + 1", "2 & 1"),
+        ("1 & 0 + over", "1over & over"),
+        ("1 & 0 - 1 & 0", "1 & -1"),
+        ("-{1|} & 0", "0 & -2"),
+        ("dud + dud", "dud"),
+        ("on & off + 1", "dud"),
+    ] {
+        let s = match read(text) {
+            LoopyExpr::Sides(s) => s,
+            LoopyExpr::Game { graph, node } => Sides::new(&graph, node).unwrap(),
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(s.to_string(), printed, "{text}");
+        let back = match read(&s.to_string()) {
+            LoopyExpr::Sides(b) => b,
+            LoopyExpr::Game { graph, node } => Sides::new(&graph, node).unwrap(),
+            other => panic!("{printed}: {other:?}"),
+        };
+        assert!(back.leq(&s).unwrap() && s.leq(&back).unwrap(), "{text}");
+    }
+    // The sides decide the outcome: TTT..FFF draws whoever starts.
+    let o = read_sides("{on||0|-1/2} & {1/2|0||off}").outcome().unwrap();
+    assert_eq!(
+        (o.left_first, o.right_first),
+        (Result3::Draw, Result3::Draw)
+    );
+    // `1 & 0` is the game a:{{|a}|} (CGSuite's SidedValueTestCase): equal as sides.
+    assert!(read_holds("1 & 0 == a:{{|a}|}") && read_holds("a:{{|a}|} == 1 & 0"));
+}
+
+/// Comparisons by the sides (`G <= H` iff `S_G <= S_H` and `T_G <= T_H`), of values written
+/// with `&` and of games whose sides are found.
+#[test]
+fn sides_compare_by_both_sides() {
+    for (text, holds) in [
+        ("1 & 0 >= 0", true),
+        ("1 & 0 > 0", true),
+        ("1 & 0 <= 1", true),
+        ("1 & 0 == 1", false),
+        ("dud <= 0", false),
+        ("dud >= 0", false),
+        ("dud == on & off", true),
+        ("on + off == dud", true),
+        ("2 & 2 == 2", true),
+        ("^ & v* <= ^", true),
+        ("over & 0 < over", true),
+    ] {
+        assert_eq!(read_holds(text), holds, "{text}");
+    }
+}
+
+/// Malformed sides: the column of the offending part, and why.
+#[test]
+fn bad_sides_are_errors_with_a_column() {
+    for (text, column, says) in [
+        ("0 & 1", 3, "not <="),
+        ("dud & off", 1, "onside of `S & T` must be a stopper"),
+        ("on & dud", 6, "offside of `S & T` must be a stopper"),
+        ("{1 & 0|}", 2, "cannot be an option"),
+        ("{0|1, 1 & 0}", 7, "cannot be an option"),
+        ("1 & 0 +- 1", 1, "cannot be an option"),
+        ("1 &", 4, "expected a value"),
+        ("1 & 0 & 0", 7, "after a complete value"),
+        ("a:{0,{1|1,{*,{1+*|1+*,a}|*}}|0} >= 1 & 0", 1, "not"),
+    ] {
+        let e = parse_loopy(text).unwrap_err();
+        assert_eq!(e.column, column, "{text}: {e}");
+        assert!(e.message.contains(says), "{text}: {e}");
+    }
+}

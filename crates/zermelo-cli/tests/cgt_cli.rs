@@ -491,7 +491,14 @@ fn loopy_positions_and_notation() {
     for (text, want) in [
         ("a:{0|b}", "column 6: unknown name `b`"),
         ("{pass|", "column 7"),
-        ("dud <= 0", "not a stopper"),
+        (
+            "0 & 1",
+            "column 3: not the sides of a game: the offside 1 is not <= the onside 0",
+        ),
+        (
+            "dud & 0",
+            "column 1: the onside of `S & T` must be a stopper",
+        ),
     ] {
         let r = run(&dir, &["cgt", "show", text]);
         assert_eq!(r.code, 2, "{text}");
@@ -558,4 +565,124 @@ fn backsliding_toads_and_frogs() {
     assert_eq!(strips, [3, 9, 27, 81, 243, 729]);
     let r = run(&dir, &["game", "toads-frogs", "--all", "6"]);
     assert_eq!(r.code, 2, "--all needs --backsliding");
+}
+
+/// `game fox-geese`: CGSuite's values table of four geese on row 3 of the 8-wide board (its
+/// GameGridTest.scala, `FoxAndGeese.ValuesTable({(3,1),(3,3),(3,5),(3,7)})`), one position
+/// alone, and bad squares refused with the reason (exit 2).
+#[test]
+fn fox_and_geese() {
+    let dir = TempDir::new().unwrap();
+    let geese = "(3,1),(3,3),(3,5),(3,7)";
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "fox-geese",
+            "--geese",
+            geese,
+            "--table",
+            "--format",
+            "json",
+        ],
+    );
+    let rows = v["rows"].as_array().unwrap();
+    let row = |i: usize| -> Vec<Option<&str>> {
+        rows[i]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str())
+            .collect()
+    };
+    assert_eq!(row(0)[..2], [Some("X"), None]);
+    assert_eq!(
+        row(1),
+        [
+            None,
+            Some("2over"),
+            None,
+            Some("2"),
+            None,
+            Some("3*"),
+            None,
+            Some("4over")
+        ]
+    );
+    // CGSuite writes {4|3||2}, the same game.
+    assert_eq!(
+        row(2),
+        [
+            Some("{6|2over}"),
+            None,
+            Some("{2over|2}"),
+            None,
+            Some("{{4|3}|2}"),
+            None,
+            Some("{4over|3*}"),
+            None
+        ]
+    );
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "fox-geese",
+            "--geese",
+            geese,
+            "--fox",
+            "2,8",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        (
+            v["value"].as_str(),
+            v["outcome"].as_str(),
+            v["positions"].as_u64()
+        ),
+        (Some("4over"), Some("L"), Some(1421))
+    );
+    // The fox level with the geese has escaped: off.
+    let v = ok_json(
+        &dir,
+        &[
+            "game",
+            "fox-geese",
+            "--geese",
+            "(3,1)",
+            "--fox",
+            "(3,3)",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        (v["value"].as_str(), v["outcome"].as_str()),
+        (Some("off"), Some("R"))
+    );
+    for (args, says) in [
+        (&["--geese", "(3,2)", "--fox", "1,1"][..], "light square"),
+        (&["--geese", "(3,1", "--fox", "1,1"][..], "column 5"),
+        (
+            &["--geese", "(3,1)", "--fox", "(3,1)"][..],
+            "the fox on a goose",
+        ),
+        (
+            &["--geese", "(3,1)", "--fox", "(1,1),(1,3)"][..],
+            "one square",
+        ),
+        (
+            &["--geese", "(3,1)", "--fox", "1,1", "--width", "0"][..],
+            "board width 0",
+        ),
+        (&["--geese", "(3,1)"][..], "--fox"),
+    ] {
+        let mut all = vec!["game", "fox-geese"];
+        all.extend(args);
+        let r = run(&dir, &all);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+    }
 }

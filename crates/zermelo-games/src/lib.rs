@@ -50,6 +50,7 @@
 //! | [`blue_red_hackenbush`] | Blue-Red(-Green) Hackenbush (partizan) | Berlekamp's rule on trees; canonical values by search on graphs | sign expansion; search; retrograde analysis |
 //! | [`hackenbush_sum`] | Hackenbush pictures as sums of the parts that meet at the ground | fusion + colon principle (green), Berlekamp (blue-red trees), search (others) | the search of the whole picture |
 //! | [`backsliding`] | Backsliding Toads and Frogs (loopy, partizan) | outcomes with draws by retrograde analysis; stoppers in simplest form | a round-by-round fixpoint; CGSuite's value of `ttt..fff` |
+//! | [`fox_geese`] | Fox and Geese (loopy, partizan; every position a stopper) | stoppers in simplest form, one goose formation at a time | CGSuite's published values; the whole graph at once; the escape rule against play |
 //! | [`toads_frogs`] | Toads and Frogs (partizan) | canonical values by search, memoized | sums vs retrograde analysis |
 //! | [`tictactoe`] | tic-tac-toe | — (all four capabilities) | 5,478 positions, draw |
 //! | [`cop_robber`] | cop and robber | dense un-move solver over [`pursuit`] | exploring; trees are cop-win |
@@ -65,6 +66,7 @@ pub mod sum;
 pub mod backsliding;
 pub mod blue_red_hackenbush;
 pub mod domineering;
+pub mod fox_geese;
 pub mod hackenbush;
 pub mod hackenbush_sum;
 pub mod staircase;

@@ -136,6 +136,19 @@ pub fn cgt_show<'py>(py: Python<'py>, text: &str, max_work: u64) -> PyResult<Bou
         LoopyExpr::Game { graph, node } => zermelo_cgt::on_deep_stack(|| loopy_game(&graph, node))
             .map_err(cgt_error)?
             .dict(py),
+        LoopyExpr::Sides(sides) => {
+            let outcome = sides.outcome().map_err(cgt_error)?;
+            Answer {
+                value: Some(sides.to_string()),
+                outcome: outcome.class().map(|c| c.as_str()),
+                left_first: outcome.left_first.as_str(),
+                right_first: outcome.right_first.as_str(),
+                mean: None,
+                temperature: None,
+                note: None,
+            }
+            .dict(py)
+        }
         LoopyExpr::Relation {
             left,
             op,

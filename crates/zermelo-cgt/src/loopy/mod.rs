@@ -19,12 +19,16 @@
 //!   itself when the sides are equal), their sums and the onside order of any two games
 //!   ([`onside_leq`]). Games whose sides are not stoppers (Bach's carousel) are refused with
 //!   [`CgtError::NotStopperSided`].
+//! * the simplest forms of every position of a stopper too large to order at once, one
+//!   strongly connected component at a time ([`stopper_values`], components.rs).
 
+mod components;
 mod notation;
 mod sides;
 mod stopper;
 
-pub use notation::{is_loopy_text, parse_loopy, LoopyExpr};
+pub use components::stopper_values;
+pub use notation::{is_loopy_text, parse_loopy, LoopyExpr, MAX_NOTATION_SIDES_POSITIONS};
 pub use sides::{
     loopy_value, offside, offside_leq, onside, onside_leq, Sides, MAX_SIDES_POSITIONS,
     MAX_SIDE_PAIR_MOVES, MAX_SIDE_TRIALS,
@@ -257,6 +261,16 @@ impl LoopyGraph {
             left: self.right.clone(),
             right: self.left.clone(),
         }
+    }
+
+    /// Adds `other`'s nodes after this graph's (its node `v` becomes `v + shift`) and returns
+    /// `shift`, the new number of `other`'s node 0.
+    pub fn append(&mut self, other: &LoopyGraph) -> u32 {
+        let shift = self.node_count() as u32;
+        let moved = |r: &Vec<u32>| r.iter().map(|&w| w + shift).collect::<Vec<u32>>();
+        self.left.extend(other.left.iter().map(moved));
+        self.right.extend(other.right.iter().map(moved));
+        shift
     }
 
     /// The disjoint union: `other`'s node `v` becomes `v + self.node_count()`.

@@ -9,14 +9,17 @@
 //!
 //! Read: all of the short notation, plus those names and `dud` (`{pass|pass}`), `pass` (the
 //! innermost braces), `name:{...}` and references to it inside, sums and negatives of games
-//! with no reference to an enclosing open node, and one comparison `G >= H`, `G <= H`,
-//! `G == H`, `G > H`, `G < H` of stoppers.
+//! with no reference to an enclosing open node, a value given by its sides `S & T` (two
+//! stoppers with `T <= S`; `&` binds tighter than `+` and `-`, as in CGSuite: `on & off + 1` is
+//! `(on & off) + 1`; not an option inside braces), and one comparison `G >= H`, `G <= H`,
+//! `G == H`, `G > H`, `G < H` of games whose sides are found (stoppers, `S & T`, small games
+//! whose sides are stoppers).
 
 use std::collections::HashMap;
 use std::fmt;
 
 use super::stopper::node_value;
-use super::{LoopyGraph, Stopper};
+use super::{LoopyGraph, Sides, Stopper};
 use crate::error::CgtError;
 use crate::notation::ParseValueError;
 use crate::{Dyadic, Value};
@@ -117,7 +120,8 @@ fn name_of(i: usize) -> String {
     }
 }
 
-/// A loopy expression read: a game (a node of a graph), or a comparison of two stoppers.
+/// A loopy expression read: a game (a node of a graph), a value given by its sides, or a
+/// comparison.
 #[derive(Clone, Debug)]
 pub enum LoopyExpr {
     /// A game: node `node` of `graph`.
@@ -127,25 +131,34 @@ pub enum LoopyExpr {
         /// The game's node.
         node: u32,
     },
-    /// `left op right` and whether it holds.
+    /// A value written with its sides `S & T`, or a sum or negative with such a part: its
+    /// onside and offside, each in simplest form.
+    Sides(Sides),
+    /// `left op right` and whether it holds (by the sides: `G <= H` iff `S_G <= S_H` and
+    /// `T_G <= T_H`).
     Relation {
-        /// The left side, in simplest form.
-        left: Stopper,
+        /// The left side of the comparison (a stopper prints as itself).
+        left: Sides,
         /// `>=`, `<=`, `==`, `>` or `<`.
         op: &'static str,
         /// The right side.
-        right: Stopper,
+        right: Sides,
         /// Whether the relation holds.
         holds: bool,
     },
 }
 
+/// The most positions of a game that is not a stopper whose sides a comparison or a sum with
+/// `S & T` looks for (each cut of a move is a comparison over pairs of positions).
+pub const MAX_NOTATION_SIDES_POSITIONS: usize = 256;
+
 /// Reads a loopy expression (module docs).
 ///
 /// # Errors
 /// [`ParseValueError`] with the column: malformed text, an unknown name, `pass` outside braces,
-/// a sum or negative of a game with a reference to an enclosing open node, a comparison of games
-/// that are not stoppers, or a short part past the work limit.
+/// a sum or negative of a game with a reference to an enclosing open node, `S & T` with a side
+/// that is not a stopper or with `T <= S` false, `S & T` as an option, a comparison (or a sum
+/// with `S & T`) of a game whose sides are not found, or a short part past the work limit.
 pub fn parse_loopy(text: &str) -> Result<LoopyExpr, ParseValueError> {
     let mut p = Parser {
         chars: text.chars().collect(),
@@ -154,22 +167,22 @@ pub fn parse_loopy(text: &str) -> Result<LoopyExpr, ParseValueError> {
         open: Vec::new(),
         scope: Vec::new(),
         depth: 0,
+        starts: Vec::new(),
     };
+    p.skip_space();
     let a = p.sum()?;
     let op = p.relation();
-    let result = match op {
-        None => LoopyExpr::Game {
-            node: a,
+    let result = match (op, a) {
+        (None, Term::Node(node)) => LoopyExpr::Game {
+            node,
             graph: std::mem::take(&mut p.g),
         },
-        Some(op) => {
-            let at = p.pos;
+        (None, Term::Sided(s, _)) => LoopyExpr::Sides(s),
+        (Some(op), a) => {
+            p.skip_space();
             let b = p.sum()?;
-            let stopper = |p: &Parser, n: u32, at: usize| {
-                Stopper::new(&p.g, n).map_err(|e| p.error_at(at, e.to_string()))
-            };
-            let (left, right) = (stopper(&p, a, 0)?, stopper(&p, b, at)?);
-            let le = |x: &Stopper, y: &Stopper| x.leq(y).map_err(|e| p.error_at(0, e.to_string()));
+            let (left, right) = (p.sides(a)?, p.sides(b)?);
+            let le = |x: &Sides, y: &Sides| x.leq(y).map_err(|e| p.error_at(0, e.to_string()));
             let (ab, ba) = (le(&left, &right)?, le(&right, &left)?);
             let holds = match op {
                 ">=" => ba,
@@ -196,11 +209,11 @@ pub fn parse_loopy(text: &str) -> Result<LoopyExpr, ParseValueError> {
     Ok(result)
 }
 
-/// Does the text use loopy notation (names, `pass`, `:` or a comparison), rather than only the
-/// short notation?
+/// Does the text use loopy notation (names, `pass`, `:`, `&` or a comparison), rather than only
+/// the short notation?
 pub fn is_loopy_text(text: &str) -> bool {
     text.chars()
-        .any(|c| (c.is_ascii_alphabetic() && c != 'v') || ":<>=".contains(c))
+        .any(|c| (c.is_ascii_alphabetic() && c != 'v') || ":<>=&".contains(c))
 }
 
 struct Parser {
@@ -212,11 +225,20 @@ struct Parser {
     /// Names in scope, innermost last.
     scope: Vec<(String, u32)>,
     depth: usize,
+    /// Where each atom's text began (its node, the position), for errors about sides.
+    starts: Vec<(u32, usize)>,
 }
 
 enum Item {
     Game(u32),
     Bars(usize, usize),
+}
+
+/// A part of an expression: a node of the graph, or a value given by its sides (with the
+/// column where it starts).
+enum Term {
+    Node(u32),
+    Sided(Sides, usize),
 }
 
 /// Largest sum built while reading (positions of the product).
@@ -263,7 +285,7 @@ impl Parser {
     }
 
     /// `switch (('+' | '-') switch)*`.
-    fn sum(&mut self) -> Result<u32, ParseValueError> {
+    fn sum(&mut self) -> Result<Term, ParseValueError> {
         let mut v = self.switch()?;
         loop {
             if self.looking_at("+-") {
@@ -274,38 +296,122 @@ impl Parser {
                     let at = self.pos;
                     self.pos += 1;
                     let t = self.switch()?;
-                    v = self.add(v, t, at)?;
+                    v = self.add_terms(v, t, at)?;
                 }
                 Some('-') => {
                     let at = self.pos;
                     self.pos += 1;
                     let t = self.switch()?;
-                    let t = self.negate(t, at)?;
-                    v = self.add(v, t, at)?;
+                    let t = self.negate_term(t, at)?;
+                    v = self.add_terms(v, t, at)?;
                 }
                 _ => return Ok(v),
             }
         }
     }
 
-    fn switch(&mut self) -> Result<u32, ParseValueError> {
+    /// A switch `x+-y` or `+-y` (its parts become options, so neither may be `S & T`), or a
+    /// unary term.
+    fn switch(&mut self) -> Result<Term, ParseValueError> {
         if self.looking_at("+-") {
             let at = self.pos;
             self.pos += 2;
-            let g = self.unary()?;
+            let g = self.unary_node()?;
             let n = self.negate(g, at)?;
-            return Ok(self.braces_node(&[g], &[n]));
+            return Ok(Term::Node(self.braces_node(&[g], &[n])));
         }
         let x = self.unary()?;
         if self.looking_at("+-") {
+            let x = self.node(x)?;
             let at = self.pos;
             self.pos += 2;
-            let y = self.unary()?;
+            let y = self.unary_node()?;
             let minus = self.negate(y, at)?;
             let (l, r) = (self.add(x, y, at)?, self.add(x, minus, at)?);
-            return Ok(self.braces_node(&[l], &[r]));
+            return Ok(Term::Node(self.braces_node(&[l], &[r])));
         }
         Ok(x)
+    }
+
+    fn unary_node(&mut self) -> Result<u32, ParseValueError> {
+        let t = self.unary()?;
+        self.node(t)
+    }
+
+    /// The node of a term that must be a game: `S & T` is refused where it would be an option.
+    fn node(&self, t: Term) -> Result<u32, ParseValueError> {
+        match t {
+            Term::Node(n) => Ok(n),
+            Term::Sided(_, at) => Err(self.error_at(
+                at,
+                "`S & T` gives a value by its sides, not a game: it cannot be an option (in \
+                 braces or a switch `+-`)"
+                    .into(),
+            )),
+        }
+    }
+
+    /// The sides of a term: a game's found from its graph (a stopper's simplest form twice).
+    fn sides(&self, t: Term) -> Result<Sides, ParseValueError> {
+        let (v, at) = match t {
+            Term::Sided(s, _) => return Ok(s),
+            Term::Node(v) => (v, self.start_of(v)),
+        };
+        self.closed(v, at)?;
+        let g = self.g.restricted(v);
+        if !g.is_stopper(0) && g.node_count() > MAX_NOTATION_SIDES_POSITIONS {
+            return Err(self.error_at(
+                at,
+                format!(
+                    "a game of {} positions that is not a stopper: its sides are looked for \
+                     up to {MAX_NOTATION_SIDES_POSITIONS} positions",
+                    g.node_count()
+                ),
+            ));
+        }
+        Sides::new(&g, 0).map_err(|e| self.error_at(at, e.to_string()))
+    }
+
+    /// Where the text of a node began (the start of the expression when unknown).
+    fn start_of(&self, v: u32) -> usize {
+        self.starts
+            .iter()
+            .rev()
+            .find(|&&(n, _)| n == v)
+            .map_or(0, |&(_, at)| at)
+    }
+
+    fn negate_term(&mut self, t: Term, at: usize) -> Result<Term, ParseValueError> {
+        match t {
+            Term::Node(v) => {
+                let n = self.negate(v, at)?;
+                self.starts.push((n, at));
+                Ok(Term::Node(n))
+            }
+            Term::Sided(s, start) => Ok(Term::Sided(s.negated(), start)),
+        }
+    }
+
+    /// `a + b`: in the graph for two games, by the sides (upsum of the onsides, downsum of the
+    /// offsides) when one is `S & T`.
+    fn add_terms(&mut self, a: Term, b: Term, at: usize) -> Result<Term, ParseValueError> {
+        match (a, b) {
+            (Term::Node(x), Term::Node(y)) => {
+                let start = self.start_of(x);
+                let n = self.add(x, y, at)?;
+                self.starts.push((n, start));
+                Ok(Term::Node(n))
+            }
+            (a, b) => {
+                let start = match &a {
+                    Term::Sided(_, s) => *s,
+                    Term::Node(v) => self.start_of(*v),
+                };
+                let (x, y) = (self.sides(a)?, self.sides(b)?);
+                let sum = x.add(&y).map_err(|e| self.error_at(at, e.to_string()))?;
+                Ok(Term::Sided(sum, start))
+            }
+        }
     }
 
     fn braces_node(&mut self, left: &[u32], right: &[u32]) -> u32 {
@@ -319,8 +425,9 @@ impl Parser {
         n
     }
 
-    fn unary(&mut self) -> Result<u32, ParseValueError> {
+    fn unary(&mut self) -> Result<Term, ParseValueError> {
         let mut negate = false;
+        self.skip_space();
         let at = self.pos;
         while self.peek() == Some('-')
             && !self
@@ -331,12 +438,47 @@ impl Parser {
             self.pos += 1;
             negate = !negate;
         }
-        let v = self.atom()?;
+        let v = self.sidle()?;
         if negate {
-            self.negate(v, at)
+            self.negate_term(v, at)
         } else {
             Ok(v)
         }
+    }
+
+    /// `atom ('&' atom)?`: a value by its sides, each a stopper, the offside at most the
+    /// onside.
+    fn sidle(&mut self) -> Result<Term, ParseValueError> {
+        self.skip_space();
+        let start = self.pos;
+        let on = self.atom()?;
+        if self.peek() != Some('&') {
+            return Ok(Term::Node(on));
+        }
+        let amp = self.pos;
+        self.pos += 1;
+        self.skip_space();
+        let off_at = self.pos;
+        let off = self.atom()?;
+        self.closed(on, start)?;
+        self.closed(off, off_at)?;
+        let side = |p: &Parser, v: u32, at: usize, which: &str| {
+            Stopper::new(&p.g, v).map_err(|e| match e {
+                CgtError::NotStopper(_) => p.error_at(
+                    at,
+                    format!(
+                        "the {which} of `S & T` must be a stopper (no infinite alternating play)"
+                    ),
+                ),
+                e => p.error_at(at, e.to_string()),
+            })
+        };
+        let (s, t) = (
+            side(self, on, start, "onside")?,
+            side(self, off, off_at, "offside")?,
+        );
+        let sides = Sides::from_sides(s, t).map_err(|e| self.error_at(amp, e.to_string()))?;
+        Ok(Term::Sided(sides, start))
     }
 
     /// A game that sums and negatives may use: nothing below it still being read.
@@ -397,6 +539,14 @@ impl Parser {
     }
 
     fn atom(&mut self) -> Result<u32, ParseValueError> {
+        self.skip_space();
+        let at = self.pos;
+        let v = self.atom_at()?;
+        self.starts.push((v, at));
+        Ok(v)
+    }
+
+    fn atom_at(&mut self) -> Result<u32, ParseValueError> {
         match self.peek() {
             Some('{') => self.braces(None),
             Some(c) if c.is_ascii_alphabetic() && c != 'v' => self.word(),
@@ -555,7 +705,10 @@ impl Parser {
                 }
                 Some(',') => self.pos += 1,
                 None => return Err(self.error("expected `}` to close `{`".into())),
-                _ => items.push(Item::Game(self.sum()?)),
+                _ => {
+                    let t = self.sum()?;
+                    items.push(Item::Game(self.node(t)?));
+                }
             }
         }
         self.depth -= 1;
@@ -643,4 +796,43 @@ impl Small {
 
 fn is_keyword(w: &str) -> bool {
     matches!(w, "on" | "off" | "over" | "under" | "upon" | "dud" | "pass")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn printed(text: &str) -> String {
+        match parse_loopy(text).unwrap() {
+            LoopyExpr::Sides(s) => s.to_string(),
+            LoopyExpr::Game { graph, node } => Sides::new(&graph, node).unwrap().to_string(),
+            LoopyExpr::Relation { holds, .. } => holds.to_string(),
+        }
+    }
+
+    #[test]
+    fn ampersand_is_loopy_text() {
+        assert!(is_loopy_text("1 & 0") && !is_loopy_text("{1|0}"));
+    }
+
+    /// `&` binds tighter than `+`, `-` and a unary minus; a number's own sign stays with it.
+    #[test]
+    fn ampersand_precedence() {
+        assert_eq!(printed("1 & 0 + 1"), "2 & 1");
+        assert_eq!(printed("1 + 1 & 0"), "2 & 1");
+        assert_eq!(printed("- {1|} & 0"), "0 & -2");
+        assert_eq!(printed("-1 & -2"), "-1 & -2");
+        assert_eq!(printed("1&0>=0"), "true");
+        assert_eq!(printed("  on &off "), "dud");
+    }
+
+    /// A side that is a sum keeps its column in errors about it.
+    #[test]
+    fn errors_name_the_part() {
+        let e = parse_loopy("0 + 0 & 1").unwrap_err();
+        assert_eq!(e.column, 7, "{e}");
+        // A game in a comparison with sides: compared by its own sides (dud's).
+        assert_eq!(printed("on + off >= 1 & 0"), "false");
+        assert_eq!(printed("on + off <= on & 0"), "true");
+    }
 }

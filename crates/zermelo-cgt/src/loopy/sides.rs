@@ -303,7 +303,7 @@ fn alternating_moves(g: &LoopyGraph) -> Vec<(u32, u32, bool)> {
 
 /// Tarjan's strongly connected components, iteratively: the component number of each of the
 /// `n` states.
-fn strongly_connected(n: usize, next: impl Fn(usize) -> Vec<usize>) -> Vec<usize> {
+pub(super) fn strongly_connected(n: usize, next: impl Fn(usize) -> Vec<usize>) -> Vec<usize> {
     const NONE: usize = usize::MAX;
     let mut index = vec![NONE; n];
     let mut low = vec![0usize; n];

@@ -196,6 +196,7 @@ fn show(a: ShowArgs) -> CliResult<Report> {
         let bad = |e| Failure::input(format!("value {:?}: {e}", a.value));
         return match parse_loopy(&a.value).map_err(bad)? {
             LoopyExpr::Game { graph, node } => cgt_loopy::show_game(&graph, node),
+            LoopyExpr::Sides(sides) => cgt_loopy::show_sides(&sides),
             LoopyExpr::Relation {
                 left,
                 op,

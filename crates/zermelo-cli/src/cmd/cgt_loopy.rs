@@ -125,8 +125,20 @@ pub fn show_game(g: &LoopyGraph, node: u32) -> CliResult<Report> {
     Ok(report(json, lines))
 }
 
+/// `cgt show` of a value written by its sides (`S & T`, or a sum with such a part): the sides,
+/// and the outcome read from them.
+pub fn show_sides(sides: &Sides) -> CliResult<Report> {
+    let outcome = sides
+        .outcome()
+        .map_err(|e| crate::limits::cgt_too_big("value", e))?;
+    let mut json = json!({});
+    let mut lines = Vec::new();
+    describe(&Ok(sides.clone()), outcome, &mut json, &mut lines);
+    Ok(report(json, lines))
+}
+
 /// `cgt show` of a comparison.
-pub fn show_relation(left: &Stopper, op: &str, right: &Stopper, holds: bool) -> Report {
+pub fn show_relation(left: &Sides, op: &str, right: &Sides, holds: bool) -> Report {
     let mut r = Report::new(json!({
         "left": left.to_string(), "relation": op, "right": right.to_string(), "holds": holds,
     }));

@@ -6,6 +6,7 @@
 //! none). The logic lives in `zermelo_games`; this module parses arguments and renders.
 
 mod classic;
+mod fox_geese;
 mod partizan;
 mod pursuit;
 
@@ -42,6 +43,9 @@ enum Which {
     Domineering(partizan::DomineeringArgs),
     /// Toads and Frogs on a strip (Left's toads move right, Right's frogs left): Conway value.
     ToadsFrogs(partizan::ToadsFrogsArgs),
+    /// Fox and Geese (loopy; Left's geese move down, Right's fox any way): value in simplest
+    /// form, as CGSuite gives it.
+    FoxGeese(fox_geese::FoxGeeseArgs),
     /// Tic-tac-toe: the value of a board (the empty board by default) and its reachable positions.
     #[command(name = "tictactoe", alias = "tic-tac-toe")]
     TicTacToe(classic::TicTacToeArgs),
@@ -61,6 +65,7 @@ pub fn run(args: GameArgs) -> CliResult {
         Which::Hackenbush(a) => classic::hackenbush(a)?,
         Which::Domineering(a) => partizan::domineering(a)?,
         Which::ToadsFrogs(a) => partizan::toads_frogs(a)?,
+        Which::FoxGeese(a) => fox_geese::fox_geese(a)?,
         Which::TicTacToe(a) => classic::tictactoe(a)?,
         Which::CopRobber(a) => pursuit::cop_robber(a)?,
         Which::PoliceThief(a) => pursuit::police_thief(a)?,
