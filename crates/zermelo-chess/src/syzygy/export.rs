@@ -426,6 +426,10 @@ impl Sub<'_> {
 
     /// Estimated sizes of the orders `which` (indexed like `orders`), from positions probed
     /// at `stretches` evenly spaced stretches of `len` indices (all of a short sequence).
+    ///
+    /// The positions of all the orders are probed together in the order of zermelo's index:
+    /// each order's stretches lie all over zermelo's table, and probed order by order nearly
+    /// every probe decoded a block of it for one entry.
     fn costs(
         &self,
         orders: &[Candidate],
@@ -434,18 +438,46 @@ impl Sub<'_> {
         stretches: u64,
         len: u64,
     ) -> Result<Vec<Cost>, ExportError> {
-        let mut out = vec![
-            Cost {
-                wdl: u64::MAX,
-                dtz: u64::MAX
-            };
-            orders.len()
-        ];
-        let found: Result<Vec<(usize, Cost)>, ExportError> = which
+        let boards: Vec<Vec<Option<Board>>> = which
             .par_iter()
             .map(|&k| {
                 let layout = self.plan.layout(&orders[k], self.file)?;
-                let places = self.sample(&orders[k], &layout, side, stretches, len)?;
+                Ok(self.sample(&orders[k], &layout, side, stretches, len))
+            })
+            .collect::<Result<_, ExportError>>()?;
+        // (zermelo's index, order, sample) of every legal sampled position, by index.
+        let game = self.prober.game;
+        let mut at: Vec<(u64, u32, u32)> = boards
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(j, bs)| {
+                bs.iter().enumerate().filter_map(move |(i, b)| {
+                    b.as_ref().map(|b| (game.rank(b), j as u32, i as u32))
+                })
+            })
+            .collect();
+        at.par_sort_unstable();
+        let values: Vec<Value> = at
+            .par_iter()
+            .map(|&(z, _, _)| self.prober.own.value_of_legal(z).map_err(ProbeError::from))
+            .collect::<Result<_, ProbeError>>()?;
+        let mut value_of: Vec<Vec<Option<Value>>> =
+            boards.iter().map(|b| vec![None; b.len()]).collect();
+        for (&(_, j, i), &v) in at.iter().zip(&values) {
+            value_of[j as usize][i as usize] = Some(v);
+        }
+        let found: Result<Vec<(usize, Cost)>, ExportError> = which
+            .par_iter()
+            .zip(boards.par_iter().zip(&value_of))
+            .map(|(&k, (bs, vs))| {
+                let places: Vec<Place> = bs
+                    .iter()
+                    .zip(vs)
+                    .map(|(b, v)| match (b, v) {
+                        (Some(b), Some(v)) => self.prober.place_of(b, *v),
+                        _ => Ok(EMPTY),
+                    })
+                    .collect::<Result<_, _>>()?;
                 // Bits of code: the tables' fixed costs would drown a sample's differences.
                 let bits = |b: &Body| match b {
                     Body::Coded(c) => c.bits,
@@ -460,14 +492,21 @@ impl Sub<'_> {
                 ))
             })
             .collect();
+        let mut out = vec![
+            Cost {
+                wdl: u64::MAX,
+                dtz: u64::MAX
+            };
+            orders.len()
+        ];
         for (k, c) in found? {
             out[k] = c;
         }
         Ok(out)
     }
 
-    /// The places at the sampled indices of `order`'s sequence for `side`, each position
-    /// probed.
+    /// The boards at the sampled indices of `order`'s sequence for `side` (`None` where an
+    /// index holds no legal position), in zermelo's orientation.
     fn sample(
         &self,
         order: &Candidate,
@@ -475,7 +514,7 @@ impl Sub<'_> {
         side: usize,
         stretches: u64,
         len: u64,
-    ) -> Result<Vec<Place>, ExportError> {
+    ) -> Vec<Option<Board>> {
         let size = layout.size;
         let ranges: Vec<(u64, u64)> = if size <= 2 * stretches * len {
             vec![(0, size)]
@@ -501,28 +540,21 @@ impl Sub<'_> {
             Color::White
         };
         let game = self.prober.game;
-        let mut out = Vec::new();
-        for (from, to) in ranges {
-            let part: Result<Vec<Place>, ExportError> = (from..to)
-                .into_par_iter()
-                .map(|i| {
-                    let (sq, canonical) = unrank(layout, self.plan.shape, self.file, i);
-                    if !canonical {
-                        return Ok(EMPTY);
-                    }
-                    let mut b = Board { turn, sq: [0; 8] };
-                    for (k, &z) in zslots.iter().enumerate() {
-                        b.sq[z] = if self.plan.flip { sq[k] ^ 0x38 } else { sq[k] };
-                    }
-                    if !game.is_legal(&b) {
-                        return Ok(EMPTY);
-                    }
-                    self.prober.place_of(&b, self.prober.value(&b)?)
-                })
-                .collect();
-            out.extend(part?);
-        }
-        Ok(out)
+        ranges
+            .into_iter()
+            .flat_map(|(from, to)| from..to)
+            .map(|i| {
+                let (sq, canonical) = unrank(layout, self.plan.shape, self.file, i);
+                if !canonical {
+                    return None;
+                }
+                let mut b = Board { turn, sq: [0; 8] };
+                for (k, &z) in zslots.iter().enumerate() {
+                    b.sq[z] = if self.plan.flip { sq[k] ^ 0x38 } else { sq[k] };
+                }
+                game.is_legal(&b).then_some(b)
+            })
+            .collect()
     }
 
     /// Every position of the file probed once and stored in the chosen orders; the WDL
@@ -1007,7 +1039,11 @@ mod tests {
                     continue;
                 }
                 let side = walk.side(turn);
-                let value = sub.prober.value(&b).unwrap();
+                let value = sub
+                    .prober
+                    .own
+                    .value_of_legal(sub.prober.game.rank(&b))
+                    .unwrap();
                 match value {
                     Value::Win(100) => out.hundred[side][0] = true,
                     Value::Lose(100) => out.hundred[side][1] = true,

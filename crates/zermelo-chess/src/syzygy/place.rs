@@ -36,11 +36,6 @@ pub(super) struct Prober<'a> {
 }
 
 impl Prober<'_> {
-    /// The value of a legal board of the material, its index not known yet.
-    pub(super) fn value(&self, b: &Board) -> Result<Value, ProbeError> {
-        Ok(self.own.value_of_legal(self.game.rank(b))?)
-    }
-
     /// The place of the legal board `b` whose value is `value`.
     pub(super) fn place_of(&self, b: &Board, value: Value) -> Result<Place, ExportError> {
         let t = class(value);
@@ -100,7 +95,10 @@ impl Prober<'_> {
                     Some(passed) if self.game.ep_possible(&board, passed) => {
                         self.after_double_push(&board, passed)
                     }
-                    _ => self.value(&board),
+                    _ => self
+                        .own
+                        .value_of_legal(self.game.rank(&board))
+                        .map_err(ProbeError::from),
                 },
                 Child::Exit {
                     board,
