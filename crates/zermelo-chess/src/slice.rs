@@ -358,6 +358,35 @@ impl SliceGame {
         true
     }
 
+    /// Like [`moves`](Self::moves), the pawns' moves only.
+    pub(crate) fn pawn_children(&self, b: &Board, mut f: impl FnMut(Child) -> bool) -> bool {
+        let us = b.turn;
+        let Sides {
+            occ,
+            own,
+            their_king,
+            king,
+        } = self.sides(b);
+        let danger = self.danger(b, occ ^ bit(king), us);
+        let in_check = danger & bit(king) != 0;
+        let pinned = if in_check {
+            0
+        } else {
+            self.pinned(b, occ, own, king, us)
+        };
+        for (i, p) in self.slots.iter().enumerate() {
+            let from = b.sq[i];
+            if p.color != us || p.role != Role::Pawn || from == GONE {
+                continue;
+            }
+            let free = !in_check && pinned & bit(from) == 0;
+            if !self.pawn_moves(b, i, occ, own | their_king, free, &mut f) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Like [`moves`](Self::moves) for a position where no two moves reach the same index
     /// ([`children_may_coincide`](Self::children_may_coincide) is false): calls `f` with the
     /// children of captures, promotions and pawn moves only, until it returns `false`, and
@@ -924,8 +953,8 @@ mod tests {
     }
 
     /// [`SliceGame::captures`] gives the capturing children of [`SliceGame::moves`], in
-    /// the same order, and [`SliceGame::threatens`] is true wherever there is one; pawns,
-    /// promotions and pins included.
+    /// the same order, and [`SliceGame::threatens`] is true wherever there is one;
+    /// [`SliceGame::pawn_children`] the children of pawn moves; pins included.
     #[test]
     fn captures_are_the_capturing_moves() {
         for material in [
@@ -954,6 +983,23 @@ mod tests {
                 });
                 assert_eq!(got, want, "{material} {idx}");
                 assert!(want.is_empty() || g.threatens(&b), "{material} {idx}");
+                let mut want = Vec::new();
+                g.moves(&b, |c| {
+                    let (Child::InSlice(child)
+                    | Child::PawnPush { board: child, .. }
+                    | Child::Exit { board: child, .. }) = c;
+                    let from = (0..8).find(|&k| child.sq[k] != b.sq[k] && child.sq[k] != GONE);
+                    if from.is_some_and(|k| g.slots[k].role == Role::Pawn) {
+                        want.push(c);
+                    }
+                    true
+                });
+                let mut got = Vec::new();
+                g.pawn_children(&b, |c| {
+                    got.push(c);
+                    true
+                });
+                assert_eq!(got, want, "{material} {idx}: pawn moves");
             }
         }
     }

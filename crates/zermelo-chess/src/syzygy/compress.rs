@@ -140,6 +140,19 @@ fn leaves(values: &[u16]) -> (Vec<Symbol>, Vec<u16>) {
 /// symbol), within the limits of symbol count and length.
 fn best_pairs(seq: &[u16], len: &[u32], tuning: &Tuning) -> Vec<(u16, u16)> {
     let s = len.len();
+    // The symbols numbered by frequency, the most frequent first, for the count table only:
+    // the pairs of the frequent symbols, most of the sequence's, then have their counts in
+    // one corner of the s² table (in cache) instead of all over it.
+    let mut freq = vec![0u64; s];
+    for &x in seq {
+        freq[usize::from(x)] += 1;
+    }
+    let mut by_freq: Vec<u16> = (0..s as u16).collect();
+    by_freq.sort_unstable_by_key(|&x| std::cmp::Reverse(freq[usize::from(x)]));
+    let mut rank = vec![0u16; s];
+    for (r, &x) in by_freq.iter().enumerate() {
+        rank[usize::from(x)] = r as u16;
+    }
     let mut count = vec![0u32; s * s];
     // The pairs seen, so that only they are read back (not all s² counts: a short sequence
     // with many symbols met few of them).
@@ -157,19 +170,23 @@ fn best_pairs(seq: &[u16], len: &[u32], tuning: &Tuning) -> Vec<(u16, u16)> {
         } else {
             skip_equal = false;
         }
-        let c = &mut count[a * s + b];
+        let k = usize::from(rank[a]) * s + usize::from(rank[b]);
+        let c = &mut count[k];
         if *c == 0 {
-            seen.push((a * s + b) as u32);
+            seen.push(k as u32);
         }
         *c = c.saturating_add(1);
     }
     let mut candidates: Vec<(u32, u16, u16)> = seen
         .iter()
-        .map(|&k| (k as usize, count[k as usize]))
-        .filter(|&(k, c)| {
-            c >= tuning.min_pair_count && len[k / s] + len[k % s] <= MAX_SYMBOL_VALUES
+        .map(|&k| {
+            let k = k as usize;
+            (count[k], by_freq[k / s], by_freq[k % s])
         })
-        .map(|(k, c)| (c, (k / s) as u16, (k % s) as u16))
+        .filter(|&(c, a, b)| {
+            c >= tuning.min_pair_count
+                && len[usize::from(a)] + len[usize::from(b)] <= MAX_SYMBOL_VALUES
+        })
         .collect();
     candidates.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
     let room = (MAX_SYMBOLS - s).min(tuning.max_new_per_round);

@@ -89,7 +89,7 @@ impl Prober<'_> {
             return Ok(false);
         }
         let mut found = Ok(false);
-        self.game.moves(b, |child| {
+        self.game.pawn_children(b, |child| {
             let value = match child {
                 Child::PawnPush { board, double } => match double {
                     Some(passed) if self.game.ep_possible(&board, passed) => {
