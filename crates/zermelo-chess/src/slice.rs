@@ -178,6 +178,39 @@ impl SliceGame {
         false
     }
 
+    /// Whether a board is legal: the side not to move is not in check.
+    pub(crate) fn is_legal(&self, b: &Board) -> bool {
+        let occ = self.occupancy(b);
+        !self.attacked(b, occ, b.sq[b.turn.other().index()], b.turn)
+    }
+
+    /// Whether the side to move attacks a piece of the other side (not its king): whether a
+    /// capture may exist.
+    pub(crate) fn threatens(&self, b: &Board) -> bool {
+        let us = b.turn;
+        let mut targets = 0u64;
+        for (i, p) in self.slots.iter().enumerate() {
+            if p.color != us && p.role != Role::King && b.sq[i] != GONE {
+                targets |= bit(b.sq[i]);
+            }
+        }
+        if targets == 0 {
+            return false;
+        }
+        let occ = self.occupancy(b);
+        self.slots.iter().enumerate().any(|(i, p)| {
+            p.color == us && b.sq[i] != GONE && attacks(p.role, us, b.sq[i], occ) & targets != 0
+        })
+    }
+
+    /// Whether `color` has a pawn on the board.
+    pub(crate) fn has_pawn(&self, b: &Board, color: Color) -> bool {
+        self.slots
+            .iter()
+            .enumerate()
+            .any(|(i, p)| p.color == color && p.role == Role::Pawn && b.sq[i] != GONE)
+    }
+
     /// Whether the side to move is in check.
     pub(crate) fn in_check(&self, b: &Board) -> bool {
         let occ = self.occupancy(b);
@@ -257,6 +290,98 @@ impl SliceGame {
                 if !go {
                     return false;
                 }
+            }
+        }
+        true
+    }
+
+    /// Like [`moves`](Self::moves), the captures only (a pawn's capturing promotions
+    /// included): calls `f` with each capture's [`Child::Exit`] until it returns `false`;
+    /// returns whether it ran to the end.
+    pub(crate) fn captures(&self, b: &Board, mut f: impl FnMut(Child) -> bool) -> bool {
+        let us = b.turn;
+        let Sides {
+            occ,
+            own,
+            their_king,
+            king,
+        } = self.sides(b);
+        let theirs = occ & !own & !their_king;
+        let danger = self.danger(b, occ ^ bit(king), us);
+        let in_check = danger & bit(king) != 0;
+        let pinned = if in_check {
+            0
+        } else {
+            self.pinned(b, occ, own, king, us)
+        };
+        let last = if us == Color::White { 7 } else { 0 };
+        for (i, p) in self.slots.iter().enumerate() {
+            let from = b.sq[i];
+            if p.color != us || from == GONE {
+                continue;
+            }
+            let free = p.role == Role::King || (!in_check && pinned & bit(from) == 0);
+            let mut targets = attacks(p.role, us, from, occ) & theirs;
+            if p.role == Role::King {
+                targets &= !danger;
+            }
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let (child, victim) = self.step(b, i, to, occ);
+                if !free && !self.safe(&child, us) {
+                    continue;
+                }
+                if p.role == Role::Pawn && to / 8 == last {
+                    for r in Role::PROMOTIONS {
+                        let go = f(Child::Exit {
+                            board: child,
+                            victim,
+                            promoted: Some((i, r)),
+                        });
+                        if !go {
+                            return false;
+                        }
+                    }
+                    continue;
+                }
+                let go = f(Child::Exit {
+                    board: child,
+                    victim,
+                    promoted: None,
+                });
+                if !go {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Like [`moves`](Self::moves), the pawns' moves only.
+    pub(crate) fn pawn_children(&self, b: &Board, mut f: impl FnMut(Child) -> bool) -> bool {
+        let us = b.turn;
+        let Sides {
+            occ,
+            own,
+            their_king,
+            king,
+        } = self.sides(b);
+        let danger = self.danger(b, occ ^ bit(king), us);
+        let in_check = danger & bit(king) != 0;
+        let pinned = if in_check {
+            0
+        } else {
+            self.pinned(b, occ, own, king, us)
+        };
+        for (i, p) in self.slots.iter().enumerate() {
+            let from = b.sq[i];
+            if p.color != us || p.role != Role::Pawn || from == GONE {
+                continue;
+            }
+            let free = !in_check && pinned & bit(from) == 0;
+            if !self.pawn_moves(b, i, occ, own | their_king, free, &mut f) {
+                return false;
             }
         }
         true
@@ -825,6 +950,58 @@ mod tests {
             seed ^= seed << 17;
             seed % size
         })
+    }
+
+    /// [`SliceGame::captures`] gives the capturing children of [`SliceGame::moves`], in
+    /// the same order, and [`SliceGame::threatens`] is true wherever there is one;
+    /// [`SliceGame::pawn_children`] the children of pawn moves; pins included.
+    #[test]
+    fn captures_are_the_capturing_moves() {
+        for material in [
+            "KQvKR", "KRBvKR", "KPvKP", "KRvKP", "KBBvKR", "KPPvKN", "KQPvKR",
+        ] {
+            let g = game(material);
+            let ix = g.indexer();
+            for idx in random_indices(ix.size(), 20_000) {
+                let Some(b) = g.legal_board(idx) else {
+                    continue;
+                };
+                let mut want = Vec::new();
+                g.moves(&b, |c| {
+                    if let Child::Exit {
+                        victim: Some(_), ..
+                    } = c
+                    {
+                        want.push(c);
+                    }
+                    true
+                });
+                let mut got = Vec::new();
+                g.captures(&b, |c| {
+                    got.push(c);
+                    true
+                });
+                assert_eq!(got, want, "{material} {idx}");
+                assert!(want.is_empty() || g.threatens(&b), "{material} {idx}");
+                let mut want = Vec::new();
+                g.moves(&b, |c| {
+                    let (Child::InSlice(child)
+                    | Child::PawnPush { board: child, .. }
+                    | Child::Exit { board: child, .. }) = c;
+                    let from = (0..8).find(|&k| child.sq[k] != b.sq[k] && child.sq[k] != GONE);
+                    if from.is_some_and(|k| g.slots[k].role == Role::Pawn) {
+                        want.push(c);
+                    }
+                    true
+                });
+                let mut got = Vec::new();
+                g.pawn_children(&b, |c| {
+                    got.push(c);
+                    true
+                });
+                assert_eq!(got, want, "{material} {idx}: pawn moves");
+            }
+        }
     }
 
     /// Where [`SliceGame::children_may_coincide`] says no, the children of a position all

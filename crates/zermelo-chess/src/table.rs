@@ -617,7 +617,12 @@ impl Table {
 
     /// The value of index `idx`, known to be the canonical index of a legal position.
     pub(crate) fn value_of_legal(&self, idx: u64) -> Result<Value, TableError> {
-        let e = self.entry(idx)?;
+        self.legal_value_of_entry(idx, self.entry(idx)?)
+    }
+
+    /// [`value_of_legal`](Self::value_of_legal) of index `idx` whose entry `e` was read
+    /// already (from [`par_entries`](Self::par_entries)).
+    pub(crate) fn legal_value_of_entry(&self, idx: u64, e: u16) -> Result<Value, TableError> {
         if e == self.metric.illegal() && !self.metric.ambiguous(e) {
             return Err(TableError::Corrupt {
                 source_name: self.source_name(),
@@ -631,6 +636,49 @@ impl Table {
         match &self.storage {
             Storage::Entries(_) => format!("<generated {}>", self.material()),
             Storage::Blocks(b) => b.source_name.clone(),
+        }
+    }
+
+    /// Calls `f(first index, entries)` in parallel, in no order, for each block of entries
+    /// whose indices `first..end` pass `wanted(first, end)`: each block decoded once, none
+    /// through the block cache.
+    pub(crate) fn par_entries<T: Send>(
+        &self,
+        wanted: impl Fn(u64, u64) -> bool + Sync + Send,
+        f: impl Fn(u64, &mut dyn Iterator<Item = u16>) -> T + Sync + Send,
+    ) -> Result<Vec<T>, TableError> {
+        let w = self.metric.width();
+        let entries = |first: u64, bytes: &[u8]| {
+            f(
+                first,
+                &mut (0..bytes.len() / w).map(|k| entry_at(bytes, w, k)),
+            )
+        };
+        match &self.storage {
+            Storage::Entries(v) => {
+                const CHUNK: usize = 1 << 12;
+                Ok(v.par_chunks(CHUNK * w)
+                    .enumerate()
+                    .filter_map(|(i, c)| {
+                        let first = (i * CHUNK) as u64;
+                        wanted(first, first + (c.len() / w) as u64).then(|| entries(first, c))
+                    })
+                    .collect())
+            }
+            Storage::Blocks(b) => {
+                let total = self.size();
+                (0..b.count)
+                    .into_par_iter()
+                    .filter(|&k| {
+                        let first = k as u64 * b.block_entries;
+                        wanted(first, (first + b.block_entries).min(total))
+                    })
+                    .map_init(Vec::new, |out, k| {
+                        b.decode(k, out)?;
+                        Ok(entries(k as u64 * b.block_entries, out))
+                    })
+                    .collect()
+            }
         }
     }
 

@@ -7,8 +7,9 @@
 //!   one pass, makes a new symbol of each of the most frequent pairs that do not overlap one
 //!   another, and replaces them left to right in a second pass. A symbol stands for at most
 //!   256 values (the published probers keep a symbol's length in a byte) and there are at
-//!   most 4095 symbols (12-bit numbers). Each round is O(n + s²) for n symbols in the
-//!   sequence and s in the table; the sequence shrinks every round.
+//!   most 4095 symbols (12-bit numbers). Each round is O(n + p log p) for n symbols in the
+//!   sequence and p distinct pairs in it (the counts of the s² possible pairs in a table
+//!   zeroed lazily by the system); the sequence shrinks every round.
 //! * **Code.** A canonical Huffman code over the symbols' frequencies ([`super::huffman`]).
 //! * **Blocks.** The codes are packed into blocks of `2^b` bytes holding at most 65,536
 //!   values each, `b` chosen for the smallest total (data, 2 bytes per block, 6 bytes per
@@ -17,6 +18,8 @@
 //!   never read.
 //! * **Index.** Every `2^k` values, the block holding the middle value of the step and how far
 //!   into it that value lies (`k` about 16 times the values of an average block).
+
+use rayon::prelude::*;
 
 use super::huffman::Code;
 
@@ -98,8 +101,13 @@ pub(crate) fn compress_with(values: &[u16], max_block_bits: u32, tuning: &Tuning
     }
     let code = Code::new(&freq);
     let cover = covers(&symbols, &code);
-    let packing = (5..=max_block_bits.max(5))
+    // Each block size packed on its own thread; the first smallest kept, as in turn.
+    let packings: Vec<Packing> = (5..=max_block_bits.max(5))
+        .into_par_iter()
         .map(|b| pack(&seq, &len, &code, &cover, b, values.len() as u64))
+        .collect();
+    let packing = packings
+        .into_iter()
         .min_by_key(|p| p.total_bytes())
         .expect("a block size");
     encode(&symbols, &seq, &code, &packing, values.len() as u64)
@@ -132,7 +140,23 @@ fn leaves(values: &[u16]) -> (Vec<Symbol>, Vec<u16>) {
 /// symbol), within the limits of symbol count and length.
 fn best_pairs(seq: &[u16], len: &[u32], tuning: &Tuning) -> Vec<(u16, u16)> {
     let s = len.len();
+    // The symbols numbered by frequency, the most frequent first, for the count table only:
+    // the pairs of the frequent symbols, most of the sequence's, then have their counts in
+    // one corner of the s² table (in cache) instead of all over it.
+    let mut freq = vec![0u64; s];
+    for &x in seq {
+        freq[usize::from(x)] += 1;
+    }
+    let mut by_freq: Vec<u16> = (0..s as u16).collect();
+    by_freq.sort_unstable_by_key(|&x| std::cmp::Reverse(freq[usize::from(x)]));
+    let mut rank = vec![0u16; s];
+    for (r, &x) in by_freq.iter().enumerate() {
+        rank[usize::from(x)] = r as u16;
+    }
     let mut count = vec![0u32; s * s];
+    // The pairs seen, so that only they are read back (not all s² counts: a short sequence
+    // with many symbols met few of them).
+    let mut seen: Vec<u32> = Vec::new();
     let mut skip_equal = false;
     for w in seq.windows(2) {
         let (a, b) = (usize::from(w[0]), usize::from(w[1]));
@@ -146,16 +170,23 @@ fn best_pairs(seq: &[u16], len: &[u32], tuning: &Tuning) -> Vec<(u16, u16)> {
         } else {
             skip_equal = false;
         }
-        let c = &mut count[a * s + b];
+        let k = usize::from(rank[a]) * s + usize::from(rank[b]);
+        let c = &mut count[k];
+        if *c == 0 {
+            seen.push(k as u32);
+        }
         *c = c.saturating_add(1);
     }
-    let mut candidates: Vec<(u32, u16, u16)> = count
+    let mut candidates: Vec<(u32, u16, u16)> = seen
         .iter()
-        .enumerate()
-        .filter(|&(k, &c)| {
-            c >= tuning.min_pair_count && len[k / s] + len[k % s] <= MAX_SYMBOL_VALUES
+        .map(|&k| {
+            let k = k as usize;
+            (count[k], by_freq[k / s], by_freq[k % s])
         })
-        .map(|(k, &c)| (c, (k / s) as u16, (k % s) as u16))
+        .filter(|&(c, a, b)| {
+            c >= tuning.min_pair_count
+                && len[usize::from(a)] + len[usize::from(b)] <= MAX_SYMBOL_VALUES
+        })
         .collect();
     candidates.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
     let room = (MAX_SYMBOLS - s).min(tuning.max_new_per_round);

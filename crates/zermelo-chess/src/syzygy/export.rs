@@ -1,13 +1,14 @@
 //! zermelo's tables written as Syzygy's files ([`export_syzygy`]): a material's `.rtbw` and
 //! `.rtbz`, readable by every Syzygy prober.
 //!
-//! zermelo's tables are read only through [`Tablebase::probe_dtz`] (a position's value under
-//! the 50-move rule), so this does not depend on how zermelo indexes its tables. What a prober
-//! reading the file does with a position (legal, without en passant rights) is its *place*
-//! ([`Place`]): its class (WDL); whether a capture already reaches that class (then the prober
-//! takes the capture and the file may hold any lower class: a *bounded* place); and whether
-//! the prober reads its DTZ (not for draws, nor for wins that a capture or a pawn push keeps,
-//! which the prober finds by itself), with the DTZ. Per file of the table (one without
+//! zermelo's DTZ tables (50-move rule) are read by their own index: the material's table
+//! block by block, the tables captures and promotions lead to through the generator's
+//! [`SliceGame`] (ranked straight from its boards). What a prober reading the file does with
+//! a position (legal, without en passant rights) is its *place* ([`super::place`]): its class
+//! (WDL); whether a capture already reaches that class (then the prober takes the capture and
+//! the file may hold any lower class: a *bounded* place); and whether the prober reads its
+//! DTZ (not for draws, nor for wins that a capture or a pawn push keeps, which the prober
+//! finds by itself), with the DTZ. Per file of the table (one without
 //! pawns, one per leading-pawn file with them):
 //!
 //! 1. **Orders.** Each sub-table may list its pieces in any order the format allows
@@ -16,10 +17,12 @@
 //!    there probed, filled and compressed as below), the best few again on longer ones, and
 //!    the smallest kept; a DTZ file stores one side to move per sub-table: the side whose
 //!    best order compresses smaller.
-//! 2. **Positions.** Every legal position, one per symmetry class, probed once and its place
-//!    stored in the chosen orders (a byte per WDL index, two per DTZ index). The loops run in
-//!    the order of zermelo's own index (the last piece innermost), so that consecutive probes
-//!    read the same blocks of zermelo's tables: that is speed only, not correctness.
+//! 2. **Positions.** Every legal position, one per symmetry class: zermelo's canonical
+//!    indices, each block of its table decoded once (the blocks on rayon's threads, those
+//!    of another side to move or leading-pawn file skipped), probed once and its place stored
+//!    at every index the chosen orders give its class (a byte per WDL index, two per DTZ
+//!    index). Which member of a class is walked does not matter: the encoder's indices of a
+//!    class are the same from any member.
 //! 3. **Values.** Free and bounded places are filled ([`super::fill`]); DTZ values are
 //!    stored in moves (halved) unless a DTZ of exactly 100 plies makes plies necessary (the
 //!    published generator's rule), mapped per class through a table sorted by frequency, and
@@ -34,17 +37,20 @@ use rayon::prelude::*;
 
 use super::compress::compress;
 use super::encode::{self, Layout, MAX_TB_PIECES};
-use super::fill::{fill_free, fill_wdl, BOUNDED, FREE};
+use super::fill::{fill_free, fill_wdl, FREE};
 use super::layouts::{candidates, Candidate};
 use super::name::TableName;
+use super::place::{Place, Prober, EMPTY, NOT_READ};
 use super::table::{shape_of, Metric, Shape};
 use super::unrank::unrank;
 use super::write::{assemble, Body, DtzInfo, SubTable};
-use crate::dtz::{Wdl50, DEFAULT_RULE};
+use crate::dtz::DEFAULT_RULE;
+use crate::index::Indexer;
 use crate::material::Material;
-use crate::position::{Move, Position, Setup};
 use crate::probe::{ProbeError, Tablebase};
+use crate::slice::{Board, SliceGame};
 use crate::square::{Color, Piece, Role};
+use crate::table::Metric as ZermeloMetric;
 use crate::value::Value;
 
 /// Why a table could not be written.
@@ -94,13 +100,6 @@ pub struct SyzygyExport {
     /// Wall-clock time.
     pub time: Duration,
 }
-
-/// A place of the Syzygy index: bits 12-15 the WDL place ([`super::fill`]'s encoding), bits
-/// 0-11 the DTZ distance stored in plies ([`NOT_READ`] when the prober does not read it):
-/// for wins and losses the DTZ minus 1, for cursed wins and blessed losses minus 101.
-type Place = u16;
-const NOT_READ: u16 = 0xfff;
-const EMPTY: Place = (FREE as u16) << 12 | NOT_READ;
 
 /// Stretches of a sequence that stand for it when orders are compared: many short ones, so
 /// that every part of the board is seen (a quarter as many, half as long, in the first round,
@@ -157,6 +156,8 @@ struct Slot {
 
 /// How one material is written.
 struct Plan {
+    /// The material, canonical: the orientation of the positions enumerated.
+    material: Material,
     name: TableName,
     /// The file's white is zermelo's black.
     flip: bool,
@@ -167,8 +168,10 @@ struct Plan {
     kinds: Vec<(u8, usize)>,
     /// The code of the leading pawns (pawn tables).
     lead: u8,
-    /// The pieces in the order of zermelo's index (pawns, kings, white, black).
+    /// The pieces: pawns, kings, white, black.
     slots: Vec<Slot>,
+    /// Per slot, the slot of zermelo's index that holds its piece.
+    zslots: Vec<usize>,
 }
 
 fn code_of(piece: Piece) -> u8 {
@@ -214,6 +217,8 @@ impl Plan {
             })
             .collect();
         let shape = shape_of(&name).map_err(|_| unsupported())?;
+        let indexer = Indexer::new(&m);
+        let zermelo = indexer.slots();
         let mut kinds: Vec<(u8, usize)> = Vec::new();
         for s in &slots {
             match kinds.iter_mut().find(|k| k.0 == s.code) {
@@ -226,7 +231,20 @@ impl Plan {
         let count = |code: u8| kinds.iter().find(|k| k.0 == code).map_or(0, |k| k.1);
         let (w, b) = (count(1), count(9));
         let lead = if w > 0 && (b == 0 || w <= b) { 1 } else { 9 };
+        let mut taken = [false; 8];
+        let zslots = slots
+            .iter()
+            .map(|s| {
+                let z = (0..zermelo.len())
+                    .find(|&z| !taken[z] && zermelo[z] == s.piece)
+                    .expect("zermelo's index has the material's pieces");
+                taken[z] = true;
+                z
+            })
+            .collect();
         Ok(Plan {
+            zslots,
+            material: m.clone(),
             symmetric: name.is_symmetric(),
             pieces: slots.len(),
             name,
@@ -245,6 +263,16 @@ impl Plan {
         }
     }
 
+    /// The side to move (zermelo's orientation) of the positions stored when both colours
+    /// have the same pieces: white in the file's orientation.
+    fn symmetric_turn(&self) -> Color {
+        if self.flip {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
     /// Sides to move stored: both unless both colours have the same pieces.
     fn sides(&self) -> usize {
         if self.symmetric {
@@ -256,6 +284,19 @@ impl Plan {
 
     /// The two files' bytes and the positions enumerated.
     fn write(&self, tb: &Tablebase) -> Result<(Vec<u8>, Vec<u8>, u64), ExportError> {
+        let own = tb.dtz_table(&self.material)?;
+        let game = SliceGame::new(
+            &self.material,
+            tb,
+            ZermeloMetric::Dtz { rule: DEFAULT_RULE },
+        )?;
+        let name = self.name.to_string();
+        let prober = Prober {
+            tb,
+            game: &game,
+            own: &own,
+            name: &name,
+        };
         let orders = candidates(&self.kinds, self.shape, self.lead);
         let mut wdl_files = Vec::new();
         let mut dtz_files = Vec::new();
@@ -263,7 +304,7 @@ impl Plan {
         for file in 0..self.files() {
             let sub = Sub {
                 plan: self,
-                tb,
+                prober: &prober,
                 file,
             };
             let choice = sub.choose(&orders)?;
@@ -289,40 +330,6 @@ impl Plan {
         order
             .layout(self.shape, file)
             .map_err(|_| self.unsupported())
-    }
-
-    /// Whether slot `k` may stand on `sq[k]` given the slots before it: a free square, a
-    /// pawn off the first and last ranks, identical pieces in increasing squares, and the
-    /// symmetry reduction (without pawns the white king in a1-d1-d4 and, on its diagonal,
-    /// the black king not above it; with pawns the white king on files a-d).
-    fn allowed(&self, sq: &[u8], k: usize) -> bool {
-        let s = sq[k];
-        if sq[..k].contains(&s) {
-            return false;
-        }
-        let slot = self.slots[k];
-        if slot.piece.role == Role::Pawn && !(8..56).contains(&s) {
-            return false;
-        }
-        if k > 0 && self.slots[k - 1].piece == slot.piece && sq[k - 1] > s {
-            return false;
-        }
-        let (file, rank) = (s & 7, s >> 3);
-        let pawns = self.files() == 4;
-        match (slot.piece.color, slot.piece.role) {
-            (Color::White, Role::King) if pawns => file < 4,
-            (Color::White, Role::King) => file < 4 && rank <= file,
-            (Color::Black, Role::King) if !pawns => {
-                let wk = self
-                    .slots
-                    .iter()
-                    .position(|t| t.piece.role == Role::King)
-                    .expect("a white king");
-                let w = sq[wk];
-                (w & 7) != (w >> 3) || rank <= file
-            }
-            _ => true,
-        }
     }
 
     /// Where each of `codes`' pieces takes its square from: per code position, a slot.
@@ -360,7 +367,7 @@ struct Cost {
 /// One file of a table (pawnless tables have one; pawn tables one per leading-pawn file).
 struct Sub<'a> {
     plan: &'a Plan,
-    tb: &'a Tablebase,
+    prober: &'a Prober<'a>,
     file: usize,
 }
 
@@ -419,6 +426,10 @@ impl Sub<'_> {
 
     /// Estimated sizes of the orders `which` (indexed like `orders`), from positions probed
     /// at `stretches` evenly spaced stretches of `len` indices (all of a short sequence).
+    ///
+    /// The positions of all the orders are probed together in the order of zermelo's index:
+    /// each order's stretches lie all over zermelo's table, and probed order by order nearly
+    /// every probe decoded a block of it for one entry.
     fn costs(
         &self,
         orders: &[Candidate],
@@ -427,18 +438,46 @@ impl Sub<'_> {
         stretches: u64,
         len: u64,
     ) -> Result<Vec<Cost>, ExportError> {
-        let mut out = vec![
-            Cost {
-                wdl: u64::MAX,
-                dtz: u64::MAX
-            };
-            orders.len()
-        ];
-        let found: Result<Vec<(usize, Cost)>, ExportError> = which
+        let boards: Vec<Vec<Option<Board>>> = which
             .par_iter()
             .map(|&k| {
                 let layout = self.plan.layout(&orders[k], self.file)?;
-                let places = self.sample(&orders[k], &layout, side, stretches, len)?;
+                Ok(self.sample(&orders[k], &layout, side, stretches, len))
+            })
+            .collect::<Result<_, ExportError>>()?;
+        // (zermelo's index, order, sample) of every legal sampled position, by index.
+        let game = self.prober.game;
+        let mut at: Vec<(u64, u32, u32)> = boards
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(j, bs)| {
+                bs.iter().enumerate().filter_map(move |(i, b)| {
+                    b.as_ref().map(|b| (game.rank(b), j as u32, i as u32))
+                })
+            })
+            .collect();
+        at.par_sort_unstable();
+        let values: Vec<Value> = at
+            .par_iter()
+            .map(|&(z, _, _)| self.prober.own.value_of_legal(z).map_err(ProbeError::from))
+            .collect::<Result<_, ProbeError>>()?;
+        let mut value_of: Vec<Vec<Option<Value>>> =
+            boards.iter().map(|b| vec![None; b.len()]).collect();
+        for (&(_, j, i), &v) in at.iter().zip(&values) {
+            value_of[j as usize][i as usize] = Some(v);
+        }
+        let found: Result<Vec<(usize, Cost)>, ExportError> = which
+            .par_iter()
+            .zip(boards.par_iter().zip(&value_of))
+            .map(|(&k, (bs, vs))| {
+                let places: Vec<Place> = bs
+                    .iter()
+                    .zip(vs)
+                    .map(|(b, v)| match (b, v) {
+                        (Some(b), Some(v)) => self.prober.place_of(b, *v),
+                        _ => Ok(EMPTY),
+                    })
+                    .collect::<Result<_, _>>()?;
                 // Bits of code: the tables' fixed costs would drown a sample's differences.
                 let bits = |b: &Body| match b {
                     Body::Coded(c) => c.bits,
@@ -453,14 +492,21 @@ impl Sub<'_> {
                 ))
             })
             .collect();
+        let mut out = vec![
+            Cost {
+                wdl: u64::MAX,
+                dtz: u64::MAX
+            };
+            orders.len()
+        ];
         for (k, c) in found? {
             out[k] = c;
         }
         Ok(out)
     }
 
-    /// The places at the sampled indices of `order`'s sequence for `side`, each position
-    /// probed.
+    /// The boards at the sampled indices of `order`'s sequence for `side` (`None` where an
+    /// index holds no legal position), in zermelo's orientation.
     fn sample(
         &self,
         order: &Candidate,
@@ -468,7 +514,7 @@ impl Sub<'_> {
         side: usize,
         stretches: u64,
         len: u64,
-    ) -> Result<Vec<Place>, ExportError> {
+    ) -> Vec<Option<Board>> {
         let size = layout.size;
         let ranges: Vec<(u64, u64)> = if size <= 2 * stretches * len {
             vec![(0, size)]
@@ -480,42 +526,35 @@ impl Sub<'_> {
                 })
                 .collect()
         };
-        let pieces: Vec<Piece> = order.codes.iter().map(|&c| piece_of(c)).collect();
-        let ignored = Default::default();
-        let walk = Walk {
-            plan: self.plan,
-            tb: self.tb,
-            file: self.file,
-            hundred: &ignored,
-        };
-        let turn = if side == 0 {
-            Color::White
-        } else {
+        // Per code of the order, zermelo's slot of that piece.
+        let zslots: Vec<usize> = self
+            .plan
+            .slots_of(&order.codes)
+            .iter()
+            .map(|&k| self.plan.zslots[k])
+            .collect();
+        // The order's side `side` is white in the file's orientation.
+        let turn = if (side == 1) != self.plan.flip {
             Color::Black
+        } else {
+            Color::White
         };
-        let mut out = Vec::new();
-        for (from, to) in ranges {
-            let part: Result<Vec<Place>, ExportError> = (from..to)
-                .into_par_iter()
-                .map_init(Vec::new, |moves, i| {
-                    let (sq, canonical) = unrank(layout, self.plan.shape, self.file, i);
-                    if !canonical {
-                        return Ok(EMPTY);
-                    }
-                    let mut setup = Setup::empty();
-                    setup.turn = turn;
-                    for (k, &p) in pieces.iter().enumerate() {
-                        setup.board[usize::from(sq[k])] = Some(p);
-                    }
-                    match Position::from_setup(setup) {
-                        Ok(pos) => walk.place_of(&pos, side, moves),
-                        Err(_) => Ok(EMPTY),
-                    }
-                })
-                .collect();
-            out.extend(part?);
-        }
-        Ok(out)
+        let game = self.prober.game;
+        ranges
+            .into_iter()
+            .flat_map(|(from, to)| from..to)
+            .map(|i| {
+                let (sq, canonical) = unrank(layout, self.plan.shape, self.file, i);
+                if !canonical {
+                    return None;
+                }
+                let mut b = Board { turn, sq: [0; 8] };
+                for (k, &z) in zslots.iter().enumerate() {
+                    b.sq[z] = if self.plan.flip { sq[k] ^ 0x38 } else { sq[k] };
+                }
+                game.is_legal(&b).then_some(b)
+            })
+            .collect()
     }
 
     /// Every position of the file probed once and stored in the chosen orders; the WDL
@@ -538,6 +577,44 @@ impl Sub<'_> {
             .map(|&k| target(k))
             .collect::<Result<_, _>>()?;
         let dtz_target = target(choice.dtz)?;
+        let places = self.places(&wdl_targets, &dtz_target, choice.dtz_side)?;
+        let plies = plies(&places.hundred, choice.dtz_side, plan.sides());
+        // The sequences are compressed side by side (each alone is sequential).
+        let (wdl_bodies, ((body, _), info)) = rayon::join(
+            || {
+                places
+                    .wdl
+                    .into_par_iter()
+                    .map(|p| wdl_sequence_body(p).0)
+                    .collect::<Vec<Body>>()
+            },
+            || dtz_body(&places.dtz, plies, choice.dtz_side),
+        );
+        let wdl_subs = wdl_bodies
+            .into_iter()
+            .zip(&choice.wdl)
+            .map(|(body, &k)| SubTable {
+                order: orders[k].clone(),
+                body,
+                dtz: None,
+            })
+            .collect();
+        let dtz_sub = SubTable {
+            order: orders[choice.dtz].clone(),
+            body,
+            dtz: Some(info),
+        };
+        Ok((wdl_subs, dtz_sub, places.positions))
+    }
+
+    /// Every position of the file probed once and its place stored in the WDL targets (one
+    /// per side) and, for `dtz_side`, in the DTZ target.
+    fn places(
+        &self,
+        wdl_targets: &[Target],
+        dtz_target: &Target,
+        dtz_side: usize,
+    ) -> Result<Places, ExportError> {
         let wdl: Vec<Vec<AtomicU8>> = wdl_targets
             .iter()
             .map(|t| (0..t.layout.size).map(|_| AtomicU8::new(FREE)).collect())
@@ -547,40 +624,42 @@ impl Sub<'_> {
             .collect();
         let hundred = Default::default();
         let walk = Walk {
-            plan,
-            tb: self.tb,
+            plan: self.plan,
+            prober: self.prober,
             file: self.file,
-            hundred: &hundred,
         };
         let store = Store {
             walk: &walk,
             wdl: &wdl,
-            wdl_targets: &wdl_targets,
+            wdl_targets,
             dtz: &dtz,
-            dtz_target: &dtz_target,
-            dtz_side: choice.dtz_side,
+            dtz_target,
+            dtz_side,
+            hundred: &hundred,
         };
-        let n = store.enumerate()?;
-        let hundred: [[bool; 2]; 2] = hundred.map(|side| side.map(AtomicBool::into_inner));
-        let mut wdl_subs = Vec::new();
-        for (side, places) in wdl.into_iter().enumerate() {
-            let places: Vec<u8> = places.into_iter().map(AtomicU8::into_inner).collect();
-            wdl_subs.push(SubTable {
-                order: orders[choice.wdl[side]].clone(),
-                body: wdl_sequence_body(places).0,
-                dtz: None,
-            });
-        }
-        let places: Vec<Place> = dtz.into_iter().map(AtomicU16::into_inner).collect();
-        let plies = plies(&hundred, choice.dtz_side, plan.sides());
-        let ((body, _), info) = dtz_body(&places, plies, choice.dtz_side);
-        let dtz_sub = SubTable {
-            order: orders[choice.dtz].clone(),
-            body,
-            dtz: Some(info),
-        };
-        Ok((wdl_subs, dtz_sub, n))
+        let positions = store.enumerate()?;
+        Ok(Places {
+            wdl: wdl
+                .into_iter()
+                .map(|v| v.into_iter().map(AtomicU8::into_inner).collect())
+                .collect(),
+            dtz: dtz.into_iter().map(AtomicU16::into_inner).collect(),
+            hundred: hundred.map(|side| side.map(AtomicBool::into_inner)),
+            positions,
+        })
     }
+}
+
+/// The places of one file's positions in its orders.
+struct Places {
+    /// Per side, the WDL places ([`super::fill`]'s encoding).
+    wdl: Vec<Vec<u8>>,
+    /// The DTZ side's places.
+    dtz: Vec<Place>,
+    /// Per side to move: a win, a loss of exactly 100 plies seen.
+    hundred: [[bool; 2]; 2],
+    /// Positions stored (one per symmetry class and side to move).
+    positions: u64,
 }
 
 /// Whether `side`'s wins and losses are stored in plies: a DTZ of exactly 100 for the side
@@ -594,23 +673,6 @@ fn plies(hundred: &[[bool; 2]; 2], side: usize, sides: usize) -> (bool, bool) {
     (own[0] || theirs[1], own[1] || theirs[0])
 }
 
-fn piece_of(code: u8) -> Piece {
-    let role = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ][usize::from((code & 7) - 1)];
-    let color = if code & 8 != 0 {
-        Color::Black
-    } else {
-        Color::White
-    };
-    Piece { color, role }
-}
-
 /// The enumeration of one file's positions into the chosen layouts.
 struct Store<'a> {
     walk: &'a Walk<'a>,
@@ -619,130 +681,128 @@ struct Store<'a> {
     dtz: &'a [AtomicU16],
     dtz_target: &'a Target,
     dtz_side: usize,
-}
-
-impl Store<'_> {
-    /// Every legal position, in tasks of the side to move and the first two slots' squares.
-    fn enumerate(&self) -> Result<u64, ExportError> {
-        let plan = self.walk.plan;
-        let turns: Vec<Color> = if plan.symmetric {
-            vec![if plan.flip {
-                Color::Black
-            } else {
-                Color::White
-            }]
-        } else {
-            vec![Color::White, Color::Black]
-        };
-        let mut tasks = Vec::new();
-        for &turn in &turns {
-            for a in 0..64u8 {
-                for b in 0..64u8 {
-                    let sq = [a, b];
-                    if plan.allowed(&sq, 0) && plan.allowed(&sq, 1) {
-                        tasks.push((turn, a, b));
-                    }
-                }
-            }
-        }
-        let counts: Result<Vec<u64>, ExportError> = tasks
-            .par_iter()
-            .map(|&(turn, a, b)| {
-                let mut sq = [0u8; MAX_TB_PIECES];
-                sq[0] = a;
-                sq[1] = b;
-                let mut moves = Vec::new();
-                self.place(&mut sq, 2, turn, &mut moves)
-            })
-            .collect();
-        Ok(counts?.iter().sum())
-    }
-
-    /// Places slots `k..` (the ones before are on `sq`) and records every legal position;
-    /// returns how many.
-    fn place(
-        &self,
-        sq: &mut [u8; MAX_TB_PIECES],
-        k: usize,
-        turn: Color,
-        moves: &mut Vec<Move>,
-    ) -> Result<u64, ExportError> {
-        let plan = self.walk.plan;
-        if k == plan.pieces {
-            return self.record(sq, turn, moves);
-        }
-        // Once every pawn stands (pawns come first; tasks start with two slots placed), the
-        // leading pawn must be on this file.
-        let pawns = plan
-            .slots
-            .iter()
-            .filter(|s| s.piece.role == Role::Pawn)
-            .count();
-        if pawns > 0 && k == pawns.max(2) && self.walk.lead_file(sq) != self.walk.file {
-            return Ok(0);
-        }
-        let mut n = 0;
-        for s in 0..64u8 {
-            sq[k] = s;
-            if plan.allowed(sq, k) {
-                n += self.place(sq, k + 1, turn, moves)?;
-            }
-        }
-        Ok(n)
-    }
-
-    /// Probes the position on `sq` and stores its place in the layouts of its side.
-    fn record(
-        &self,
-        sq: &[u8; MAX_TB_PIECES],
-        turn: Color,
-        moves: &mut Vec<Move>,
-    ) -> Result<u64, ExportError> {
-        let plan = self.walk.plan;
-        let mut setup = Setup::empty();
-        setup.turn = turn;
-        for (k, slot) in plan.slots.iter().enumerate() {
-            setup.board[usize::from(sq[k])] = Some(slot.piece);
-        }
-        let Ok(pos) = Position::from_setup(setup) else {
-            return Ok(0);
-        };
-        let side = usize::from((turn == Color::Black) != plan.flip) % plan.sides();
-        let place = self.walk.place_of(&pos, side, moves)?;
-        let (a, b) = self.walk.indices(&self.wdl_targets[side], sq);
-        for idx in std::iter::once(a).chain(b) {
-            self.wdl[side][idx as usize].store((place >> 12) as u8, Relaxed);
-        }
-        if side == self.dtz_side {
-            let (a, b) = self.walk.indices(self.dtz_target, sq);
-            for idx in std::iter::once(a).chain(b) {
-                self.dtz[idx as usize].store(place, Relaxed);
-            }
-        }
-        Ok(1)
-    }
-}
-
-/// Probing positions for their places.
-struct Walk<'a> {
-    plan: &'a Plan,
-    tb: &'a Tablebase,
-    file: usize,
     /// Per side to move: a win, a loss of exactly 100 plies seen.
     hundred: &'a [[AtomicBool; 2]; 2],
 }
 
-impl Walk<'_> {
-    /// The file (0 = a/h .. 3 = d/e) of the leading pawn, in the file's orientation.
-    fn lead_file(&self, sq: &[u8]) -> usize {
-        let mut lead: Vec<u8> = Vec::new();
-        for (k, s) in self.plan.slots.iter().enumerate() {
-            if s.code == self.plan.lead {
-                lead.push(self.oriented(sq[k]));
+impl Store<'_> {
+    /// Every legal position of the file, once per symmetry class: zermelo's canonical
+    /// indices, block by block of its table (each block decoded once, the blocks on rayon's
+    /// threads), the side to move and, with pawns, the file of the leading pawn checked first.
+    /// Returns how many.
+    fn enumerate(&self) -> Result<u64, ExportError> {
+        let walk = self.walk;
+        let game = walk.prober.game;
+        let indexer = game.indexer();
+        let wanted = |first: u64, end: u64| {
+            let (a, b) = (indexer.decode(first), indexer.decode(end - 1));
+            // A block that straddles two sides to move or two pawn placements is read.
+            a.0 != b.0 || walk.pawns_of(&a.1) != walk.pawns_of(&b.1) || walk.wanted(a.0, &a.1)
+        };
+        let counts = walk.prober.own.par_entries(wanted, |first, entries| {
+            let mut n = 0;
+            for (k, e) in entries.enumerate() {
+                let idx = first + k as u64;
+                let Some(b) = game.legal_board(idx) else {
+                    continue;
+                };
+                if walk.wanted(b.turn, &b.sq) {
+                    let value = walk
+                        .prober
+                        .own
+                        .legal_value_of_entry(idx, e)
+                        .map_err(ProbeError::from)?;
+                    self.record(&b, value)?;
+                    n += 1;
+                }
+            }
+            Ok::<u64, ExportError>(n)
+        });
+        counts.map_err(ProbeError::from)?.into_iter().sum()
+    }
+
+    /// Probes the legal board `b` of value `value` and stores its place in the layouts of its
+    /// side.
+    fn record(&self, b: &Board, value: Value) -> Result<(), ExportError> {
+        let walk = self.walk;
+        let plan = walk.plan;
+        let side = walk.side(b.turn);
+        match value {
+            Value::Win(100) => self.hundred[side][0].store(true, Relaxed),
+            Value::Lose(100) => self.hundred[side][1].store(true, Relaxed),
+            _ => {}
+        }
+        let place = walk.prober.place_of(b, value)?;
+        let mut sq = [0u8; MAX_TB_PIECES];
+        for (k, &z) in plan.zslots.iter().enumerate() {
+            sq[k] = b.sq[z];
+            // Identical pieces in increasing squares, as encoded before (the leading pawns'
+            // order breaks the encoder's ties).
+            let mut j = k;
+            while j > 0 && plan.slots[j - 1].piece == plan.slots[j].piece && sq[j - 1] > sq[j] {
+                sq.swap(j - 1, j);
+                j -= 1;
             }
         }
-        let n = lead.len();
-        encode::lead_pawn_file(&mut lead, n)
+        let (a, c) = walk.indices(&self.wdl_targets[side], &sq);
+        for idx in std::iter::once(a).chain(c) {
+            self.wdl[side][idx as usize].store((place >> 12) as u8, Relaxed);
+        }
+        if side == self.dtz_side {
+            let (a, c) = walk.indices(self.dtz_target, &sq);
+            for idx in std::iter::once(a).chain(c) {
+                self.dtz[idx as usize].store(place, Relaxed);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The positions of one file of the table, and how they are probed and placed.
+struct Walk<'a> {
+    plan: &'a Plan,
+    prober: &'a Prober<'a>,
+    file: usize,
+}
+
+impl Walk<'_> {
+    /// The side to move stored (0 or 1) of a position with `turn` to move (zermelo's
+    /// orientation).
+    fn side(&self, turn: Color) -> usize {
+        usize::from((turn == Color::Black) != self.plan.flip) % self.plan.sides()
+    }
+
+    /// Whether the file holds the positions with `turn` to move and pieces on `zsq`
+    /// (zermelo's slots): a side to move stored (one when both sides have the same pieces),
+    /// and with pawns the leading pawn on this file.
+    fn wanted(&self, turn: Color, zsq: &[u8; 8]) -> bool {
+        let plan = self.plan;
+        if plan.symmetric && turn != plan.symmetric_turn() {
+            return false;
+        }
+        if plan.files() == 1 {
+            return true;
+        }
+        let mut lead = [0u8; MAX_TB_PIECES];
+        let mut n = 0;
+        for (k, s) in plan.slots.iter().enumerate() {
+            if s.code == plan.lead {
+                lead[n] = self.oriented(zsq[plan.zslots[k]]);
+                n += 1;
+            }
+        }
+        encode::lead_pawn_file(&mut lead[..n], n) == self.file
+    }
+
+    /// The squares of the pawns on `zsq` (zermelo's slots), in slot order.
+    fn pawns_of(&self, zsq: &[u8; 8]) -> [u8; 8] {
+        let mut out = [0u8; 8];
+        for (k, s) in self.plan.slots.iter().enumerate() {
+            if s.piece.role == Role::Pawn {
+                out[k] = zsq[self.plan.zslots[k]];
+            }
+        }
+        out
     }
 
     fn oriented(&self, s: u8) -> u8 {
@@ -756,9 +816,13 @@ impl Walk<'_> {
     /// The indices in `target` of the position whose slots stand on `sq` (zermelo's
     /// orientation): the encoder's, and that of the encoder's reflection of it when that is
     /// another index. The encoder brings a position to a canonical frame by the leading
-    /// pieces alone, so when they all stand on the a1-h8 diagonal (without pawns) or the
-    /// leading pawns are symmetric (with pawns), a position and its reflection in that
-    /// diagonal (or the d/e line) have two indices, and a prober may read either.
+    /// pieces alone, so when they all stand on the a1-h8 diagonal (without pawns), a position
+    /// and its reflection in that diagonal have two indices, and a prober may read either.
+    ///
+    /// Only then is the reflection encoded: with a leading piece off the diagonal, the
+    /// reflection's frame is the position's (the encoder reflects it back by that piece);
+    /// with pawns, the frame's leading pawn is the reflection's too (the first of the least
+    /// [`encode::PAWN_ORDER`], which the d/e mirror keeps), which the encoder mirrors back.
     fn indices(&self, target: &Target, sq: &[u8; MAX_TB_PIECES]) -> (u64, Option<u64>) {
         let n = self.plan.pieces;
         let mut at = [0u8; MAX_TB_PIECES];
@@ -767,11 +831,13 @@ impl Walk<'_> {
         }
         let first = self.encode(target, &mut at[..n]);
         // `at` is now in the encoder's frame.
+        let on_diagonal = |s: &u8| s >> 3 == s & 7;
+        match self.plan.shape {
+            Shape::Pawnless(leading) if at[..leading.count()].iter().all(on_diagonal) => {}
+            _ => return (first, None),
+        }
         for s in &mut at[..n] {
-            *s = match self.plan.shape {
-                Shape::Pawnless(_) => ((*s >> 3) | (*s << 3)) & 63,
-                Shape::Pawns { .. } => *s ^ 7,
-            };
+            *s = ((*s >> 3) | (*s << 3)) & 63;
         }
         let second = self.encode(target, &mut at[..n]);
         (first, (second != first).then_some(second))
@@ -785,83 +851,6 @@ impl Walk<'_> {
                 encode::pawn_index(&target.layout, lead, other, at)
             }
         }
-    }
-
-    /// What a prober does with `pos` (legal, no en passant rights), as a [`Place`].
-    fn place_of(
-        &self,
-        pos: &Position,
-        side: usize,
-        moves: &mut Vec<Move>,
-    ) -> Result<Place, ExportError> {
-        let tb = self.tb;
-        let class = |p: &Position| -> Result<i8, ProbeError> {
-            Ok(Wdl50::of(tb.probe_dtz(p)?, DEFAULT_RULE).syzygy())
-        };
-        let value = tb.probe_dtz(pos)?;
-        let t = Wdl50::of(value, DEFAULT_RULE).syzygy();
-        let us = pos.turn();
-        // Move generation only where a capture (of a piece: no en passant here) or a pawn
-        // push matters and may exist.
-        let may_capture = t > -2
-            && pos
-                .pieces()
-                .any(|(s, p)| p.color != us && p.role != Role::King && pos.attacked(s, us));
-        let has_pawns = pos
-            .pieces()
-            .any(|(_, p)| p.color == us && p.role == Role::Pawn);
-        moves.clear();
-        if may_capture || (t > 0 && has_pawns) {
-            pos.legal_moves_into(moves);
-        }
-        // The best class a capture reaches.
-        let mut capture = -3;
-        if may_capture {
-            for &m in moves.iter().filter(|m| pos.piece_at(m.to).is_some()) {
-                capture = capture.max(-class(&pos.play(m))?);
-                if capture == t {
-                    break;
-                }
-            }
-        }
-        let wdl = (t + 2) as u16 | if capture == t { u16::from(BOUNDED) } else { 0 };
-        let read = t != 0 && !(t > 0 && (capture == t || self.winning_push(pos, moves, t)?));
-        match value {
-            Value::Win(100) => self.hundred[side][0].store(true, Relaxed),
-            Value::Lose(100) => self.hundred[side][1].store(true, Relaxed),
-            _ => {}
-        }
-        let distance = match (read, value) {
-            (false, _) | (true, Value::Draw) => NOT_READ,
-            (true, Value::Win(d)) if t == 2 => (d - 1) as u16,
-            (true, Value::Lose(d)) if t == -2 => (d.max(1) - 1) as u16,
-            (true, Value::Win(d) | Value::Lose(d)) => {
-                let beyond = d - (DEFAULT_RULE + 1);
-                if beyond >= u32::from(NOT_READ) {
-                    return Err(ExportError::TooLong {
-                        material: self.plan.name.to_string(),
-                        plies: d,
-                    });
-                }
-                beyond as u16
-            }
-        };
-        Ok(wdl << 12 | distance)
-    }
-
-    /// Whether a pawn move that captures nothing keeps the class `t` (the prober tries them
-    /// before reading a win's DTZ).
-    fn winning_push(&self, pos: &Position, moves: &[Move], t: i8) -> Result<bool, ExportError> {
-        for &m in moves {
-            let pawn = pos.piece_at(m.from).is_some_and(|p| p.role == Role::Pawn);
-            if pawn && !m.capture {
-                let after = Wdl50::of(self.tb.probe_dtz(&pos.play(m))?, DEFAULT_RULE);
-                if -after.syzygy() == t {
-                    return Ok(true);
-                }
-            }
-        }
-        Ok(false)
     }
 }
 
@@ -933,4 +922,217 @@ fn dtz_body(places: &[Place], plies: (bool, bool), side: usize) -> ((Body, u64),
     let coded = compress(&seq, 10);
     let bytes = coded.file_bytes() + info.maps.iter().map(|m| 1 + m.len() as u64).sum::<u64>();
     ((Body::Coded(coded), bytes), info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate_with, GenOptions};
+    use crate::position::{Position, Setup};
+
+    /// zermelo's DTZ tables of `materials` (each after those it leads to), in memory.
+    fn tables(materials: &[&str]) -> Tablebase {
+        let tb = Tablebase::in_memory();
+        let options = GenOptions {
+            metric: ZermeloMetric::Dtz { rule: DEFAULT_RULE },
+            ..GenOptions::default()
+        };
+        for m in materials {
+            let m: Material = m.parse().unwrap();
+            tb.insert(generate_with(&m, &tb, &Default::default(), &options).unwrap());
+        }
+        tb
+    }
+
+    impl Walk<'_> {
+        /// [`Walk::indices`] with the reflection always encoded.
+        fn both_indices(&self, target: &Target, sq: &[u8; MAX_TB_PIECES]) -> (u64, Option<u64>) {
+            let n = self.plan.pieces;
+            let mut at = [0u8; MAX_TB_PIECES];
+            for (k, &slot) in target.slots.iter().enumerate() {
+                at[k] = self.oriented(sq[slot]);
+            }
+            let first = self.encode(target, &mut at[..n]);
+            for s in &mut at[..n] {
+                *s = match self.plan.shape {
+                    Shape::Pawnless(_) => ((*s >> 3) | (*s << 3)) & 63,
+                    Shape::Pawns { .. } => *s ^ 7,
+                };
+            }
+            let second = self.encode(target, &mut at[..n]);
+            (first, (second != first).then_some(second))
+        }
+    }
+
+    impl Plan {
+        /// Whether slot `k` may stand on `sq[k]` given the slots before it: a free square, a
+        /// pawn off the first and last ranks, identical pieces in increasing squares, and the
+        /// symmetry reduction (without pawns the white king in a1-d1-d4 and, on its diagonal,
+        /// the black king not above it; with pawns the white king on files a-d).
+        pub(super) fn allowed(&self, sq: &[u8], k: usize) -> bool {
+            let s = sq[k];
+            if sq[..k].contains(&s) {
+                return false;
+            }
+            let slot = self.slots[k];
+            if slot.piece.role == Role::Pawn && !(8..56).contains(&s) {
+                return false;
+            }
+            if k > 0 && self.slots[k - 1].piece == slot.piece && sq[k - 1] > s {
+                return false;
+            }
+            let (file, rank) = (s & 7, s >> 3);
+            let pawns = self.files() == 4;
+            match (slot.piece.color, slot.piece.role) {
+                (Color::White, Role::King) if pawns => file < 4,
+                (Color::White, Role::King) => file < 4 && rank <= file,
+                (Color::Black, Role::King) if !pawns => {
+                    let wk = self
+                        .slots
+                        .iter()
+                        .position(|t| t.piece.role == Role::King)
+                        .expect("a white king");
+                    let w = sq[wk];
+                    (w & 7) != (w >> 3) || rank <= file
+                }
+                _ => true,
+            }
+        }
+    }
+
+    /// The places as the export stored them before it walked zermelo's index: every placement
+    /// of the slots on squares `allowed` (the white king in a1-d1-d4 or on files a-d, so both
+    /// of two positions the diagonal reflects into each other when both kings stand on it),
+    /// each validated as a new [`Position`].
+    fn by_placements(sub: &Sub, wdl: &[Target], dtz: &Target, dtz_side: usize) -> Places {
+        let plan = sub.plan;
+        let walk = Walk {
+            plan,
+            prober: sub.prober,
+            file: sub.file,
+        };
+        let mut out = Places {
+            wdl: wdl
+                .iter()
+                .map(|t| vec![FREE; t.layout.size as usize])
+                .collect(),
+            dtz: vec![EMPTY; dtz.layout.size as usize],
+            hundred: [[false; 2]; 2],
+            positions: 0,
+        };
+        let mut sq = [0u8; MAX_TB_PIECES];
+        let mut record = |sq: &[u8; MAX_TB_PIECES], out: &mut Places| {
+            for turn in [Color::White, Color::Black] {
+                let mut setup = Setup::empty();
+                setup.turn = turn;
+                for (k, slot) in plan.slots.iter().enumerate() {
+                    setup.board[usize::from(sq[k])] = Some(slot.piece);
+                }
+                if Position::from_setup(setup).is_err() {
+                    continue;
+                }
+                let mut b = Board { turn, sq: [0; 8] };
+                for (k, &z) in plan.zslots.iter().enumerate() {
+                    b.sq[z] = sq[k];
+                }
+                if !walk.wanted(turn, &b.sq) {
+                    continue;
+                }
+                let side = walk.side(turn);
+                let value = sub
+                    .prober
+                    .own
+                    .value_of_legal(sub.prober.game.rank(&b))
+                    .unwrap();
+                match value {
+                    Value::Win(100) => out.hundred[side][0] = true,
+                    Value::Lose(100) => out.hundred[side][1] = true,
+                    _ => {}
+                }
+                let place = sub.prober.place_of(&b, value).unwrap();
+                let (a, c) = walk.both_indices(&wdl[side], sq);
+                for idx in std::iter::once(a).chain(c) {
+                    out.wdl[side][idx as usize] = (place >> 12) as u8;
+                }
+                if side == dtz_side {
+                    let (a, c) = walk.both_indices(dtz, sq);
+                    for idx in std::iter::once(a).chain(c) {
+                        out.dtz[idx as usize] = place;
+                    }
+                }
+                out.positions += 1;
+            }
+        };
+        fn place(
+            plan: &Plan,
+            sq: &mut [u8; MAX_TB_PIECES],
+            k: usize,
+            out: &mut Places,
+            record: &mut impl FnMut(&[u8; MAX_TB_PIECES], &mut Places),
+        ) {
+            if k == plan.pieces {
+                return record(sq, out);
+            }
+            for s in 0..64u8 {
+                sq[k] = s;
+                if plan.allowed(sq, k) {
+                    place(plan, sq, k + 1, out, record);
+                }
+            }
+        }
+        place(plan, &mut sq, 0, &mut out, &mut record);
+        out
+    }
+
+    /// Walking zermelo's canonical indices stores what enumerating placements stored, at
+    /// every index of every file, on 3- and 4-piece materials with and without pawns and
+    /// with identical pieces; it visits each position once, where the placements visited both
+    /// of a pair the diagonal reflects into each other.
+    #[test]
+    fn walking_zermelo_indices_stores_what_placements_stored() {
+        let tb = tables(&[
+            "KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KNNvK", "KRvKN", "KQvKN", "KBvKN", "KNvKN",
+            "KNvKP",
+        ]);
+        for name in ["KRvK", "KPvK", "KNNvK", "KRvKN", "KNvKP"] {
+            let material: Material = name.parse().unwrap();
+            let plan = Plan::new(&material).unwrap();
+            let own = tb.dtz_table(&plan.material).unwrap();
+            let game = SliceGame::new(&plan.material, &tb, own.metric()).unwrap();
+            let prober = Prober {
+                tb: &tb,
+                game: &game,
+                own: &own,
+                name,
+            };
+            let orders = candidates(&plan.kinds, plan.shape, plan.lead);
+            for file in 0..plan.files() {
+                let sub = Sub {
+                    plan: &plan,
+                    prober: &prober,
+                    file,
+                };
+                let target = |k: usize| Target {
+                    layout: plan.layout(&orders[k], file).unwrap(),
+                    slots: plan.slots_of(&orders[k].codes),
+                };
+                let wdl: Vec<Target> = (0..plan.sides()).map(|_| target(0)).collect();
+                let dtz = target(orders.len() - 1);
+                let dtz_side = plan.sides() - 1;
+                let walked = sub.places(&wdl, &dtz, dtz_side).unwrap();
+                let placed = by_placements(&sub, &wdl, &dtz, dtz_side);
+                assert_eq!(walked.wdl, placed.wdl, "{name} file {file}");
+                assert!(walked.dtz == placed.dtz, "{name} file {file}");
+                assert_eq!(walked.hundred, placed.hundred, "{name} file {file}");
+                // Pawns: one placement per class (the white king on files a-d); without:
+                // the diagonal's pairs twice.
+                assert!(walked.positions > 0);
+                if plan.files() == 4 {
+                    assert_eq!(walked.positions, placed.positions, "{name} file {file}");
+                } else {
+                    assert!(walked.positions < placed.positions, "{name}");
+                }
+            }
+        }
+    }
 }

@@ -34,6 +34,7 @@ mod huffman;
 mod layouts;
 mod name;
 mod pairs;
+mod place;
 mod search;
 mod table;
 mod tables;

@@ -1,0 +1,142 @@
+//! What a Syzygy prober does with one position of zermelo's, as a [`Place`] of the exported
+//! sequence ([`super::export`]): its class, whether a capture already reaches it, and the DTZ
+//! the prober reads, if it reads one.
+//!
+//! Positions are boards of the generator's [`SliceGame`]: a square per slot of zermelo's
+//! index, so that a position's own value is read at its index and the captures and
+//! promotions are ranked straight into the smaller tables (the 3- and 4-piece ones decoded
+//! into memory), without building a [`Position`] or looking a table up per probe.
+
+use super::export::ExportError;
+use super::fill::{BOUNDED, FREE};
+use crate::dtz::{Wdl50, DEFAULT_RULE};
+use crate::position::{Position, Setup};
+use crate::probe::{ProbeError, Tablebase};
+use crate::slice::{Board, Child, SliceGame};
+use crate::square::{Role, Square};
+use crate::table::Table;
+use crate::value::Value;
+
+/// A place of the Syzygy index: bits 12-15 the WDL place ([`super::fill`]'s encoding), bits
+/// 0-11 the DTZ distance stored in plies ([`NOT_READ`] when the prober does not read it):
+/// for wins and losses the DTZ minus 1, for cursed wins and blessed losses minus 101.
+pub(super) type Place = u16;
+pub(super) const NOT_READ: u16 = 0xfff;
+pub(super) const EMPTY: Place = (FREE as u16) << 12 | NOT_READ;
+
+/// The probes of one material's positions.
+pub(super) struct Prober<'a> {
+    pub(super) tb: &'a Tablebase,
+    /// The material's moves and the tables its captures and promotions lead to.
+    pub(super) game: &'a SliceGame,
+    /// The material's own DTZ table (indexed like `game`).
+    pub(super) own: &'a Table,
+    /// The material's name, for errors.
+    pub(super) name: &'a str,
+}
+
+impl Prober<'_> {
+    /// The place of the legal board `b` whose value is `value`.
+    pub(super) fn place_of(&self, b: &Board, value: Value) -> Result<Place, ExportError> {
+        let t = class(value);
+        let mut failed = None;
+        // The best class a capture (of a piece: no en passant here) reaches.
+        let mut capture = -3;
+        if t > -2 && self.game.threatens(b) {
+            self.game.captures(b, |child| {
+                let Child::Exit {
+                    board,
+                    victim: Some(victim),
+                    promoted,
+                } = child
+                else {
+                    return true;
+                };
+                match self.exit(&board, Some(victim), promoted) {
+                    Ok(v) => capture = capture.max(-class(v)),
+                    Err(e) => failed = Some(e),
+                }
+                failed.is_none() && capture != t
+            });
+        }
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+        let wdl = (t + 2) as u16 | if capture == t { u16::from(BOUNDED) } else { 0 };
+        let read = t != 0 && !(t > 0 && (capture == t || self.winning_push(b, t)?));
+        let distance = match (read, value) {
+            (false, _) | (true, Value::Draw) => NOT_READ,
+            (true, Value::Win(d)) if t == 2 => (d - 1) as u16,
+            (true, Value::Lose(d)) if t == -2 => (d.max(1) - 1) as u16,
+            (true, Value::Win(d) | Value::Lose(d)) => {
+                let beyond = d - (DEFAULT_RULE + 1);
+                if beyond >= u32::from(NOT_READ) {
+                    return Err(ExportError::TooLong {
+                        material: self.name.to_string(),
+                        plies: d,
+                    });
+                }
+                beyond as u16
+            }
+        };
+        Ok(wdl << 12 | distance)
+    }
+
+    /// Whether a pawn move that captures nothing keeps the class `t` (the prober tries them
+    /// before reading a win's DTZ).
+    fn winning_push(&self, b: &Board, t: i8) -> Result<bool, ProbeError> {
+        if !self.game.has_pawn(b, b.turn) {
+            return Ok(false);
+        }
+        let mut found = Ok(false);
+        self.game.pawn_children(b, |child| {
+            let value = match child {
+                Child::PawnPush { board, double } => match double {
+                    Some(passed) if self.game.ep_possible(&board, passed) => {
+                        self.after_double_push(&board, passed)
+                    }
+                    _ => self
+                        .own
+                        .value_of_legal(self.game.rank(&board))
+                        .map_err(ProbeError::from),
+                },
+                Child::Exit {
+                    board,
+                    victim: None,
+                    promoted: promoted @ Some(_),
+                } => self.exit(&board, None, promoted),
+                _ => return true,
+            };
+            found = value.map(|v| -class(v) == t);
+            matches!(found, Ok(false))
+        });
+        found
+    }
+
+    /// The value of a capture's or promotion's child.
+    fn exit(
+        &self,
+        board: &Board,
+        victim: Option<usize>,
+        promoted: Option<(usize, Role)>,
+    ) -> Result<Value, ProbeError> {
+        let at = self.game.exit_index(board, victim, promoted);
+        self.game.exit_value_at(at, board, victim, promoted)
+    }
+
+    /// The value after a double push that may give en passant rights (as [`Position::play`]
+    /// leaves them: only where the capture is legal): no table holds such a position,
+    /// [`Tablebase::probe_dtz`] looks a ply ahead.
+    fn after_double_push(&self, board: &Board, passed: u8) -> Result<Value, ProbeError> {
+        let mut setup: Setup = self.game.position(board, None).to_setup();
+        setup.ep_square = Square::new(passed);
+        let pos = Position::from_setup(setup)
+            .map_err(|_| ProbeError::Illegal(self.game.position(board, None).fen()))?;
+        self.tb.probe_dtz(&pos)
+    }
+}
+
+/// Syzygy's class of a value under the 50-move rule (-2 loss .. 2 win).
+fn class(value: Value) -> i8 {
+    Wdl50::of(value, DEFAULT_RULE).syzygy()
+}
