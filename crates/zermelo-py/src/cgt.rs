@@ -138,8 +138,11 @@ pub fn cgt_show<'py>(py: Python<'py>, text: &str, max_work: u64) -> PyResult<Bou
             .dict(py),
         LoopyExpr::Sides(sides) => {
             let outcome = sides.outcome().map_err(cgt_error)?;
+            let split = (!sides.is_stopper())
+                .then(|| (sides.onside().to_string(), sides.offside().to_string()));
             Answer {
                 value: Some(sides.to_string()),
+                sides: split,
                 outcome: outcome.class().map(|c| c.as_str()),
                 left_first: outcome.left_first.as_str(),
                 right_first: outcome.right_first.as_str(),

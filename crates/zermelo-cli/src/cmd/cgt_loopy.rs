@@ -8,7 +8,7 @@
 
 use serde_json::{json, Value as Json};
 use zermelo::graph::TwoPlayerGraph;
-use zermelo_cgt::loopy::{loopy_value, LoopyGraph, LoopyOutcome, Sides, Stopper};
+use zermelo_cgt::loopy::{loopy_value, LoopyGraph, LoopyOutcome, Sides};
 use zermelo_cgt::{CgtError, OutcomeClass};
 
 use crate::error::{CliResult, Failure};
