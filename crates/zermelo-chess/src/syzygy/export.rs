@@ -37,6 +37,7 @@ use rayon::prelude::*;
 
 use super::compress::compress;
 use super::encode::{self, Layout, MAX_TB_PIECES};
+use super::export_error::ExportError;
 use super::fill::{fill_free, fill_wdl, FREE};
 use super::layouts::{candidates, Candidate};
 use super::name::TableName;
@@ -52,35 +53,6 @@ use crate::slice::{Board, SliceGame};
 use crate::square::{Color, Piece, Role};
 use crate::table::Metric as ZermeloMetric;
 use crate::value::Value;
-
-/// Why a table could not be written.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ExportError {
-    /// A table of zermelo's that the export reads is missing or unusable (the material's own
-    /// DTZ table, or one a capture or promotion leads to).
-    #[error(transparent)]
-    Probe(#[from] ProbeError),
-    /// The output could not be written.
-    #[error("{}: {source}", path.display())]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
-    },
-    /// A material Syzygy has no file for (bare kings, or more than 7 pieces).
-    #[error("{0}: Syzygy has no table of this material")]
-    Unsupported(String),
-    /// A DTZ too long for the format's 12-bit values.
-    #[error("{material}: a DTZ of {plies} plies is more than a Syzygy table holds")]
-    TooLong {
-        /// The material.
-        material: String,
-        /// The distance.
-        plies: u32,
-    },
-}
 
 /// What [`export_syzygy`] wrote.
 #[derive(Clone, Debug)]

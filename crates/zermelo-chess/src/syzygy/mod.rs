@@ -29,6 +29,7 @@ mod checksum;
 mod compress;
 mod encode;
 mod export;
+mod export_error;
 mod fill;
 mod huffman;
 mod layouts;
@@ -44,7 +45,8 @@ mod write;
 use std::path::PathBuf;
 
 pub use checksum::syzygy_checksum;
-pub use export::{export_syzygy, ExportError, SyzygyExport};
+pub use export::{export_syzygy, SyzygyExport};
+pub use export_error::ExportError;
 pub use tables::SyzygyTables;
 
 use crate::position::Position;

@@ -7,7 +7,7 @@
 //! promotions are ranked straight into the smaller tables (the 3- and 4-piece ones decoded
 //! into memory), without building a [`Position`] or looking a table up per probe.
 
-use super::export::ExportError;
+use super::export_error::ExportError;
 use super::fill::{BOUNDED, FREE};
 use crate::dtz::{Wdl50, DEFAULT_RULE};
 use crate::position::{Position, Setup};
