@@ -698,7 +698,7 @@ impl Session<'_> {
         };
         let table = generate_with(m, tb, &progress.settled, &options)?;
         (self.observe)(&JobEvent::Solved { material: m });
-        self.write(m, &table, path, t0.elapsed())
+        self.write(m, &table, None, path, t0.elapsed())
     }
 
     /// Generates and writes both tables of `m` ([`generate_pair`]), neither being present.
@@ -735,8 +735,17 @@ impl Session<'_> {
         };
         let pair = generate_pair(m, tb, &progress.settled, &options)?;
         (self.observe)(&JobEvent::Solved { material: m });
-        self.write(m, &pair.dtm, job.path(m, dtm), pair.dtm_time)?;
-        self.write(m, &pair.dtz, job.path(m, dtz), pair.dtz_time)
+        // A DTM table kept in the work folder by a killed run comes back without the counts its
+        // solve made: its DTZ twin tells its holes from its losses in 254 plies (which the
+        // index alone tells only by decoding every filler entry's board: 15 s of KQQQQvK).
+        self.write(
+            m,
+            &pair.dtm,
+            Some(&pair.dtz),
+            job.path(m, dtm),
+            pair.dtm_time,
+        )?;
+        self.write(m, &pair.dtz, None, job.path(m, dtz), pair.dtz_time)
     }
 
     /// Tells the observer that `m` is generated out of core (`(in-memory estimate, budget)`).
@@ -750,12 +759,13 @@ impl Session<'_> {
         }
     }
 
-    /// Writes a generated table to `path`, deletes its work files, counts its statistics and
-    /// tells the observer.
+    /// Writes a generated table to `path`, deletes its work files, counts its statistics (with
+    /// the DTZ `twin` of a DTM table where there is one) and tells the observer.
     fn write(
         &mut self,
         m: &Material,
         table: &Table,
+        twin: Option<&Table>,
         path: PathBuf,
         took: Duration,
     ) -> Result<(), JobError> {
@@ -770,7 +780,11 @@ impl Session<'_> {
             dir: self.work.clone(),
             source,
         })?;
-        let stats = table.stats().map_err(JobError::Stats)?;
+        let stats = match twin {
+            Some(z) => table.stats_with_twin(z),
+            None => table.stats(),
+        }
+        .map_err(JobError::Stats)?;
         let written = WrittenTable {
             material: m.clone(),
             metric,

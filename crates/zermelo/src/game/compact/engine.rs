@@ -65,8 +65,8 @@ const SEED_SLICE: u64 = (CHUNK_WORDS * 64 * 64) as u64;
 /// Layered checkpoints cost the solver about this share of its time at most: each one's cost
 /// (compressing the cells on the pool's threads and writing them; the sync runs behind) is
 /// measured, and the next comes after that many times the cost, but never later than
-/// `checkpoint_every` nor sooner than a quarter of it. A killed run loses at most the gap: a
-/// small state (KQQQQvK's 1 GB of cells, under a second) is kept four times a minute, a large
+/// `checkpoint_every` nor sooner than an eighth of it. A killed run loses at most the gap: a
+/// small state (KQQQQvK's 1 GB of cells, half a second) is kept every ten seconds, a large
 /// one (KQQvKRR's 6 GB) once a minute. In memory only: out of core the gap is
 /// `checkpoint_every`.
 const CHECKPOINT_OVERHEAD: u32 = 20;
@@ -78,7 +78,7 @@ const SAVE_BYTES_PER_THREAD_SECOND: f64 = 1e9;
 /// The gap before the next layered checkpoint, given `every` (the user's longest gap) and what
 /// the last checkpoint cost (see [`CHECKPOINT_OVERHEAD`]).
 fn layered_gap(every: Duration, cost: Duration) -> Duration {
-    (cost * CHECKPOINT_OVERHEAD).clamp(every / 4, every)
+    (cost * CHECKPOINT_OVERHEAD).clamp(every / 8, every)
 }
 
 /// A layered checkpoint's cost before one is measured: the cells' bytes at
@@ -1251,12 +1251,14 @@ mod tests {
     use super::*;
 
     /// The gap between layered checkpoints: twenty times the last one's cost, within a
-    /// quarter of `every` and `every`; `every` of zero checkpoints every layer.
+    /// eighth of `every` and `every`; `every` of zero checkpoints every layer.
     #[test]
     fn layered_gaps_follow_the_cost_within_bounds() {
         let every = Duration::from_secs(60);
         let s = Duration::from_secs;
-        assert_eq!(layered_gap(every, Duration::from_millis(100)), s(15));
+        let s_f = Duration::from_secs_f64;
+        assert_eq!(layered_gap(every, Duration::from_millis(100)), s_f(7.5));
+        assert_eq!(layered_gap(every, Duration::from_millis(500)), s(10));
         assert_eq!(layered_gap(every, s(1)), s(20));
         assert_eq!(layered_gap(every, s(6)), s(60));
         assert_eq!(layered_gap(Duration::ZERO, s(6)), Duration::ZERO);

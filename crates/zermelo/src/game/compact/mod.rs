@@ -169,7 +169,7 @@ pub struct CompactOptions {
     /// decides alone, and a mapped state counts in full in the resident set once touched.
     pub resident_budget: Option<u64>,
     /// Longest time between two checkpoints: layered ones (at layer boundaries) come sooner
-    /// with the cells on the heap, down to a quarter of it, where one costs less than a
+    /// with the cells on the heap, down to an eighth of it, where one costs less than a
     /// twentieth of the gap (a mapped state keeps this gap); seeding ones every quarter of it.
     /// `None` takes one at every layer. Only with `work_dir`.
     pub checkpoint_every: Option<Duration>,
