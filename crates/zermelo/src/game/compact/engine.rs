@@ -75,6 +75,25 @@ const CHECKPOINT_OVERHEAD: u32 = 20;
 /// measured); the gaps after it use the measured cost.
 const SAVE_BYTES_PER_THREAD_SECOND: f64 = 1e9;
 
+/// How far [`Lookahead::Auto`] trusts the predecessors per lost position measured in earlier
+/// layers: pushing is chosen on that figure alone only where it stays cheaper at this many
+/// times the figure; otherwise the frontier is sampled ([`FrontierSample`]).
+const PER_LOST_DOUBT: f64 = 4.0;
+/// One lost position in this many of a frontier lists its predecessors for the estimate.
+const SAMPLE_ONE_IN: u64 = 256;
+/// [`SAMPLE_ONE_IN`] as a bound on the top 32 bits of an index's hash.
+const SAMPLE_THRESHOLD: u64 = (1 << 32) / SAMPLE_ONE_IN;
+/// Sampled lost positions below which the measured ratio is used instead of the sample's.
+const MIN_SAMPLE: u64 = 256;
+
+/// A frontier's lost positions and a sample's predecessors ([`Engine::sample_frontier`]).
+#[derive(Clone, Copy, Default)]
+struct FrontierSample {
+    lost: u64,
+    sampled: u64,
+    preds: u64,
+}
+
 /// The gap before the next layered checkpoint, given `every` (the user's longest gap) and what
 /// the last checkpoint cost (see [`CHECKPOINT_OVERHEAD`]).
 fn layered_gap(every: Duration, cost: Duration) -> Duration {
@@ -746,12 +765,23 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                 let scan = if open == 0 { 512.0 } else { 14.0 };
                 let pull = open as f64 * per_open + self.n as f64 / scan;
                 // Only when clearly cheaper (the estimates are rough, and a wrong choice costs
-                // more than a right one saves). The frontier bounds its lost positions: count
-                // them only when it matters.
+                // more than a right one saves). The frontier bounds its lost positions, and
+                // the ratio measured so far decides alone only far from the line: a layer's
+                // lost positions may have several times the predecessors of the last ones'
+                // (KQQQQvK: 4 in its first two layers, 12 in its third, where pushing took
+                // 40 s and looking ahead 6). Near it, the frontier's lost positions are
+                // counted and a sample of them lists its predecessors.
                 let pull = 1.25 * pull;
-                if frontier as f64 * per_lost <= pull
-                    || self.lost_in_frontier(layer) as f64 * per_lost <= pull
-                {
+                if frontier as f64 * per_lost * PER_LOST_DOUBT <= pull {
+                    return false;
+                }
+                let sample = self.sample_frontier(layer);
+                let per_lost = if sample.sampled >= MIN_SAMPLE {
+                    sample.preds as f64 / sample.sampled as f64
+                } else {
+                    per_lost
+                };
+                if sample.lost as f64 * per_lost <= pull {
                     return false;
                 }
             }
@@ -846,14 +876,16 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         !costs.unsupported.load(Relaxed)
     }
 
-    /// The lost positions of depth `layer` in the frontier.
-    fn lost_in_frontier(&self, layer: u32) -> u64 {
+    /// The lost positions of depth `layer` in the frontier, and the predecessors of a sample
+    /// of them (one in [`SAMPLE_ONE_IN`], chosen by a hash of the index so that no stride of
+    /// the index's layout is favoured): what pushing from them costs, before it is chosen.
+    fn sample_frontier(&self, layer: u32) -> FrontierSample {
         self.frontier
             .words()
             .par_chunks(CHUNK_WORDS)
             .enumerate()
-            .map(|(chunk, words)| {
-                let mut lost = 0;
+            .map_init(Vec::new, |preds, (chunk, words)| {
+                let mut sample = FrontierSample::default();
                 for (k, w) in words.iter().enumerate() {
                     let mut bits = w.load(Relaxed);
                     self.cells.touched(u64::from(bits.count_ones()));
@@ -862,12 +894,25 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
                         bits &= bits - 1;
                         let v = ((chunk * CHUNK_WORDS + k) * 64) as u64 + u64::from(bit);
                         let code = self.cell(v).load(Relaxed);
-                        lost += u64::from(code & TAG == LOSE && u32::from(code & DEPTH) == layer);
+                        if code & TAG != LOSE || u32::from(code & DEPTH) != layer {
+                            continue;
+                        }
+                        sample.lost += 1;
+                        if v.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32 < SAMPLE_THRESHOLD {
+                            preds.clear();
+                            self.game.predecessors(v, preds);
+                            sample.sampled += 1;
+                            sample.preds += preds.len() as u64;
+                        }
                     }
                 }
-                lost
+                sample
             })
-            .sum()
+            .reduce(FrontierSample::default, |a, b| FrontierSample {
+                lost: a.lost + b.lost,
+                sampled: a.sampled + b.sampled,
+                preds: a.preds + b.preds,
+            })
     }
 
     fn visit(
