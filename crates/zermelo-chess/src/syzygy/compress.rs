@@ -17,7 +17,7 @@
 use rayon::prelude::*;
 
 use super::huffman::Code;
-use super::repair::{repair, Repaired, Symbol, Tuning, TUNING};
+use super::repair::{repair, Repaired, Symbol, Tuning, Values, TUNING};
 
 /// Most values a block holds (its size entry is 16 bits).
 const MAX_BLOCK_VALUES: u64 = 65_536;
@@ -47,12 +47,13 @@ impl Coded {
 }
 
 /// Compresses `values` (each below 4095), in blocks of at most `2^max_block_bits` bytes.
-pub(crate) fn compress(values: &[u16], max_block_bits: u32) -> Coded {
+pub(crate) fn compress(values: Values, max_block_bits: u32) -> Coded {
     compress_with(values, max_block_bits, &TUNING)
 }
 
 /// [`compress`] with other knobs.
-pub(crate) fn compress_with(values: &[u16], max_block_bits: u32, tuning: &Tuning) -> Coded {
+pub(crate) fn compress_with(values: Values, max_block_bits: u32, tuning: &Tuning) -> Coded {
+    let n = values.len() as u64;
     let Repaired {
         symbols,
         len,
@@ -64,13 +65,13 @@ pub(crate) fn compress_with(values: &[u16], max_block_bits: u32, tuning: &Tuning
     // Each block size packed on its own thread; the first smallest kept, as in turn.
     let packings: Vec<Packing> = (5..=max_block_bits.max(5))
         .into_par_iter()
-        .map(|b| pack(&seq, &len, &code, &cover, b, values.len() as u64))
+        .map(|b| pack(&seq, &len, &code, &cover, b, n))
         .collect();
     let packing = packings
         .into_iter()
         .min_by_key(|p| p.total_bytes())
         .expect("a block size");
-    encode(&symbols, &seq, &code, &packing, values.len() as u64)
+    encode(&symbols, &seq, &code, &packing, n)
 }
 
 /// Per symbol, the coded symbol with the shortest code among those whose values begin with
@@ -296,7 +297,7 @@ mod tests {
 
     /// The sequence written and read back by the reader of published tables.
     fn round_trip(values: &[u16], max_block_bits: u32, leaf: Leaf) -> u64 {
-        let c = compress(values, max_block_bits);
+        let c = compress(Values::Owned(values.to_vec()), max_block_bits);
         let mut file = vec![0u8];
         file.extend_from_slice(&c.header);
         let (mut pairs, next) = Pairs::parse(&file, 0, values.len() as u64, leaf).unwrap();

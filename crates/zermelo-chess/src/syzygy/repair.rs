@@ -64,9 +64,25 @@ pub(crate) struct Repaired {
     pub(crate) freq: Vec<u64>,
 }
 
+/// A sequence to compress: bytes (WDL classes), or 16-bit values that the leaf symbols then
+/// overwrite (no second copy of a long sequence).
+pub(crate) enum Values<'a> {
+    Bytes(&'a [u8]),
+    Owned(Vec<u16>),
+}
+
+impl Values<'_> {
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Values::Bytes(v) => v.len(),
+            Values::Owned(v) => v.len(),
+        }
+    }
+}
+
 /// The pairs rounds over `values` (each below 4096, at least one), on one chunk per thread of
 /// rayon's pool when the sequence is long.
-pub(crate) fn repair(values: &[u16], tuning: &Tuning) -> Repaired {
+pub(crate) fn repair(values: Values, tuning: &Tuning) -> Repaired {
     let chunks = if values.len() >= PARALLEL_FROM {
         rayon::current_num_threads()
     } else {
@@ -76,8 +92,8 @@ pub(crate) fn repair(values: &[u16], tuning: &Tuning) -> Repaired {
 }
 
 /// [`repair`] on `chunks` chunks.
-fn repair_in(values: &[u16], tuning: &Tuning, chunks: usize) -> Repaired {
-    assert!(!values.is_empty());
+fn repair_in(values: Values, tuning: &Tuning, chunks: usize) -> Repaired {
+    assert!(values.len() > 0);
     let (symbols, seq, freq) = leaves(values, chunks);
     let mut r = Repaired {
         len: vec![1; symbols.len()],
@@ -127,19 +143,13 @@ fn pieces<'a>(mut seq: &'a mut [u16], cuts: &[usize]) -> Vec<&'a mut [u16]> {
 
 /// One leaf symbol per distinct value, numbered in order of first appearance (two at least,
 /// so that the code has two symbols), the sequence of leaf symbols and their frequencies.
-fn leaves(values: &[u16], chunks: usize) -> (Vec<Symbol>, Vec<u16>, Vec<u64>) {
-    let cut = cuts(values.len(), chunks, |_| true);
-    // Per chunk, where each value first appears.
-    let firsts: Vec<Vec<usize>> = cut
-        .par_windows(2)
-        .map(|w| {
-            let mut first = vec![usize::MAX; 4096];
-            for (k, &v) in values[w[0]..w[1]].iter().enumerate().rev() {
-                first[usize::from(v)] = w[0] + k;
-            }
-            first
-        })
-        .collect();
+fn leaves(values: Values, chunks: usize) -> (Vec<Symbol>, Vec<u16>, Vec<u64>) {
+    let n = values.len();
+    let cut = cuts(n, chunks, |_| true);
+    let firsts = match &values {
+        Values::Bytes(v) => first_appearances(v, &cut),
+        Values::Owned(v) => first_appearances(v, &cut),
+    };
     let mut order: Vec<(usize, u16)> = (0..4096u16)
         .filter_map(|v| {
             let at = firsts.iter().map(|f| f[usize::from(v)]).min()?;
@@ -156,21 +166,54 @@ fn leaves(values: &[u16], chunks: usize) -> (Vec<Symbol>, Vec<u16>, Vec<u64>) {
     if symbols.len() == 1 {
         symbols.push(symbols[0]);
     }
-    let mut seq = vec![0u16; values.len()];
-    let freq = pieces(&mut seq, &cut)
-        .into_par_iter()
-        .zip(cut.par_windows(2))
-        .map(|(out, w)| {
-            let mut freq = vec![0u64; symbols.len()];
-            for (o, &v) in out.iter_mut().zip(&values[w[0]..w[1]]) {
-                *o = id[usize::from(v)];
-                freq[usize::from(*o)] += 1;
+    let s = symbols.len();
+    let (seq, freq) = match values {
+        Values::Bytes(v) => {
+            let mut seq = vec![0u16; n];
+            let freq = pieces(&mut seq, &cut)
+                .into_par_iter()
+                .zip(cut.par_windows(2))
+                .map(|(out, w)| {
+                    let mut freq = vec![0u64; s];
+                    for (o, &x) in out.iter_mut().zip(&v[w[0]..w[1]]) {
+                        *o = id[usize::from(x)];
+                        freq[usize::from(*o)] += 1;
+                    }
+                    freq
+                })
+                .reduce_with(add);
+            (seq, freq)
+        }
+        Values::Owned(mut seq) => {
+            let freq = pieces(&mut seq, &cut)
+                .into_par_iter()
+                .map(|out| {
+                    let mut freq = vec![0u64; s];
+                    for o in out.iter_mut() {
+                        *o = id[usize::from(*o)];
+                        freq[usize::from(*o)] += 1;
+                    }
+                    freq
+                })
+                .reduce_with(add);
+            (seq, freq)
+        }
+    };
+    (symbols, seq, freq.expect("a chunk"))
+}
+
+/// Per chunk of `values` (cut at `cut`), where each value first appears (`usize::MAX`: not
+/// in the chunk).
+fn first_appearances<T: Copy + Into<usize> + Sync>(values: &[T], cut: &[usize]) -> Vec<Vec<usize>> {
+    cut.par_windows(2)
+        .map(|w| {
+            let mut first = vec![usize::MAX; 4096];
+            for (k, &v) in values[w[0]..w[1]].iter().enumerate().rev() {
+                first[v.into()] = w[0] + k;
             }
-            freq
+            first
         })
-        .reduce_with(add)
-        .expect("a chunk");
-    (symbols, seq, freq)
+        .collect()
 }
 
 fn add(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
@@ -487,7 +530,7 @@ mod tests {
         for (n, values) in cases.iter().enumerate() {
             let (symbols, seq) = sequential(values, &TUNING);
             for chunks in 1..=7 {
-                let r = repair_in(values, &TUNING, chunks);
+                let r = repair_in(Values::Owned(values.clone()), &TUNING, chunks);
                 assert_eq!(r.symbols, symbols, "case {n}, {chunks} chunks");
                 assert_eq!(r.seq, seq, "case {n}, {chunks} chunks");
                 let mut freq = vec![0u64; symbols.len()];
@@ -495,6 +538,11 @@ mod tests {
                     freq[usize::from(x)] += 1;
                 }
                 assert_eq!(r.freq, freq, "case {n}, {chunks} chunks");
+                if values.iter().all(|&v| v < 256) {
+                    let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+                    let b = repair_in(Values::Bytes(&bytes), &TUNING, chunks);
+                    assert_eq!((b.symbols, b.seq), (r.symbols, r.seq), "case {n} as bytes");
+                }
             }
         }
     }
