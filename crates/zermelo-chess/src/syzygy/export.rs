@@ -345,6 +345,7 @@ struct Sub<'a> {
 }
 
 /// An order's layout and, per position in its codes, the slot it takes its square from.
+#[derive(PartialEq, Eq)]
 struct Target {
     layout: Layout,
     slots: Vec<usize>,
@@ -608,6 +609,7 @@ impl Sub<'_> {
             dtz: &dtz,
             dtz_target,
             dtz_side,
+            dtz_as_wdl: wdl_targets[dtz_side] == *dtz_target,
             hundred: &hundred,
         };
         let positions = store.enumerate()?;
@@ -654,6 +656,8 @@ struct Store<'a> {
     dtz: &'a [AtomicU16],
     dtz_target: &'a Target,
     dtz_side: usize,
+    /// The DTZ target is the WDL target of its side (the same indices).
+    dtz_as_wdl: bool,
     /// Per side to move: a win, a loss of exactly 100 plies seen.
     hundred: &'a [[AtomicBool; 2]; 2],
 }
@@ -722,7 +726,11 @@ impl Store<'_> {
             self.wdl[side][idx as usize].store((place >> 12) as u8, Relaxed);
         }
         if side == self.dtz_side {
-            let (a, c) = walk.indices(self.dtz_target, &sq);
+            let (a, c) = if self.dtz_as_wdl {
+                (a, c)
+            } else {
+                walk.indices(self.dtz_target, &sq)
+            };
             for idx in std::iter::once(a).chain(c) {
                 self.dtz[idx as usize].store(place, Relaxed);
             }

@@ -14,9 +14,11 @@
 //! * replacing, after a symbol that begins no chosen pair (so no pair straddles the cut). A
 //!   round's pairs never overlap except in a run of a pair `aa`, which the cut keeps whole.
 //!
-//! The counts live in a table of s² counters per chunk (s symbols, numbered by frequency so
-//! that the frequent pairs share a corner of it), kept from round to round and cleared at the
-//! pairs seen, rather than zeroed again by the system every round.
+//! Only the first round counts every pair. A replacement changes only the windows that hold a
+//! symbol of a chosen pair or a new symbol, so each later round counts again only the pairs of
+//! those symbols ([`PairCounts`]) and keeps the others' counts, those seen at least
+//! [`Tuning::min_pair_count`] times (a pair that is not counted again cannot grow); only the
+//! candidates within the round's share of the most frequent are sorted.
 
 use rayon::prelude::*;
 
@@ -101,13 +103,26 @@ fn repair_in(values: Values, tuning: &Tuning, chunks: usize) -> Repaired {
         seq,
         freq,
     };
-    let mut tables: Vec<Counts> = (0..chunks).map(|_| Counts::default()).collect();
+    let mut counts = PairCounts {
+        scratch: (0..chunks).map(|_| Counts::default()).collect(),
+        kept: Vec::new(),
+        dirty: vec![true; r.symbols.len()],
+    };
     while r.symbols.len() < MAX_SYMBOLS {
-        let pairs = best_pairs(&r, tuning, &mut tables);
+        let pairs = best_pairs(&r, tuning, &mut counts);
         if pairs.is_empty() {
             break;
         }
         replace_pairs(&mut r, &pairs, chunks);
+        // The pairs whose counts the replacement may have changed: those of a symbol in a
+        // chosen pair, or of a new symbol.
+        counts.dirty = vec![false; r.symbols.len()];
+        for &(a, b) in &pairs {
+            counts.dirty[usize::from(a)] = true;
+            counts.dirty[usize::from(b)] = true;
+        }
+        let made = r.symbols.len() - pairs.len();
+        counts.dirty[made..].fill(true);
     }
     r
 }
@@ -223,7 +238,26 @@ fn add(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
     a
 }
 
-/// A chunk's pair counts: `count[rank(a) * s + rank(b)]`, and the entries that are not zero.
+/// Row length of the count tables: a pair `(a, b)` is counted at `a * STRIDE + b`.
+const STRIDE: usize = 4096;
+
+/// The pair counts from round to round. A replacement changes only the windows that hold a
+/// symbol of a chosen pair or a new symbol (the *dirty* symbols): every other pair keeps its
+/// count (runs of other symbols included, as nothing is removed between two symbols), and
+/// only the windows with a dirty symbol are counted again. Pairs seen fewer than
+/// [`Tuning::min_pair_count`] times are not kept: a count that is not counted again does not
+/// grow.
+struct PairCounts {
+    /// One table per chunk for the windows counted again.
+    scratch: Vec<Counts>,
+    /// `(a * STRIDE + b, count)` of the pairs seen at least `min_pair_count` times.
+    kept: Vec<(u32, u32)>,
+    /// Per symbol, whether its pairs are counted again this round.
+    dirty: Vec<bool>,
+}
+
+/// A chunk's counts of the windows counted again: `count[a * STRIDE + b]`, and the entries
+/// that are not zero.
 #[derive(Default)]
 struct Counts {
     count: Vec<u32>,
@@ -233,15 +267,15 @@ struct Counts {
 impl Counts {
     /// Room for `s` symbols (every count zero).
     fn make_room(&mut self, s: usize) {
-        if self.count.len() < s * s {
-            let side = (2 * s).max(s + 256).min(MAX_SYMBOLS);
-            self.count = vec![0; side * side];
+        if self.count.len() < s * STRIDE {
+            let rows = (2 * s).max(s + 256).min(MAX_SYMBOLS);
+            self.count = vec![0; rows * STRIDE];
         }
     }
 
-    /// Counts the pairs of the windows starting at `lo..hi` of `seq`, the first of them
-    /// counted as if after two different symbols.
-    fn add_windows(&mut self, seq: &[u16], lo: usize, hi: usize, rank: &[u16], s: usize) {
+    /// Counts the pairs with a dirty symbol among the windows starting at `lo..hi` of `seq`,
+    /// the first of them counted as if after two different symbols.
+    fn add_windows(&mut self, seq: &[u16], lo: usize, hi: usize, dirty: &[bool]) {
         let mut skip_equal = false;
         for w in seq[lo..=hi].windows(2) {
             let (a, b) = (usize::from(w[0]), usize::from(w[1]));
@@ -255,7 +289,10 @@ impl Counts {
             } else {
                 skip_equal = false;
             }
-            let k = usize::from(rank[a]) * s + usize::from(rank[b]);
+            if !dirty[a] && !dirty[b] {
+                continue;
+            }
+            let k = a * STRIDE + b;
             let c = &mut self.count[k];
             if *c == 0 {
                 self.seen.push(k as u32);
@@ -282,48 +319,48 @@ impl Counts {
 /// The pairs to make symbols of this round: the most frequent first, none overlapping
 /// another (no symbol both ends one chosen pair and starts another, one pair per first
 /// symbol), within the limits of symbol count and length.
-fn best_pairs(r: &Repaired, tuning: &Tuning, tables: &mut [Counts]) -> Vec<(u16, u16)> {
+fn best_pairs(r: &Repaired, tuning: &Tuning, counts: &mut PairCounts) -> Vec<(u16, u16)> {
     let (seq, len) = (&r.seq, &r.len);
     let s = len.len();
     if seq.len() < 2 {
         return Vec::new();
     }
-    // The symbols numbered by frequency, the most frequent first, for the count table only.
-    let mut by_freq: Vec<u16> = (0..s as u16).collect();
-    by_freq.sort_unstable_by_key(|&x| std::cmp::Reverse(r.freq[usize::from(x)]));
-    let mut rank = vec![0u16; s];
-    for (k, &x) in by_freq.iter().enumerate() {
-        rank[usize::from(x)] = k as u16;
-    }
+    let dirty = &counts.dirty;
+    let is_dirty = |k: u32| dirty[k as usize / STRIDE] || dirty[k as usize % STRIDE];
+    counts.kept.retain(|&(k, _)| !is_dirty(k));
     let windows = seq.len() - 1;
+    let tables = &mut counts.scratch;
     let cut = cuts(windows, tables.len(), |p| seq[p - 1] != seq[p]);
     tables[..cut.len() - 1]
         .par_iter_mut()
         .zip(cut.par_windows(2))
         .for_each(|(t, w)| {
             t.make_room(s);
-            t.add_windows(seq, w[0], w[1], &rank, s);
+            t.add_windows(seq, w[0], w[1], dirty);
         });
     let (first, rest) = tables.split_first_mut().expect("a table");
     for t in &mut rest[..cut.len() - 2] {
         first.absorb(t);
     }
-    let mut candidates: Vec<(u32, u16, u16)> = first
-        .seen
-        .iter()
-        .map(|&k| {
-            let k = k as usize;
-            (first.count[k], by_freq[k / s], by_freq[k % s])
-        })
-        .filter(|&(c, a, b)| {
-            c >= tuning.min_pair_count
-                && len[usize::from(a)] + len[usize::from(b)] <= MAX_SYMBOL_VALUES
-        })
-        .collect();
     for &k in &first.seen {
-        first.count[k as usize] = 0;
+        let c = std::mem::take(&mut first.count[k as usize]);
+        if c >= tuning.min_pair_count {
+            counts.kept.push((k, c));
+        }
     }
     first.seen.clear();
+    let mut candidates: Vec<(u32, u16, u16)> = counts
+        .kept
+        .iter()
+        .map(|&(k, c)| {
+            (
+                c,
+                (k as usize / STRIDE) as u16,
+                (k as usize % STRIDE) as u16,
+            )
+        })
+        .filter(|&(_, a, b)| len[usize::from(a)] + len[usize::from(b)] <= MAX_SYMBOL_VALUES)
+        .collect();
     // Only pairs within the share of the most frequent are taken: the others are not sorted.
     let top = candidates.iter().map(|c| u64::from(c.0)).max().unwrap_or(0);
     let share = u64::from(tuning.min_share);
@@ -401,7 +438,8 @@ mod tests {
     use super::*;
 
     /// The rounds as they were written before the sequence was cut into chunks: one pass to
-    /// count, one to replace, a count table zeroed per round, every candidate sorted.
+    /// count every pair, one to replace, a count table zeroed per round, every candidate
+    /// sorted.
     fn sequential(values: &[u16], tuning: &Tuning) -> (Vec<Symbol>, Vec<u16>) {
         let mut id = vec![u16::MAX; 4096];
         let mut symbols = Vec::new();
