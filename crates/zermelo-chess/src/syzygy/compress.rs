@@ -3,13 +3,8 @@
 //! blocks, a size table and a sparse index, as [`super::pairs`] reads them.
 //!
 //! * **Pairs.** Starting from one symbol per distinct value, rounds of pair substitution
-//!   (Re-Pair, Larsson and Moffat 1999): each round counts the adjacent pairs of symbols in
-//!   one pass, makes a new symbol of each of the most frequent pairs that do not overlap one
-//!   another, and replaces them left to right in a second pass. A symbol stands for at most
-//!   256 values (the published probers keep a symbol's length in a byte) and there are at
-//!   most 4095 symbols (12-bit numbers). Each round is O(n + p log p) for n symbols in the
-//!   sequence and p distinct pairs in it (the counts of the s² possible pairs in a table
-//!   zeroed lazily by the system); the sequence shrinks every round.
+//!   (Re-Pair, Larsson and Moffat 1999), on one chunk of the sequence per thread
+//!   ([`super::repair`]).
 //! * **Code.** A canonical Huffman code over the symbols' frequencies ([`super::huffman`]).
 //! * **Blocks.** The codes are packed into blocks of `2^b` bytes holding at most 65,536
 //!   values each, `b` chosen for the smallest total (data, 2 bytes per block, 6 bytes per
@@ -22,37 +17,10 @@
 use rayon::prelude::*;
 
 use super::huffman::Code;
+use super::repair::{repair, Repaired, Symbol, Tuning, Values, TUNING};
 
-/// Most values a symbol stands for.
-const MAX_SYMBOL_VALUES: u32 = 256;
-/// Most symbols (12-bit numbers; `0xfff` marks a leaf).
-const MAX_SYMBOLS: usize = 4095;
 /// Most values a block holds (its size entry is 16 bits).
 const MAX_BLOCK_VALUES: u64 = 65_536;
-/// The knobs of the pairs compression.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Tuning {
-    /// A pair seen fewer times is not worth a symbol (3 bytes in the table).
-    pub(crate) min_pair_count: u32,
-    /// The most new symbols one round makes: counts go stale as pairs are replaced.
-    pub(crate) max_new_per_round: usize,
-    /// A round takes only pairs seen at least this share of the most frequent pair's count
-    /// (in 1/256): the counts of the others change most as the first are replaced.
-    pub(crate) min_share: u32,
-}
-
-pub(crate) const TUNING: Tuning = Tuning {
-    min_pair_count: 6,
-    max_new_per_round: 256,
-    min_share: 128,
-};
-
-/// One symbol: a value, or two symbols in turn.
-#[derive(Clone, Copy, Debug)]
-enum Symbol {
-    Leaf(u16),
-    Pair(u16, u16),
-}
 
 /// A compressed sub-table: the parts of the file after its flags byte.
 #[derive(Debug, Default)]
@@ -79,165 +47,31 @@ impl Coded {
 }
 
 /// Compresses `values` (each below 4095), in blocks of at most `2^max_block_bits` bytes.
-pub(crate) fn compress(values: &[u16], max_block_bits: u32) -> Coded {
+pub(crate) fn compress(values: Values, max_block_bits: u32) -> Coded {
     compress_with(values, max_block_bits, &TUNING)
 }
 
 /// [`compress`] with other knobs.
-pub(crate) fn compress_with(values: &[u16], max_block_bits: u32, tuning: &Tuning) -> Coded {
-    assert!(!values.is_empty());
-    let (mut symbols, mut seq) = leaves(values);
-    let mut len: Vec<u32> = vec![1; symbols.len()];
-    while symbols.len() < MAX_SYMBOLS {
-        let pairs = best_pairs(&seq, &len, tuning);
-        if pairs.is_empty() {
-            break;
-        }
-        replace_pairs(&mut seq, &pairs, &mut symbols, &mut len);
-    }
-    let mut freq = vec![0u64; symbols.len()];
-    for &s in &seq {
-        freq[usize::from(s)] += 1;
-    }
+pub(crate) fn compress_with(values: Values, max_block_bits: u32, tuning: &Tuning) -> Coded {
+    let n = values.len() as u64;
+    let Repaired {
+        symbols,
+        len,
+        seq,
+        freq,
+    } = repair(values, tuning);
     let code = Code::new(&freq);
     let cover = covers(&symbols, &code);
     // Each block size packed on its own thread; the first smallest kept, as in turn.
     let packings: Vec<Packing> = (5..=max_block_bits.max(5))
         .into_par_iter()
-        .map(|b| pack(&seq, &len, &code, &cover, b, values.len() as u64))
+        .map(|b| pack(&seq, &len, &code, &cover, b, n))
         .collect();
     let packing = packings
         .into_iter()
         .min_by_key(|p| p.total_bytes())
         .expect("a block size");
-    encode(&symbols, &seq, &code, &packing, values.len() as u64)
-}
-
-/// One leaf symbol per distinct value (two at least, so that the code has two symbols),
-/// and the sequence of leaf symbols.
-fn leaves(values: &[u16]) -> (Vec<Symbol>, Vec<u16>) {
-    let mut id = vec![u16::MAX; 4096];
-    let mut symbols = Vec::new();
-    let seq = values
-        .iter()
-        .map(|&v| {
-            let slot = &mut id[usize::from(v)];
-            if *slot == u16::MAX {
-                *slot = symbols.len() as u16;
-                symbols.push(Symbol::Leaf(v));
-            }
-            *slot
-        })
-        .collect();
-    if symbols.len() == 1 {
-        symbols.push(symbols[0]);
-    }
-    (symbols, seq)
-}
-
-/// The pairs to make symbols of this round: the most frequent first, none overlapping
-/// another (no symbol both ends one chosen pair and starts another, one pair per first
-/// symbol), within the limits of symbol count and length.
-fn best_pairs(seq: &[u16], len: &[u32], tuning: &Tuning) -> Vec<(u16, u16)> {
-    let s = len.len();
-    // The symbols numbered by frequency, the most frequent first, for the count table only:
-    // the pairs of the frequent symbols, most of the sequence's, then have their counts in
-    // one corner of the s² table (in cache) instead of all over it.
-    let mut freq = vec![0u64; s];
-    for &x in seq {
-        freq[usize::from(x)] += 1;
-    }
-    let mut by_freq: Vec<u16> = (0..s as u16).collect();
-    by_freq.sort_unstable_by_key(|&x| std::cmp::Reverse(freq[usize::from(x)]));
-    let mut rank = vec![0u16; s];
-    for (r, &x) in by_freq.iter().enumerate() {
-        rank[usize::from(x)] = r as u16;
-    }
-    let mut count = vec![0u32; s * s];
-    // The pairs seen, so that only they are read back (not all s² counts: a short sequence
-    // with many symbols met few of them).
-    let mut seen: Vec<u32> = Vec::new();
-    let mut skip_equal = false;
-    for w in seq.windows(2) {
-        let (a, b) = (usize::from(w[0]), usize::from(w[1]));
-        // A run `aaaa` holds two pairs `aa`, not three.
-        if a == b {
-            if skip_equal {
-                skip_equal = false;
-                continue;
-            }
-            skip_equal = true;
-        } else {
-            skip_equal = false;
-        }
-        let k = usize::from(rank[a]) * s + usize::from(rank[b]);
-        let c = &mut count[k];
-        if *c == 0 {
-            seen.push(k as u32);
-        }
-        *c = c.saturating_add(1);
-    }
-    let mut candidates: Vec<(u32, u16, u16)> = seen
-        .iter()
-        .map(|&k| {
-            let k = k as usize;
-            (count[k], by_freq[k / s], by_freq[k % s])
-        })
-        .filter(|&(c, a, b)| {
-            c >= tuning.min_pair_count
-                && len[usize::from(a)] + len[usize::from(b)] <= MAX_SYMBOL_VALUES
-        })
-        .collect();
-    candidates.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
-    let room = (MAX_SYMBOLS - s).min(tuning.max_new_per_round);
-    let (mut first, mut second) = (vec![false; s], vec![false; s]);
-    let mut chosen = Vec::new();
-    let top = candidates.first().map_or(0, |c| u64::from(c.0));
-    for (c, a, b) in candidates {
-        if chosen.len() == room || u64::from(c) * 256 < top * u64::from(tuning.min_share) {
-            break;
-        }
-        let (ua, ub) = (usize::from(a), usize::from(b));
-        if first[ua] || second[ua] || first[ub] {
-            continue;
-        }
-        first[ua] = true;
-        second[ub] = true;
-        chosen.push((a, b));
-    }
-    chosen
-}
-
-/// Replaces the chosen pairs left to right, adding their symbols.
-fn replace_pairs(
-    seq: &mut Vec<u16>,
-    pairs: &[(u16, u16)],
-    symbols: &mut Vec<Symbol>,
-    len: &mut Vec<u32>,
-) {
-    // Per first symbol: its second and the new symbol.
-    let mut by_first = vec![None; symbols.len()];
-    for &(a, b) in pairs {
-        by_first[usize::from(a)] = Some((b, symbols.len() as u16));
-        len.push(len[usize::from(a)] + len[usize::from(b)]);
-        symbols.push(Symbol::Pair(a, b));
-    }
-    let (mut read, mut write) = (0, 0);
-    while read < seq.len() {
-        let x = seq[read];
-        match by_first[usize::from(x)] {
-            Some((b, new)) if seq.get(read + 1) == Some(&b) => {
-                seq[write] = new;
-                read += 2;
-            }
-            _ => {
-                seq[write] = x;
-                read += 1;
-            }
-        }
-        write += 1;
-    }
-    seq.truncate(write);
+    encode(&symbols, &seq, &code, &packing, n)
 }
 
 /// Per symbol, the coded symbol with the shortest code among those whose values begin with
@@ -463,7 +297,7 @@ mod tests {
 
     /// The sequence written and read back by the reader of published tables.
     fn round_trip(values: &[u16], max_block_bits: u32, leaf: Leaf) -> u64 {
-        let c = compress(values, max_block_bits);
+        let c = compress(Values::Owned(values.to_vec()), max_block_bits);
         let mut file = vec![0u8];
         file.extend_from_slice(&c.header);
         let (mut pairs, next) = Pairs::parse(&file, 0, values.len() as u64, leaf).unwrap();

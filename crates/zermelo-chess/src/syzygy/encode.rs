@@ -199,7 +199,7 @@ impl Leading {
 
 /// The order in which one sub-table lists its pieces, their grouping and the factors of the
 /// index (from the file's header).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Layout {
     /// Piece codes (bits 0-2 the role, pawn = 1 .. king = 6; bit 3 black), in index order.
     pub(crate) pieces: Vec<u8>,

@@ -42,6 +42,7 @@ use super::fill::{fill_free, fill_wdl, FREE};
 use super::layouts::{candidates, Candidate};
 use super::name::TableName;
 use super::place::{Place, Prober, EMPTY, NOT_READ};
+use super::repair::Values;
 use super::table::{shape_of, Metric, Shape};
 use super::unrank::unrank;
 use super::write::{assemble, Body, DtzInfo, SubTable};
@@ -344,6 +345,7 @@ struct Sub<'a> {
 }
 
 /// An order's layout and, per position in its codes, the slot it takes its square from.
+#[derive(PartialEq, Eq)]
 struct Target {
     layout: Layout,
     slots: Vec<usize>,
@@ -459,7 +461,7 @@ impl Sub<'_> {
                     k,
                     Cost {
                         wdl: bits(&wdl_body(&places).0),
-                        dtz: bits(&dtz_body(&places, (false, false), side).0 .0),
+                        dtz: bits(&dtz_body(places, (false, false), side).0 .0),
                     },
                 ))
             })
@@ -560,7 +562,7 @@ impl Sub<'_> {
                     .map(|p| wdl_sequence_body(p).0)
                     .collect::<Vec<Body>>()
             },
-            || dtz_body(&places.dtz, plies, choice.dtz_side),
+            || dtz_body(places.dtz, plies, choice.dtz_side),
         );
         let wdl_subs = wdl_bodies
             .into_iter()
@@ -607,6 +609,7 @@ impl Sub<'_> {
             dtz: &dtz,
             dtz_target,
             dtz_side,
+            dtz_as_wdl: wdl_targets[dtz_side] == *dtz_target,
             hundred: &hundred,
         };
         let positions = store.enumerate()?;
@@ -653,6 +656,8 @@ struct Store<'a> {
     dtz: &'a [AtomicU16],
     dtz_target: &'a Target,
     dtz_side: usize,
+    /// The DTZ target is the WDL target of its side (the same indices).
+    dtz_as_wdl: bool,
     /// Per side to move: a win, a loss of exactly 100 plies seen.
     hundred: &'a [[AtomicBool; 2]; 2],
 }
@@ -721,7 +726,11 @@ impl Store<'_> {
             self.wdl[side][idx as usize].store((place >> 12) as u8, Relaxed);
         }
         if side == self.dtz_side {
-            let (a, c) = walk.indices(self.dtz_target, &sq);
+            let (a, c) = if self.dtz_as_wdl {
+                (a, c)
+            } else {
+                walk.indices(self.dtz_target, &sq)
+            };
             for idx in std::iter::once(a).chain(c) {
                 self.dtz[idx as usize].store(place, Relaxed);
             }
@@ -832,7 +841,7 @@ fn wdl_sequence_body(mut wdl: Vec<u8>) -> (Body, u64) {
     if wdl.iter().all(|&v| v == wdl[0]) {
         return (Body::Constant(wdl[0]), 2);
     }
-    let coded = compress(&wdl.iter().map(|&v| u16::from(v)).collect::<Vec<_>>(), 6);
+    let coded = compress(Values::Bytes(&wdl), 6);
     let bytes = coded.file_bytes();
     (Body::Coded(coded), bytes)
 }
@@ -844,7 +853,7 @@ fn wdl_body(places: &[Place]) -> (Body, u64) {
 
 /// A DTZ sequence's body, its size, and its flags and maps, for `side` storing wins and
 /// losses in plies as `plies` says.
-fn dtz_body(places: &[Place], plies: (bool, bool), side: usize) -> ((Body, u64), DtzInfo) {
+fn dtz_body(mut places: Vec<Place>, plies: (bool, bool), side: usize) -> ((Body, u64), DtzInfo) {
     // Per class (map order: win, loss, cursed win, blessed loss), the stored values by
     // frequency.
     let stored = |p: Place| -> Option<(usize, u16)> {
@@ -859,12 +868,29 @@ fn dtz_body(places: &[Place], plies: (bool, bool), side: usize) -> ((Body, u64),
             _ => (3, d / 2),
         })
     };
-    let mut freq = vec![[0u64; 4096]; 4];
-    for &p in places {
-        if let Some((map, v)) = stored(p) {
-            freq[map][usize::from(v)] += 1;
-        }
-    }
+    // Long sequences on one chunk per thread.
+    let chunk = places
+        .len()
+        .div_ceil(rayon::current_num_threads())
+        .max(1 << 20);
+    let freq = places
+        .par_chunks(chunk)
+        .map(|c| {
+            let mut freq = vec![[0u64; 4096]; 4];
+            for &p in c {
+                if let Some((map, v)) = stored(p) {
+                    freq[map][usize::from(v)] += 1;
+                }
+            }
+            freq
+        })
+        .reduce_with(|mut a, b| {
+            for (x, y) in a.iter_mut().flatten().zip(b.iter().flatten()) {
+                *x += y;
+            }
+            a
+        })
+        .expect("a position");
     let mut info = DtzInfo {
         side: side as u8,
         wins_in_plies: plies.0,
@@ -886,12 +912,13 @@ fn dtz_body(places: &[Place], plies: (bool, bool), side: usize) -> ((Body, u64),
         return ((Body::Constant(0), 2), info);
     }
     let free = u16::MAX;
-    let mut seq: Vec<u16> = places
-        .iter()
-        .map(|&p| stored(p).map_or(free, |(map, v)| rank[map][usize::from(v)]))
-        .collect();
-    fill_free(&mut seq, free);
-    let coded = compress(&seq, 10);
+    places.par_chunks_mut(chunk).for_each(|c| {
+        for p in c {
+            *p = stored(*p).map_or(free, |(map, v)| rank[map][usize::from(v)]);
+        }
+    });
+    fill_free(&mut places, free);
+    let coded = compress(Values::Owned(places), 10);
     let bytes = coded.file_bytes() + info.maps.iter().map(|m| 1 + m.len() as u64).sum::<u64>();
     ((Body::Coded(coded), bytes), info)
 }

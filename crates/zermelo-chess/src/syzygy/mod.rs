@@ -36,6 +36,7 @@ mod layouts;
 mod name;
 mod pairs;
 mod place;
+mod repair;
 mod search;
 mod table;
 mod tables;

@@ -1,0 +1,587 @@
+//! The pairs rounds of Syzygy's compression ([`super::compress`]): from one symbol per
+//! distinct value, rounds of pair substitution (Re-Pair, Larsson and Moffat 1999). Each round
+//! counts the adjacent pairs of symbols, makes a new symbol of each of the most frequent pairs
+//! that do not overlap one another, and replaces them left to right. A symbol stands for at
+//! most 256 values (the published probers keep a symbol's length in a byte) and there are at
+//! most 4095 symbols (12-bit numbers). Each round is O(n + p log p) for n symbols in the
+//! sequence and p pairs taken into account.
+//!
+//! A long sequence is cut into one chunk per thread, each counted and rewritten on its own
+//! thread; the result is the sequential one, symbol for symbol, because the chunks are cut
+//! where the sequential pass carries nothing across:
+//! * counting, between two different symbols (a run `aaaa` holds two pairs `aa`, not three,
+//!   which a cut inside a run would change);
+//! * replacing, after a symbol that begins no chosen pair (so no pair straddles the cut). A
+//!   round's pairs never overlap except in a run of a pair `aa`, which the cut keeps whole.
+//!
+//! Only the first round counts every pair. A replacement changes only the windows that hold a
+//! symbol of a chosen pair or a new symbol, so each later round counts again only the pairs of
+//! those symbols ([`PairCounts`]) and keeps the others' counts, those seen at least
+//! [`Tuning::min_pair_count`] times (a pair that is not counted again cannot grow); only the
+//! candidates within the round's share of the most frequent are sorted.
+
+use rayon::prelude::*;
+
+/// Most values a symbol stands for.
+pub(crate) const MAX_SYMBOL_VALUES: u32 = 256;
+/// Most symbols (12-bit numbers; `0xfff` marks a leaf).
+pub(crate) const MAX_SYMBOLS: usize = 4095;
+/// Sequences shorter than this are not cut into chunks.
+const PARALLEL_FROM: usize = 1 << 20;
+
+/// The knobs of the pairs compression.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tuning {
+    /// A pair seen fewer times is not worth a symbol (3 bytes in the table).
+    pub(crate) min_pair_count: u32,
+    /// The most new symbols one round makes: counts go stale as pairs are replaced.
+    pub(crate) max_new_per_round: usize,
+    /// A round takes only pairs seen at least this share of the most frequent pair's count
+    /// (in 1/256): the counts of the others change most as the first are replaced.
+    pub(crate) min_share: u32,
+}
+
+pub(crate) const TUNING: Tuning = Tuning {
+    min_pair_count: 6,
+    max_new_per_round: 256,
+    min_share: 128,
+};
+
+/// One symbol: a value, or two symbols in turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Symbol {
+    Leaf(u16),
+    Pair(u16, u16),
+}
+
+/// A sequence after the pairs rounds.
+pub(crate) struct Repaired {
+    /// The symbols, leaves first (in order of first appearance), then the pairs as made.
+    pub(crate) symbols: Vec<Symbol>,
+    /// Per symbol, the values it stands for.
+    pub(crate) len: Vec<u32>,
+    /// The sequence of symbols.
+    pub(crate) seq: Vec<u16>,
+    /// Per symbol, how often it occurs in `seq`.
+    pub(crate) freq: Vec<u64>,
+}
+
+/// A sequence to compress: bytes (WDL classes), or 16-bit values that the leaf symbols then
+/// overwrite (no second copy of a long sequence).
+pub(crate) enum Values<'a> {
+    Bytes(&'a [u8]),
+    Owned(Vec<u16>),
+}
+
+impl Values<'_> {
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Values::Bytes(v) => v.len(),
+            Values::Owned(v) => v.len(),
+        }
+    }
+}
+
+/// The pairs rounds over `values` (each below 4096, at least one), on one chunk per thread of
+/// rayon's pool when the sequence is long.
+pub(crate) fn repair(values: Values, tuning: &Tuning) -> Repaired {
+    let chunks = if values.len() >= PARALLEL_FROM {
+        rayon::current_num_threads()
+    } else {
+        1
+    };
+    repair_in(values, tuning, chunks)
+}
+
+/// [`repair`] on `chunks` chunks.
+fn repair_in(values: Values, tuning: &Tuning, chunks: usize) -> Repaired {
+    assert!(values.len() > 0);
+    let (symbols, seq, freq) = leaves(values, chunks);
+    let mut r = Repaired {
+        len: vec![1; symbols.len()],
+        symbols,
+        seq,
+        freq,
+    };
+    let mut counts = PairCounts {
+        scratch: (0..chunks).map(|_| Counts::default()).collect(),
+        kept: Vec::new(),
+        dirty: vec![true; r.symbols.len()],
+    };
+    while r.symbols.len() < MAX_SYMBOLS {
+        let pairs = best_pairs(&r, tuning, &mut counts);
+        if pairs.is_empty() {
+            break;
+        }
+        replace_pairs(&mut r, &pairs, chunks);
+        // The pairs whose counts the replacement may have changed: those of a symbol in a
+        // chosen pair, or of a new symbol.
+        counts.dirty = vec![false; r.symbols.len()];
+        for &(a, b) in &pairs {
+            counts.dirty[usize::from(a)] = true;
+            counts.dirty[usize::from(b)] = true;
+        }
+        let made = r.symbols.len() - pairs.len();
+        counts.dirty[made..].fill(true);
+    }
+    r
+}
+
+/// Where to cut `0..n` into about `chunks` pieces: `0`, then cuts `p` (`0 < p < n`) for
+/// which `ok(p)`, each the first such at or after its share, then `n`.
+fn cuts(n: usize, chunks: usize, ok: impl Fn(usize) -> bool) -> Vec<usize> {
+    let mut out = vec![0];
+    for j in 1..chunks {
+        let mut p = (j * n / chunks).max(out[out.len() - 1] + 1);
+        while p < n && !ok(p) {
+            p += 1;
+        }
+        if p >= n {
+            break;
+        }
+        out.push(p);
+    }
+    out.push(n);
+    out
+}
+
+/// `seq` cut at `cuts` into disjoint mutable pieces.
+fn pieces<'a>(mut seq: &'a mut [u16], cuts: &[usize]) -> Vec<&'a mut [u16]> {
+    let mut out = Vec::with_capacity(cuts.len());
+    for w in cuts.windows(2) {
+        let (head, tail) = std::mem::take(&mut seq).split_at_mut(w[1] - w[0]);
+        out.push(head);
+        seq = tail;
+    }
+    out
+}
+
+/// One leaf symbol per distinct value, numbered in order of first appearance (two at least,
+/// so that the code has two symbols), the sequence of leaf symbols and their frequencies.
+fn leaves(values: Values, chunks: usize) -> (Vec<Symbol>, Vec<u16>, Vec<u64>) {
+    let n = values.len();
+    let cut = cuts(n, chunks, |_| true);
+    let firsts = match &values {
+        Values::Bytes(v) => first_appearances(v, &cut),
+        Values::Owned(v) => first_appearances(v, &cut),
+    };
+    let mut order: Vec<(usize, u16)> = (0..4096u16)
+        .filter_map(|v| {
+            let at = firsts.iter().map(|f| f[usize::from(v)]).min()?;
+            (at != usize::MAX).then_some((at, v))
+        })
+        .collect();
+    order.sort_unstable();
+    let mut id = vec![u16::MAX; 4096];
+    let mut symbols: Vec<Symbol> = Vec::with_capacity(order.len() + 1);
+    for &(_, v) in &order {
+        id[usize::from(v)] = symbols.len() as u16;
+        symbols.push(Symbol::Leaf(v));
+    }
+    if symbols.len() == 1 {
+        symbols.push(symbols[0]);
+    }
+    let s = symbols.len();
+    let (seq, freq) = match values {
+        Values::Bytes(v) => {
+            let mut seq = vec![0u16; n];
+            let freq = pieces(&mut seq, &cut)
+                .into_par_iter()
+                .zip(cut.par_windows(2))
+                .map(|(out, w)| {
+                    let mut freq = vec![0u64; s];
+                    for (o, &x) in out.iter_mut().zip(&v[w[0]..w[1]]) {
+                        *o = id[usize::from(x)];
+                        freq[usize::from(*o)] += 1;
+                    }
+                    freq
+                })
+                .reduce_with(add);
+            (seq, freq)
+        }
+        Values::Owned(mut seq) => {
+            let freq = pieces(&mut seq, &cut)
+                .into_par_iter()
+                .map(|out| {
+                    let mut freq = vec![0u64; s];
+                    for o in out.iter_mut() {
+                        *o = id[usize::from(*o)];
+                        freq[usize::from(*o)] += 1;
+                    }
+                    freq
+                })
+                .reduce_with(add);
+            (seq, freq)
+        }
+    };
+    (symbols, seq, freq.expect("a chunk"))
+}
+
+/// Per chunk of `values` (cut at `cut`), where each value first appears (`usize::MAX`: not
+/// in the chunk).
+fn first_appearances<T: Copy + Into<usize> + Sync>(values: &[T], cut: &[usize]) -> Vec<Vec<usize>> {
+    cut.par_windows(2)
+        .map(|w| {
+            let mut first = vec![usize::MAX; 4096];
+            for (k, &v) in values[w[0]..w[1]].iter().enumerate().rev() {
+                first[v.into()] = w[0] + k;
+            }
+            first
+        })
+        .collect()
+}
+
+fn add(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+    a
+}
+
+/// Row length of the count tables: a pair `(a, b)` is counted at `a * STRIDE + b`.
+const STRIDE: usize = 4096;
+
+/// The pair counts from round to round. A replacement changes only the windows that hold a
+/// symbol of a chosen pair or a new symbol (the *dirty* symbols): every other pair keeps its
+/// count (runs of other symbols included, as nothing is removed between two symbols), and
+/// only the windows with a dirty symbol are counted again. Pairs seen fewer than
+/// [`Tuning::min_pair_count`] times are not kept: a count that is not counted again does not
+/// grow.
+struct PairCounts {
+    /// One table per chunk for the windows counted again.
+    scratch: Vec<Counts>,
+    /// `(a * STRIDE + b, count)` of the pairs seen at least `min_pair_count` times.
+    kept: Vec<(u32, u32)>,
+    /// Per symbol, whether its pairs are counted again this round.
+    dirty: Vec<bool>,
+}
+
+/// A chunk's counts of the windows counted again: `count[a * STRIDE + b]`, and the entries
+/// that are not zero.
+#[derive(Default)]
+struct Counts {
+    count: Vec<u32>,
+    seen: Vec<u32>,
+}
+
+impl Counts {
+    /// Room for `s` symbols (every count zero).
+    fn make_room(&mut self, s: usize) {
+        if self.count.len() < s * STRIDE {
+            let rows = (2 * s).max(s + 256).min(MAX_SYMBOLS);
+            self.count = vec![0; rows * STRIDE];
+        }
+    }
+
+    /// Counts the pairs with a dirty symbol among the windows starting at `lo..hi` of `seq`,
+    /// the first of them counted as if after two different symbols.
+    fn add_windows(&mut self, seq: &[u16], lo: usize, hi: usize, dirty: &[bool]) {
+        let mut skip_equal = false;
+        for w in seq[lo..=hi].windows(2) {
+            let (a, b) = (usize::from(w[0]), usize::from(w[1]));
+            // A run `aaaa` holds two pairs `aa`, not three.
+            if a == b {
+                if skip_equal {
+                    skip_equal = false;
+                    continue;
+                }
+                skip_equal = true;
+            } else {
+                skip_equal = false;
+            }
+            if !dirty[a] && !dirty[b] {
+                continue;
+            }
+            let k = a * STRIDE + b;
+            let c = &mut self.count[k];
+            if *c == 0 {
+                self.seen.push(k as u32);
+            }
+            *c = c.saturating_add(1);
+        }
+    }
+
+    /// Adds `other`'s counts to these, clearing `other`.
+    fn absorb(&mut self, other: &mut Counts) {
+        for &k in &other.seen {
+            let k = k as usize;
+            let c = &mut self.count[k];
+            if *c == 0 {
+                self.seen.push(k as u32);
+            }
+            *c = c.saturating_add(other.count[k]);
+            other.count[k] = 0;
+        }
+        other.seen.clear();
+    }
+}
+
+/// The pairs to make symbols of this round: the most frequent first, none overlapping
+/// another (no symbol both ends one chosen pair and starts another, one pair per first
+/// symbol), within the limits of symbol count and length.
+fn best_pairs(r: &Repaired, tuning: &Tuning, counts: &mut PairCounts) -> Vec<(u16, u16)> {
+    let (seq, len) = (&r.seq, &r.len);
+    let s = len.len();
+    if seq.len() < 2 {
+        return Vec::new();
+    }
+    let dirty = &counts.dirty;
+    let is_dirty = |k: u32| dirty[k as usize / STRIDE] || dirty[k as usize % STRIDE];
+    counts.kept.retain(|&(k, _)| !is_dirty(k));
+    let windows = seq.len() - 1;
+    let tables = &mut counts.scratch;
+    let cut = cuts(windows, tables.len(), |p| seq[p - 1] != seq[p]);
+    tables[..cut.len() - 1]
+        .par_iter_mut()
+        .zip(cut.par_windows(2))
+        .for_each(|(t, w)| {
+            t.make_room(s);
+            t.add_windows(seq, w[0], w[1], dirty);
+        });
+    let (first, rest) = tables.split_first_mut().expect("a table");
+    for t in &mut rest[..cut.len() - 2] {
+        first.absorb(t);
+    }
+    for &k in &first.seen {
+        let c = std::mem::take(&mut first.count[k as usize]);
+        if c >= tuning.min_pair_count {
+            counts.kept.push((k, c));
+        }
+    }
+    first.seen.clear();
+    let mut candidates: Vec<(u32, u16, u16)> = counts
+        .kept
+        .iter()
+        .map(|&(k, c)| {
+            (
+                c,
+                (k as usize / STRIDE) as u16,
+                (k as usize % STRIDE) as u16,
+            )
+        })
+        .filter(|&(_, a, b)| len[usize::from(a)] + len[usize::from(b)] <= MAX_SYMBOL_VALUES)
+        .collect();
+    // Only pairs within the share of the most frequent are taken: the others are not sorted.
+    let top = candidates.iter().map(|c| u64::from(c.0)).max().unwrap_or(0);
+    let share = u64::from(tuning.min_share);
+    candidates.retain(|c| u64::from(c.0) * 256 >= top * share);
+    candidates.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+    let room = (MAX_SYMBOLS - s).min(tuning.max_new_per_round);
+    let (mut first, mut second) = (vec![false; s], vec![false; s]);
+    let mut chosen = Vec::new();
+    for (_, a, b) in candidates {
+        if chosen.len() == room {
+            break;
+        }
+        let (ua, ub) = (usize::from(a), usize::from(b));
+        if first[ua] || second[ua] || first[ub] {
+            continue;
+        }
+        first[ua] = true;
+        second[ub] = true;
+        chosen.push((a, b));
+    }
+    chosen
+}
+
+/// Replaces the chosen pairs left to right, adding their symbols; counts the new sequence's
+/// symbols.
+fn replace_pairs(r: &mut Repaired, pairs: &[(u16, u16)], chunks: usize) {
+    // Per first symbol: its second and the new symbol.
+    let mut by_first = vec![None; r.symbols.len()];
+    for &(a, b) in pairs {
+        by_first[usize::from(a)] = Some((b, r.symbols.len() as u16));
+        r.len.push(r.len[usize::from(a)] + r.len[usize::from(b)]);
+        r.symbols.push(Symbol::Pair(a, b));
+    }
+    let s = r.symbols.len();
+    let seq = &mut r.seq;
+    let cut = cuts(seq.len(), chunks, |p| {
+        by_first[usize::from(seq[p - 1])].is_none()
+    });
+    let done: Vec<(usize, Vec<u64>)> = pieces(seq, &cut)
+        .into_par_iter()
+        .map(|piece| {
+            let mut freq = vec![0u64; s];
+            let (mut read, mut write) = (0, 0);
+            while read < piece.len() {
+                let x = piece[read];
+                let y = match by_first[usize::from(x)] {
+                    Some((b, new)) if piece.get(read + 1) == Some(&b) => {
+                        read += 2;
+                        new
+                    }
+                    _ => {
+                        read += 1;
+                        x
+                    }
+                };
+                piece[write] = y;
+                freq[usize::from(y)] += 1;
+                write += 1;
+            }
+            (write, freq)
+        })
+        .collect();
+    // The pieces moved together, each to the end of the one before.
+    let mut end = 0;
+    for (w, (written, _)) in cut.windows(2).zip(&done) {
+        seq.copy_within(w[0]..w[0] + written, end);
+        end += written;
+    }
+    seq.truncate(end);
+    r.freq = done.into_iter().map(|d| d.1).reduce(add).expect("a chunk");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rounds as they were written before the sequence was cut into chunks: one pass to
+    /// count every pair, one to replace, a count table zeroed per round, every candidate
+    /// sorted.
+    fn sequential(values: &[u16], tuning: &Tuning) -> (Vec<Symbol>, Vec<u16>) {
+        let mut id = vec![u16::MAX; 4096];
+        let mut symbols = Vec::new();
+        let mut seq: Vec<u16> = values
+            .iter()
+            .map(|&v| {
+                let slot = &mut id[usize::from(v)];
+                if *slot == u16::MAX {
+                    *slot = symbols.len() as u16;
+                    symbols.push(Symbol::Leaf(v));
+                }
+                *slot
+            })
+            .collect();
+        if symbols.len() == 1 {
+            symbols.push(symbols[0]);
+        }
+        let mut len: Vec<u32> = vec![1; symbols.len()];
+        while symbols.len() < MAX_SYMBOLS {
+            let s = len.len();
+            let mut count = vec![0u32; s * s];
+            let mut skip_equal = false;
+            for w in seq.windows(2) {
+                let (a, b) = (usize::from(w[0]), usize::from(w[1]));
+                if a == b {
+                    if skip_equal {
+                        skip_equal = false;
+                        continue;
+                    }
+                    skip_equal = true;
+                } else {
+                    skip_equal = false;
+                }
+                count[a * s + b] = count[a * s + b].saturating_add(1);
+            }
+            let mut candidates: Vec<(u32, u16, u16)> = (0..s * s)
+                .map(|k| (count[k], (k / s) as u16, (k % s) as u16))
+                .filter(|&(c, a, b)| {
+                    c >= tuning.min_pair_count
+                        && len[usize::from(a)] + len[usize::from(b)] <= MAX_SYMBOL_VALUES
+                })
+                .collect();
+            candidates
+                .sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+            let room = (MAX_SYMBOLS - s).min(tuning.max_new_per_round);
+            let (mut first, mut second) = (vec![false; s], vec![false; s]);
+            let mut pairs = Vec::new();
+            let top = candidates.first().map_or(0, |c| u64::from(c.0));
+            for (c, a, b) in candidates {
+                if pairs.len() == room || u64::from(c) * 256 < top * u64::from(tuning.min_share) {
+                    break;
+                }
+                let (ua, ub) = (usize::from(a), usize::from(b));
+                if first[ua] || second[ua] || first[ub] {
+                    continue;
+                }
+                first[ua] = true;
+                second[ub] = true;
+                pairs.push((a, b));
+            }
+            if pairs.is_empty() {
+                break;
+            }
+            let mut by_first = vec![None; symbols.len()];
+            for &(a, b) in &pairs {
+                by_first[usize::from(a)] = Some((b, symbols.len() as u16));
+                len.push(len[usize::from(a)] + len[usize::from(b)]);
+                symbols.push(Symbol::Pair(a, b));
+            }
+            let (mut read, mut write) = (0, 0);
+            while read < seq.len() {
+                let x = seq[read];
+                match by_first[usize::from(x)] {
+                    Some((b, new)) if seq.get(read + 1) == Some(&b) => {
+                        seq[write] = new;
+                        read += 2;
+                    }
+                    _ => {
+                        seq[write] = x;
+                        read += 1;
+                    }
+                }
+                write += 1;
+            }
+            seq.truncate(write);
+        }
+        (symbols, seq)
+    }
+
+    /// Runs of random values with random lengths.
+    fn noise(n: usize, seed: u64, range: u64, run: u64) -> Vec<u16> {
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut out = Vec::new();
+        while out.len() < n {
+            let v = (next() % range) as u16;
+            for _ in 0..1 + next() % run {
+                out.push(v);
+            }
+        }
+        out.truncate(n);
+        out
+    }
+
+    /// Cut into 1 to 7 chunks, the rounds make the symbols and the sequence the sequential
+    /// rounds make, with the frequencies of that sequence.
+    #[test]
+    fn chunks_give_the_sequential_rounds() {
+        let cases = [
+            vec![3],
+            vec![2, 2, 2, 2, 4],
+            vec![5; 1000],
+            noise(1000, 1, 5, 1),
+            noise(20_000, 2, 2, 40),
+            noise(30_000, 3, 300, 3),
+            noise(50_000, 4, 4, 2000),
+            noise(60_000, 5, 3, 7),
+            // Periodic: runs of pairs `ab` and of `aa` across every cut.
+            (0..40_000).map(|k| [1, 1, 1, 2][k % 4]).collect(),
+        ];
+        for (n, values) in cases.iter().enumerate() {
+            let (symbols, seq) = sequential(values, &TUNING);
+            for chunks in 1..=7 {
+                let r = repair_in(Values::Owned(values.clone()), &TUNING, chunks);
+                assert_eq!(r.symbols, symbols, "case {n}, {chunks} chunks");
+                assert_eq!(r.seq, seq, "case {n}, {chunks} chunks");
+                let mut freq = vec![0u64; symbols.len()];
+                for &x in &seq {
+                    freq[usize::from(x)] += 1;
+                }
+                assert_eq!(r.freq, freq, "case {n}, {chunks} chunks");
+                if values.iter().all(|&v| v < 256) {
+                    let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+                    let b = repair_in(Values::Bytes(&bytes), &TUNING, chunks);
+                    assert_eq!((b.symbols, b.seq), (r.symbols, r.seq), "case {n} as bytes");
+                }
+            }
+        }
+    }
+}
