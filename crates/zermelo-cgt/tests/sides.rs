@@ -8,10 +8,17 @@
 //!   wins `T + X`, and loses it iff she loses `S + X` (the sides are what `G` is worth in every
 //!   sum, one with infinite play Right's, the other Left's);
 //! * sums of sides against the product graph of the components;
-//! * CGSuite's `SidedValueTestCase` (dud, `1 & 0`, `^ & v*`, Bach's carousel refused).
+//! * CGSuite's `SidedValueTestCase` (dud, `1 & 0`, `^ & v*`, Bach's carousel refused);
+//! * games of 50-300 positions: the sides found on the reduced game equal those found by
+//!   deletions on the game itself (the algorithm before the reduction, kept as the oracle), and
+//!   behave as the game alone and in sums; the onside order of all pairs at once equals the
+//!   comparisons one pair at a time.
 
 use zermelo::graph::generate::SplitMix64;
-use zermelo_cgt::loopy::{parse_loopy, LoopyExpr, LoopyGraph, LoopyOutcome, Result3, Sides};
+use zermelo_cgt::loopy::{
+    offside_leq, onside, onside_by_deletion, onside_leq, onside_order, parse_loopy, LoopyExpr,
+    LoopyGraph, LoopyOutcome, Result3, Sides, Stopper,
+};
 use zermelo_cgt::CgtError;
 
 /// A random loopy graph of `n` nodes: 0-2 moves each side, to any node.
@@ -327,5 +334,166 @@ fn bad_sides_are_errors_with_a_column() {
         let e = parse_loopy(text).unwrap_err();
         assert_eq!(e.column, column, "{text}: {e}");
         assert!(e.message.contains(says), "{text}: {e}");
+    }
+}
+
+/// A random game of `n` positions that is nearly a stopper: positions in ranks, moves down a
+/// rank or, for the rank's looping player, within it, and then a few moves within a rank for
+/// the other player too, which make runs that alternate forever (as backsliding pieces do).
+fn random_nearly_stopper(rng: &mut SplitMix64, n: usize, loops: usize) -> LoopyGraph {
+    let ranks = 1 + n / 8;
+    let rank: Vec<usize> = (0..n)
+        .map(|v| {
+            if v == 0 {
+                ranks - 1
+            } else {
+                rng.below(ranks as u64) as usize
+            }
+        })
+        .collect();
+    let left_loops: Vec<bool> = (0..ranks).map(|_| rng.below(2) == 0).collect();
+    let mut g = LoopyGraph::new();
+    for _ in 0..n {
+        g.add_node();
+    }
+    let add = |g: &mut LoopyGraph, v: usize, w: usize, left: bool| {
+        if left {
+            g.add_left(v as u32, w as u32);
+        } else {
+            g.add_right(v as u32, w as u32);
+        }
+    };
+    for v in 0..n {
+        for left in [true, false] {
+            for _ in 0..1 + rng.below(3) {
+                let w = rng.below(n as u64) as usize;
+                if rank[w] < rank[v] || (rank[w] == rank[v] && left_loops[rank[v]] == left) {
+                    add(&mut g, v, w, left);
+                }
+            }
+        }
+    }
+    let mut added = 0;
+    while added < loops {
+        let (v, w) = (rng.below(n as u64) as usize, rng.below(n as u64) as usize);
+        if rank[v] == rank[w] {
+            // A run alternating forever: v -> w for the rank's looping player, back for the
+            // other.
+            add(&mut g, v, w, left_loops[rank[v]]);
+            add(&mut g, w, v, !left_loops[rank[v]]);
+            added += 1;
+        }
+    }
+    g
+}
+
+/// Games of 50-300 positions that are not stoppers: the onside and offside found on the
+/// reduced game are those the deletions on the whole game find (the algorithm before the
+/// reduction), printed alike, wherever the deletions find them.
+#[test]
+fn sides_of_larger_games_equal_the_deletions_on_the_whole_game() {
+    let mut rng = SplitMix64::new(73);
+    let (mut compared, mut nontrivial) = (0, 0);
+    for case in 0..24 {
+        let n = 50 + rng.below(if case < 20 { 70 } else { 250 }) as usize;
+        let loops = 1 + rng.below(4) as usize;
+        let g = random_nearly_stopper(&mut rng, n, loops);
+        if g.is_stopper(0) {
+            continue;
+        }
+        for negate in [false, true] {
+            let g = if negate { g.negated() } else { g.clone() };
+            let old = match onside_by_deletion(&g, 0) {
+                Ok(old) => old,
+                Err(e) => {
+                    eprintln!("case {case} ({n}): {e}");
+                    continue;
+                }
+            };
+            let new = onside(&g, 0).unwrap_or_else(|e| panic!("case {case} ({n}): {e}"));
+            assert_eq!(
+                new.to_string(),
+                old.to_string(),
+                "case {case} ({n} positions)"
+            );
+            compared += 1;
+            nontrivial += usize::from(new.node_count() > 2);
+        }
+    }
+    eprintln!("{compared} sides compared, {nontrivial} of more than 2 positions");
+    assert!(
+        compared >= 20 && nontrivial >= 5,
+        "{compared}, {nontrivial}"
+    );
+}
+
+/// The same games, up to 300 positions: the sides give the outcome of the game alone and,
+/// with random stoppers `X`, of `G + X` (Left wins iff she wins `T + X`, loses iff she loses
+/// `S + X`), all against retrograde analysis of the product graphs.
+#[test]
+fn sides_of_larger_games_behave_as_the_game() {
+    let mut rng = SplitMix64::new(74);
+    let mut checked = 0;
+    for case in 0..40 {
+        let n = 50 + rng.below(251) as usize;
+        let loops = 1 + rng.below(6) as usize;
+        let g = random_nearly_stopper(&mut rng, n, loops);
+        if g.is_stopper(0) {
+            continue;
+        }
+        let Ok(s) = Sides::new(&g, 0) else { continue };
+        assert_eq!(s.outcome().unwrap(), g.outcomes()[0], "case {case}: {s}");
+        for _ in 0..4 {
+            let m = 1 + rng.below(5) as usize;
+            let x = random_stopper(&mut rng, m);
+            let at = rng.below(m as u64) as u32;
+            let game = outcome_of_sum(&[(&g, 0), (&x, at)]);
+            let on = outcome_of_sum(&[(s.onside().graph(), 0), (&x, at)]);
+            let off = outcome_of_sum(&[(s.offside().graph(), 0), (&x, at)]);
+            for (a, on, off) in [
+                (game.left_first, on.left_first, off.left_first),
+                (game.right_first, on.right_first, off.right_first),
+            ] {
+                assert_eq!(a == Result3::Win, off == Result3::Win, "case {case}: {s}");
+                assert_eq!(a == Result3::Loss, on == Result3::Loss, "case {case}: {s}");
+            }
+        }
+        checked += 1;
+    }
+    eprintln!("{checked} games of 50-300 positions");
+    assert!(checked >= 25, "{checked}");
+}
+
+/// The onside order of all pairs of a graph at once equals the comparisons one pair at a time
+/// (the offside order too, by negation), on random loopy graphs.
+#[test]
+fn the_order_of_all_pairs_equals_each_comparison() {
+    let mut rng = SplitMix64::new(75);
+    for case in 0..300 {
+        let n = 1 + rng.below(7) as usize;
+        let g = random_loopy(&mut rng, n);
+        let on = onside_order(&g).unwrap();
+        let off = onside_order(&g.negated()).unwrap();
+        for a in 0..n as u32 {
+            for b in 0..n as u32 {
+                let at = a as usize * n + b as usize;
+                assert_eq!(on[at], onside_leq(&g, a, &g, b).unwrap(), "case {case}");
+                // G- <= H- iff (-H)+ <= (-G)+.
+                let back = b as usize * n + a as usize;
+                assert_eq!(off[back], offside_leq(&g, a, &g, b).unwrap(), "case {case}");
+            }
+        }
+    }
+}
+
+/// Stoppers are their own onside: found as stoppers, never reduced.
+#[test]
+fn the_onside_of_a_stopper_is_its_simplest_form() {
+    let mut rng = SplitMix64::new(76);
+    for _ in 0..200 {
+        let n = 1 + rng.below(8) as usize;
+        let g = random_stopper(&mut rng, n);
+        let s = Stopper::new(&g, 0).unwrap();
+        assert_eq!(onside(&g, 0).unwrap().to_string(), s.to_string());
     }
 }

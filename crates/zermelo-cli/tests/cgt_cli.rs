@@ -537,12 +537,32 @@ fn backsliding_toads_and_frogs() {
             "json",
         ],
     );
-    // 560 positions: past the sides the command looks for (the library finds CGSuite's
-    // sides, zermelo-games' ignored test ttt_ff_sides_are_cgsuites).
-    assert!(v["value"].is_null() && v["outcome"].is_null(), "{v}");
+    // 560 positions, none a stopper: CGSuite's sides `{on||0|-1/2} & {1/2|0||off}`.
+    assert_eq!(
+        v["value"].as_str(),
+        Some("{on|{0|-1/2}} & {{1/2|0}|off}"),
+        "{v}"
+    );
+    assert_eq!(
+        (v["onside"].as_str(), v["offside"].as_str()),
+        (Some("{on|{0|-1/2}}"), Some("{{1/2|0}|off}"))
+    );
+    assert!(v["outcome"].is_null(), "{v}");
     assert_eq!(
         (v["left_first"].as_str(), v["right_first"].as_str()),
         (Some("draw"), Some("draw"))
+    );
+    // Past the positions whose sides are looked for: no value, the reason, the outcome.
+    let r = run(
+        &dir,
+        &["game", "toads-frogs", "--backsliding", "TTTT....FFFF"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("its sides are looked for up to 4096 positions"),
+        "{}",
+        r.stdout
     );
     let v = ok_json(
         &dir,

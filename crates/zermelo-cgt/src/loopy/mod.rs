@@ -24,14 +24,19 @@
 
 mod components;
 mod notation;
+mod order;
+mod reduce;
 mod sides;
 mod stopper;
 
 pub use components::stopper_values;
 pub use notation::{is_loopy_text, parse_loopy, LoopyExpr, MAX_NOTATION_SIDES_POSITIONS};
+pub use order::{
+    offside_leq, onside_leq, onside_order, MAX_ORDER_PAIRS, MAX_ORDER_PAIR_MOVES,
+    MAX_SIDE_PAIR_MOVES,
+};
 pub use sides::{
-    loopy_value, offside, offside_leq, onside, onside_leq, Sides, MAX_SIDES_POSITIONS,
-    MAX_SIDE_PAIR_MOVES, MAX_SIDE_TRIALS,
+    loopy_value, offside, onside, onside_by_deletion, Sides, MAX_SIDES_POSITIONS, MAX_SIDE_TRIALS,
 };
 pub use stopper::{Stopper, MAX_STOPPER_NODES};
 

@@ -6,20 +6,20 @@
 //! infinite play a win for Left, `G` behaves as `S` in every sum; with infinite play a win for
 //! Right, as `T`.
 //!
-//! * **The onside order of any two games** ([`onside_leq`]): `G+ <= H+` iff Left, moving second
-//!   in `H - G`, never runs out of moves and, when play is infinite, makes it infinite *in `H`*
-//!   (infinitely many moves there). That is the swivel chair: Left answers in `H + X` what her
-//!   strategy in `G + X` would, copying through `H - G`; a play of `H - G` that stays in `-G`
-//!   forever would leave her without an answer in the real game. A Büchi game on the pairs of
-//!   positions, solved by nested attractors: O(P * M) for P pairs and M moves of pairs.
-//!   The offside order is the onside order of the negatives, reversed.
-//! * **The onside of `G`**: the moves on infinite alternating runs (the ones that keep `G` from
+//! * **The onside order** of any two games ([`onside_leq`]), and of all pairs of positions of
+//!   one game at once: a Büchi game on pairs (order.rs).
+//! * **The reduction** (reduce.rs): with the onside order of all pairs of `G`'s positions,
+//!   dominated Left options are deleted (`TTT..FFF`: 560 positions to 472, 2,040 moves to
+//!   1,330, 1,272 on alternating runs to 291), again after each round of deletions below.
+//! * **The onside of `G`**: on the reduced game, the moves on infinite alternating runs (the ones that keep `G` from
 //!   being a stopper) are deleted one by one wherever the deletion leaves `G+` unchanged (each
 //!   deletion checked both ways by the onside order at the root, as CGSuite's
 //!   `eliminateIrrelevantCyclicEdges` does); once no alternating run is left the graph is a
 //!   stopper with the same onside, put in simplest form by [`Stopper::new`]. Right's moves are
 //!   tried first: with infinite play Left's, a Right move that lets Left run play around a cycle
-//!   gains Right nothing. The offside is `-(onside of -G)`.
+//!   gains Right nothing. The stopper found is checked against `G` itself (two comparisons of
+//!   `G` with a small stopper); when it does not check, or the reduced game gives none, the
+//!   deletions run on `G` itself, up to 256 positions. The offside is `-(onside of -G)`.
 //! * **When it fails**: some games have sides that are not stoppers (Bach's carousel, *Winning
 //!   Ways* ch. 11), and deletion alone may miss the sides of others; both are refused with
 //!   [`CgtError::NotStopperSided`], never answered wrongly: every step is checked by the order.
@@ -28,250 +28,13 @@
 
 use std::fmt;
 
+use super::order::onside_leq;
+use super::reduce::onside_reduced;
 use super::{LoopyGraph, LoopyOutcome, Result3, Stopper, MAX_STOPPER_NODES};
 use crate::error::CgtError;
 
-/// The most moves of pairs one onside comparison may build (about 12 bytes each, and the Büchi
-/// game repeats its attractors a few times over them).
-pub const MAX_SIDE_PAIR_MOVES: usize = 1 << 23;
-
 /// The most comparisons (deletions tried) the sides of one game may take.
 pub const MAX_SIDE_TRIALS: usize = 4096;
-
-/// `G+ <= H+`: is the onside of node `a` of `g` at most the onside of node `b` of `h`? For
-/// stoppers this is the order of stoppers.
-///
-/// # Errors
-/// [`CgtError::TooBig`] past [`MAX_SIDE_PAIR_MOVES`] moves of pairs.
-pub fn onside_leq(g: &LoopyGraph, a: u32, h: &LoopyGraph, b: u32) -> Result<bool, CgtError> {
-    let arena = PairArena::build(g, a, h, b)?;
-    Ok(arena.left_wins()[1])
-}
-
-/// `G- <= H-`: the offside order (the onside order of `-H` and `-G`).
-///
-/// # Errors
-/// As [`onside_leq`].
-pub fn offside_leq(g: &LoopyGraph, a: u32, h: &LoopyGraph, b: u32) -> Result<bool, CgtError> {
-    onside_leq(&h.negated(), b, &g.negated(), a)
-}
-
-/// The states of `H - G`: state `2p` has Left to move in pair `p`, `2p + 1` Right; a move is
-/// stored as `2 * target + flag`, flagged when it is made in `H`. Rows in compressed form.
-struct PairArena {
-    start: Vec<u32>,
-    succ: Vec<u32>,
-    pred_start: Vec<u32>,
-    pred: Vec<u32>,
-}
-
-impl PairArena {
-    /// The states reachable from pair `(a, b)` with Right to move (state 1).
-    fn build(g: &LoopyGraph, a: u32, h: &LoopyGraph, b: u32) -> Result<PairArena, CgtError> {
-        // Pairs numbered in the order first reached, looked up in a dense table.
-        let (kg, kh) = (g.node_count(), h.node_count());
-        if kg * kh > MAX_SIDE_PAIR_MOVES {
-            return Err(CgtError::TooBig(format!(
-                "comparing the sides of games of {kg} and {kh} positions takes more than \
-                 {MAX_SIDE_PAIR_MOVES} pairs"
-            )));
-        }
-        let mut index = vec![u32::MAX; kg * kh];
-        index[a as usize * kh + b as usize] = 0;
-        let mut pairs = vec![(a, b)];
-        let mut arena = PairArena::empty();
-        let mut head = 0;
-        while head < pairs.len() {
-            let (x, y) = pairs[head];
-            head += 1;
-            arena.push_pair(g, x, h, y, |(xx, yy)| {
-                let slot = &mut index[xx as usize * kh + yy as usize];
-                if *slot == u32::MAX {
-                    *slot = pairs.len() as u32;
-                    pairs.push((xx, yy));
-                }
-                *slot
-            })?;
-        }
-        Ok(arena.with_predecessors())
-    }
-
-    fn empty() -> PairArena {
-        PairArena {
-            start: vec![0],
-            succ: Vec::new(),
-            pred_start: Vec::new(),
-            pred: Vec::new(),
-        }
-    }
-
-    /// The rows of pair `(x, y)`: Left to move (`y -> y^L` in H, `x -> x^R` in -G), then Right
-    /// (`y -> y^R`, `x -> x^L`).
-    fn push_pair(
-        &mut self,
-        g: &LoopyGraph,
-        x: u32,
-        h: &LoopyGraph,
-        y: u32,
-        mut id: impl FnMut((u32, u32)) -> u32,
-    ) -> Result<(), CgtError> {
-        for left in [true, false] {
-            let in_h = h.options(y, left).iter().map(|&yy| ((x, yy), 1));
-            let in_g = g.options(x, !left).iter().map(|&xx| ((xx, y), 0));
-            for (p, flag) in in_h.chain(in_g) {
-                if self.succ.len() >= MAX_SIDE_PAIR_MOVES {
-                    return Err(CgtError::TooBig(format!(
-                        "comparing the sides of these games takes more than \
-                         {MAX_SIDE_PAIR_MOVES} moves of pairs"
-                    )));
-                }
-                // After Left's move Right is to move, and the other way round.
-                let state = 2 * id(p) + u32::from(left);
-                self.succ.push(2 * state + flag);
-            }
-            self.start.push(self.succ.len() as u32);
-        }
-        Ok(())
-    }
-
-    fn with_predecessors(mut self) -> PairArena {
-        let n = self.states();
-        let mut count = vec![0u32; n + 1];
-        for &e in &self.succ {
-            count[(e / 2) as usize + 1] += 1;
-        }
-        for i in 0..n {
-            count[i + 1] += count[i];
-        }
-        let mut fill = count.clone();
-        let mut pred = vec![0u32; self.succ.len()];
-        for s in 0..n {
-            for &e in self.row(s) {
-                let t = (e / 2) as usize;
-                pred[fill[t] as usize] = 2 * s as u32 + e % 2;
-                fill[t] += 1;
-            }
-        }
-        self.pred_start = count;
-        self.pred = pred;
-        self
-    }
-
-    fn states(&self) -> usize {
-        self.start.len() - 1
-    }
-
-    /// The moves of state `s`: `2 * target + flag`.
-    fn row(&self, s: usize) -> &[u32] {
-        &self.succ[self.start[s] as usize..self.start[s + 1] as usize]
-    }
-
-    /// The moves into state `t`: `2 * source + flag`.
-    fn into(&self, t: usize) -> &[u32] {
-        &self.pred[self.pred_start[t] as usize..self.pred_start[t + 1] as usize]
-    }
-
-    fn left_to_move(s: usize) -> bool {
-        s % 2 == 0
-    }
-
-    /// Left's winning states of the Büchi game: she must not run out of moves, and an infinite
-    /// play must take infinitely many flagged moves. Nested attractors: what Left cannot
-    /// force back to a flagged move is lost, with everything Right can force into it.
-    fn left_wins(&self) -> Vec<bool> {
-        let n = self.states();
-        let mut alive = vec![true; n];
-        loop {
-            let recur = self.recurrence(&alive);
-            let lose: Vec<usize> = (0..n).filter(|&s| alive[s] && !recur[s]).collect();
-            if lose.is_empty() {
-                return alive;
-            }
-            self.remove_right_attractor(&mut alive, lose);
-        }
-    }
-
-    /// The states from which Left can force a flagged move into `alive` while play stays in
-    /// `alive` (an attractor to the flagged moves).
-    fn recurrence(&self, alive: &[bool]) -> Vec<bool> {
-        let n = self.states();
-        let mut inside = vec![false; n];
-        let mut open = vec![0u32; n];
-        let mut queue = Vec::new();
-        let done = |e: u32| e % 2 == 1 && alive[(e / 2) as usize];
-        for s in (0..n).filter(|&s| alive[s]) {
-            if Self::left_to_move(s) {
-                if self.row(s).iter().any(|&e| done(e)) {
-                    inside[s] = true;
-                    queue.push(s);
-                }
-            } else {
-                open[s] = self.row(s).iter().filter(|&&e| !done(e)).count() as u32;
-                if open[s] == 0 {
-                    inside[s] = true;
-                    queue.push(s);
-                }
-            }
-        }
-        while let Some(t) = queue.pop() {
-            for &e in self.into(t) {
-                let s = (e / 2) as usize;
-                if e % 2 == 1 || !alive[s] || inside[s] {
-                    continue;
-                }
-                if !Self::left_to_move(s) {
-                    open[s] -= 1;
-                    if open[s] > 0 {
-                        continue;
-                    }
-                }
-                inside[s] = true;
-                queue.push(s);
-            }
-        }
-        inside
-    }
-
-    /// Removes from `alive` the states from which Right can force play into `lose` or out of
-    /// `alive` (Left stuck counts: she has no move left in `alive`).
-    fn remove_right_attractor(&self, alive: &mut [bool], lose: Vec<usize>) {
-        let n = self.states();
-        let mut open: Vec<u32> = (0..n)
-            .map(|s| {
-                self.row(s)
-                    .iter()
-                    .filter(|&&e| alive[(e / 2) as usize])
-                    .count() as u32
-            })
-            .collect();
-        let mut gone = vec![false; n];
-        for &s in &lose {
-            gone[s] = true;
-        }
-        let mut queue = lose;
-        while let Some(t) = queue.pop() {
-            for &e in self.into(t) {
-                let s = (e / 2) as usize;
-                if !alive[s] || gone[s] {
-                    continue;
-                }
-                if Self::left_to_move(s) {
-                    open[s] -= 1;
-                    if open[s] > 0 {
-                        continue;
-                    }
-                }
-                gone[s] = true;
-                queue.push(s);
-            }
-        }
-        for s in 0..n {
-            if gone[s] {
-                alive[s] = false;
-            }
-        }
-    }
-}
 
 /// The moves of `g` (from node 0's part) that lie on an infinite alternating run: `(from, to,
 /// left)`, Right's moves first.
@@ -378,7 +141,58 @@ fn without_moves(g: &LoopyGraph, moves: &[(u32, u32, bool)]) -> LoopyGraph {
 /// [`CgtError::NotStopperSided`] when the deletions leave an alternating run;
 /// [`CgtError::TooBig`] past the limits of the comparisons.
 pub fn onside(g: &LoopyGraph, x: u32) -> Result<Stopper, CgtError> {
-    let mut h = g.restricted(x);
+    let h = g.restricted(x);
+    if h.is_stopper(0) {
+        return Stopper::new(&h, 0);
+    }
+    match reduced_onside(&h) {
+        Ok(Some(s)) => return Ok(s),
+        Ok(None) => {}
+        Err(e) if h.node_count() > MAX_DELETION_POSITIONS => return Err(e),
+        Err(_) => {}
+    }
+    if h.node_count() > MAX_DELETION_POSITIONS {
+        let stuck = h.alternating_cycle(0).unwrap_or(0);
+        return Err(CgtError::NotStopperSided(u64::from(stuck)));
+    }
+    deleted_onside(h, false)
+}
+
+/// The onside of node 0 of `h` found on its reduced form ([`onside_reduced`]) and checked
+/// against `h`, or `None` when the deletions on the reduced form find none that checks.
+fn reduced_onside(h: &LoopyGraph) -> Result<Option<Stopper>, CgtError> {
+    let r = onside_reduced(h)?;
+    let s = match deleted_onside(r, true) {
+        Ok(s) => s,
+        Err(CgtError::NotStopperSided(_)) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    // The reductions keep the onside by the theory; the answer is checked all the same, by
+    // two comparisons with a small stopper (|h| x |s| pairs).
+    let same = onside_leq(h, 0, s.graph(), 0)? && onside_leq(s.graph(), 0, h, 0)?;
+    Ok(same.then_some(s))
+}
+
+/// The most positions whose onside is looked for by deletions on the game itself when the
+/// reduced game gives none (each deletion a comparison over pairs of positions).
+const MAX_DELETION_POSITIONS: usize = 256;
+
+/// The onside of node `x` of `g` by deleting moves of `g` itself, each deletion checked, as
+/// [`onside`] did before it reduced the game first: the same answers where it finds one, in
+/// minutes past a few hundred positions. The oracle the tests check [`onside`] against.
+///
+/// # Errors
+/// As [`onside`].
+pub fn onside_by_deletion(g: &LoopyGraph, x: u32) -> Result<Stopper, CgtError> {
+    deleted_onside(g.restricted(x), false)
+}
+
+/// The most positions of a game whose onside deletions are not followed by a reduction (one
+/// order of all pairs costs about as much as one comparison).
+const REDUCE_AGAIN_FROM: usize = 32;
+
+/// The onside of node 0 of `h` by deleting moves on alternating runs, each deletion checked.
+fn deleted_onside(mut h: LoopyGraph, reduce: bool) -> Result<Stopper, CgtError> {
     let mut trials = 0usize;
     loop {
         let moves = alternating_moves(&h);
@@ -404,6 +218,9 @@ pub fn onside(g: &LoopyGraph, x: u32) -> Result<Stopper, CgtError> {
             cut = cut_batch(&h, &batch, &mut trials)?;
         }
         match cut {
+            Some(smaller) if reduce && smaller.node_count() > REDUCE_AGAIN_FROM => {
+                h = onside_reduced(&smaller.restricted(0))?;
+            }
             Some(smaller) => h = smaller.restricted(0),
             None => return Err(CgtError::NotStopperSided(u64::from(stuck))),
         }
@@ -454,9 +271,10 @@ pub fn offside(g: &LoopyGraph, x: u32) -> Result<Stopper, CgtError> {
     Ok(onside(&g.negated(), x)?.negated())
 }
 
-/// The most positions of a game that is not a stopper whose sides [`loopy_value`] looks for
-/// (each cut of a move is a comparison over pairs of positions: `TTT..FFF`'s 560 take minutes).
-pub const MAX_SIDES_POSITIONS: usize = 256;
+/// The most positions of a game that is not a stopper whose sides [`loopy_value`] and
+/// [`Sides::new`] look for: the onside order of all pairs of positions
+/// ([`super::onside_order`], [`super::MAX_ORDER_PAIRS`] pairs) is what reduces the game.
+pub const MAX_SIDES_POSITIONS: usize = 4096;
 
 /// The value of node `v` of `g` as the commands and the Python module give it: a stopper's
 /// simplest form or a game's sides (`Ok(Ok(_))`), or why there are none (`Ok(Err(reason))`:
@@ -512,9 +330,9 @@ impl Sides {
             return Ok(Sides::of_stopper(Stopper::new(g, x)?));
         }
         let positions = g.reachable(&[x]).len();
-        if positions > MAX_STOPPER_NODES {
+        if positions > MAX_SIDES_POSITIONS {
             return Err(CgtError::TooBig(format!(
-                "a game of {positions} positions is more than the {MAX_STOPPER_NODES} whose \
+                "a game of {positions} positions is more than the {MAX_SIDES_POSITIONS} whose \
                  sides this program finds"
             )));
         }

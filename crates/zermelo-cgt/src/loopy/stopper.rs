@@ -347,7 +347,12 @@ fn bypass(
     Ok(changed)
 }
 
-fn drop_dominated(g: &mut LoopyGraph, v: u32, left: bool, le: &impl Fn(u32, u32) -> bool) -> bool {
+pub(super) fn drop_dominated(
+    g: &mut LoopyGraph,
+    v: u32,
+    left: bool,
+    le: &impl Fn(u32, u32) -> bool,
+) -> bool {
     let opts = g.options(v, left).to_vec();
     // Left keeps the greatest options, Right the least; of equal ones the first.
     let worse = |a: u32, b: u32| if left { le(a, b) } else { le(b, a) };
