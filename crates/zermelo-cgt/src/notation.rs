@@ -9,14 +9,17 @@
 //! | nimbers, number + nimber | `*`, `*3`, `1*`, `-1/2*2` |
 //! | `k` ups (`↑ = {0|*}`), plus number and nimber | `^`, `v`, `^^`, `vv`, `^3`, `v4`, `^*`, `1v*3` |
 //! | `{x | -x}` for a number `x > 0` | `+-1`, `+-1/2` |
-//! | anything else | `{1|*}`, `{3|{2|0}}`, `{0,*|0}` (options in the same notation) |
+//! | anything else | `{1|*}`, `{0,*|0}`, `{3||2|0}` (options in the same notation, with slashes) |
+//!
+//! Slashes as CGSuite prints them: a side with one option shows it without its braces, and the
+//! outer bars are one more than the most bars inside: `{3||2|0}` is `{3|{2|0}}`,
+//! `{2|1||0|-1}` is `{{2|1}|{0|-1}}`.
 //!
 //! Up multiples are recognised for `|k| <= 8` and infinitesimals whose stops agree; beyond that
 //! the braces form is printed, which is always valid input.
 //!
 //! The parser reads everything printed, plus sums and differences (`1 + *`, `^ - *`), switches
-//! `x+-y` (= `{x+y | x-y}`), negation `-{1|0}`, `^^^`, and CGSuite's slashes (`{3||2|0}` is
-//! `{3|{2|0}}`).
+//! `x+-y` (= `{x+y | x-y}`), negation `-{1|0}`, `^^^`, and braces inside braces (`{3|{2|0}}`).
 
 use std::fmt;
 use std::ops::Neg;
@@ -41,30 +44,95 @@ impl fmt::Display for Value {
     }
 }
 
+impl Value {
+    /// The value in slash notation, for printing it as an option of a larger game.
+    pub(crate) fn shown(self) -> Shown {
+        store().shown(self)
+    }
+}
+
+/// A game's text in CGSuite's slash notation: `{3||2|0}` for `{3|{2|0}}`. A side with one
+/// option shows it without its braces, and the game's own bars are one more than the most
+/// bars of those; an option among several keeps its braces. The parser splits at the longest
+/// run of bars, so the text reads back as the same game.
+#[derive(Clone, Debug)]
+pub(crate) struct Shown {
+    /// The text, without outer braces when `bars > 0`.
+    text: String,
+    /// The bars between the sides of the outermost braces left out (0: a name, no braces).
+    bars: usize,
+}
+
+impl Shown {
+    /// A name (`1/2`, `^*`, `on`, `a:{0|a}`): never braced again.
+    pub(crate) fn atom(text: String) -> Self {
+        Shown { text, bars: 0 }
+    }
+
+    /// `{left|right}`, with its outer braces left out until [`Shown::braced`].
+    pub(crate) fn options(left: Vec<Shown>, right: Vec<Shown>) -> Self {
+        fn side(options: Vec<Shown>) -> (String, usize) {
+            if options.len() == 1 {
+                let only = options.into_iter().next().expect("one option");
+                (only.text, only.bars)
+            } else {
+                let texts: Vec<String> = options.into_iter().map(Shown::braced).collect();
+                (texts.join(","), 0)
+            }
+        }
+        let (l, lb) = side(left);
+        let (r, rb) = side(right);
+        let bars = lb.max(rb) + 1;
+        Shown {
+            text: format!("{l}{}{r}", "|".repeat(bars)),
+            bars,
+        }
+    }
+
+    /// The text as a whole game: in braces unless a name.
+    pub(crate) fn braced(self) -> String {
+        if self.bars == 0 {
+            self.text
+        } else {
+            format!("{{{}}}", self.text)
+        }
+    }
+}
+
 impl Store {
     fn show(&mut self, v: Value) -> String {
+        self.shown(v).braced()
+    }
+
+    /// `v` in slash notation: a name for it (a number, an infinitesimal, a switch) or its
+    /// options with their bars counted (module docs).
+    fn shown(&mut self, v: Value) -> Shown {
+        if let Some(text) = self.name(v) {
+            return Shown::atom(text);
+        }
+        let (left, right) = (self.left(v), self.right(v));
+        let l: Vec<Shown> = left.into_iter().map(|o| self.shown(o)).collect();
+        let r: Vec<Shown> = right.into_iter().map(|o| self.shown(o)).collect();
+        Shown::options(l, r)
+    }
+
+    /// `v`'s name when it has one: a number, `x + k.^ + *m`, or `+-x`.
+    fn name(&mut self, v: Value) -> Option<String> {
         if let Some(x) = self.as_number(v) {
-            return x.to_string();
+            return Some(x.to_string());
         }
         if let Some(text) = self.show_infinitesimal(v) {
-            return text;
+            return Some(text);
         }
         let (left, right) = (self.left(v), self.right(v));
         if let ([a], [b]) = (left.as_slice(), right.as_slice()) {
             if let Some(x) = self.as_number(*a) {
                 if x > Dyadic::ZERO && self.as_number(*b) == Some(x.neg()) {
-                    return format!("+-{x}");
+                    return Some(format!("+-{x}"));
                 }
             }
         }
-        let list = |s: &mut Store, opts: Vec<Value>| -> String {
-            opts.into_iter()
-                .map(|o| s.show(o))
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        let (l, r) = (list(self, left), list(self, right));
-        format!("{{{l}|{r}}}")
+        None
     }
 
     /// `x + k.^ + *m` when `v` is one, for `|k| <= MAX_UPS`.

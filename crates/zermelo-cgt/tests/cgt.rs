@@ -198,7 +198,10 @@ fn notation_prints_the_simplest_forms() {
         "+-1",
         "+-1/2",
         "{1|*}",
-        "{3|{2|0}}",
+        "{3||2|0}",
+        "{2|1||0|-1}",
+        "{3|||2||1|0}",
+        "{0,{1|0}|-1}",
         "^3",
         "{2|0}",
     ] {
@@ -211,7 +214,8 @@ fn notation_prints_the_simplest_forms() {
     assert_eq!(v("{0|*}").to_string(), "^");
     assert_eq!(v("{0,*|0}").to_string(), "^*");
     assert_eq!(v("{0|0}").to_string(), "*");
-    assert_eq!(v("{3||2|0}").to_string(), "{3|{2|0}}");
+    assert_eq!(v("{3|{2|0}}").to_string(), "{3||2|0}");
+    assert_eq!(v("{{3|2}|{-1|-3}}").to_string(), "{3|2||-1|-3}");
     assert_eq!(v("1+-1").to_string(), "{2|0}");
     assert_eq!(v("^^^").to_string(), "^3");
     assert_eq!(v("1 + * - 1/2").to_string(), "1/2*");

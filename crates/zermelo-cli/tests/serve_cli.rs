@@ -370,7 +370,7 @@ fn serves_thermographs() {
     );
     assert_eq!(
         (v["value"].as_str(), v["mean"].as_str()),
-        (Some("{2|{1|0}}"), Some("5/4"))
+        (Some("{2||1|0}"), Some("5/4"))
     );
     assert_eq!(v["temperature"], "3/4");
     assert_eq!(

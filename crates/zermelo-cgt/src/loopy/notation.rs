@@ -4,8 +4,8 @@
 //! Printed: a follower with no cycle below it as its short value (`1/2`, `^*`, `{1|*}`); `on`
 //! (`{pass|}`), `off` (`{|pass}`), `over` (`{0|pass}`), `under` (`{pass|0}`), `xover`
 //! (`{x|pass}`) and `xunder` (`{pass|x}`) for a number `x`, `upon` (`{pass|*}`); anything else
-//! as `{L|R}`, where `pass` is the node itself and a node met again below itself is named:
-//! `a:{0|{a|*}}`.
+//! as `{L|R}` with CGSuite's slashes (`{on||0|-1/2}` is `{on|{0|-1/2}}`), where `pass` is the
+//! node itself and a node met again below itself is named: `a:{0||a|*}`.
 //!
 //! Read: all of the short notation, plus those names and `dud` (`{pass|pass}`), `pass` (the
 //! innermost braces), `name:{...}` and references to it inside, sums and negatives of games
@@ -21,7 +21,7 @@ use std::fmt;
 use super::stopper::node_value;
 use super::{LoopyGraph, Sides, Stopper};
 use crate::error::CgtError;
-use crate::notation::ParseValueError;
+use crate::notation::{ParseValueError, Shown};
 use crate::{Dyadic, Value};
 
 impl fmt::Display for Stopper {
@@ -34,7 +34,7 @@ impl fmt::Display for Stopper {
             named: 0,
             stack: Vec::new(),
         };
-        f.write_str(&p.node(0))
+        f.write_str(&p.node(0).braced())
     }
 }
 
@@ -78,34 +78,42 @@ impl Printer<'_> {
         }
     }
 
-    fn node(&mut self, v: u32) -> String {
+    fn node(&mut self, v: u32) -> Shown {
         if let Some(x) = self.value(v) {
-            return x.to_string();
+            return x.shown();
         }
         if let Some(s) = self.special(v) {
-            return s;
+            return Shown::atom(s);
         }
         if self.stack.contains(&v) {
             if let Some(name) = self.names.get(&v) {
-                return name.clone();
+                return Shown::atom(name.clone());
             }
             let name = name_of(self.named);
             self.named += 1;
             self.names.insert(v, name.clone());
-            return name;
+            return Shown::atom(name);
         }
         self.stack.push(v);
         let mut sides = [Vec::new(), Vec::new()];
         for (side, left) in [(0, true), (1, false)] {
             for &w in self.g.options(v, left) {
-                let text = if w == v { "pass".into() } else { self.node(w) };
-                sides[side].push(text);
+                let shown = if w == v {
+                    Shown::atom("pass".into())
+                } else {
+                    self.node(w)
+                };
+                sides[side].push(shown);
             }
         }
         self.stack.pop();
-        let body = format!("{{{}|{}}}", sides[0].join(","), sides[1].join(","));
+        let passes = self.g.left(v).contains(&v) || self.g.right(v).contains(&v);
+        let [l, r] = sides;
+        let body = Shown::options(l, r);
         match self.names.remove(&v) {
-            Some(name) => format!("{name}:{body}"),
+            Some(name) => Shown::atom(format!("{name}:{}", body.braced())),
+            // `pass` is the innermost braces: a node with it keeps its own.
+            None if passes => Shown::atom(body.braced()),
             None => body,
         }
     }

@@ -98,7 +98,7 @@ def _answer(d: dict[str, Any]) -> Value:
 
 def show(text: str, *, max_work: int = NOTATION_WORK) -> Value:
     """Evaluates a value written in CGSuite's notation, short (``"{3||2|0}"``, ``"^ + *"``) or
-    loopy (``"on"``, ``"{pass|3/2}"``, ``"a:{0|{a|*}}"``, sums of them)."""
+    loopy (``"on"``, ``"{pass|3/2}"``, ``"a:{0||a|*}"``, sums of them)."""
     d = _show(text, max_work)
     if "holds" in d:
         raise ValueError(f"{text!r} is a comparison: use zermelo.cgt.holds")
