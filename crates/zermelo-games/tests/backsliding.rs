@@ -150,8 +150,7 @@ fn published_values() {
 }
 
 /// CGSuite's value of `ttt..fff` (GameStripTest.scala: `{on||0|-1/2} & {1/2|0||off}`), the
-/// sides found here equal as stoppers (zermelo prints the same sides as
-/// `{on||0|-1/2} & {1/2|0||off}`). Its 560 positions are reduced by the onside order of all
+/// sides found here equal as stoppers and printed as CGSuite prints them. Its 560 positions are reduced by the onside order of all
 /// pairs first (the deletions on the whole game took 300 comparisons, 2.5 minutes of CPU).
 #[test]
 fn ttt_ff_sides_are_cgsuites() {
@@ -167,4 +166,23 @@ fn ttt_ff_sides_are_cgsuites() {
     assert!(equal(sides.offside(), &stopper("{1/2|0||off}")), "{sides}");
     assert_eq!(sides.to_string(), "{on||0|-1/2} & {1/2|0||off}");
     assert_eq!(sides.outcome().unwrap(), b.outcomes()[0]);
+}
+
+/// Past CGSuite's examples: with one more empty square (1,680 positions) and with four toads
+/// and frogs (3,150), each side can keep play going whatever the other does: `dud` (`on &
+/// off`), its outcome the draws retrograde analysis gives. The comparisons of the deletions
+/// run on the product of the two graphs, unstored, past 2^23 moves of pairs.
+#[test]
+fn wider_strips_are_dud() {
+    for strip in ["TTT...FFF", "TTTT..FFFF"] {
+        let b = Backsliding::explore(&Strip::parse(strip).unwrap());
+        let sides = b.sides(0).unwrap();
+        assert_eq!(sides.to_string(), "dud", "{strip}");
+        assert_eq!(sides.outcome().unwrap(), b.outcomes()[0], "{strip}");
+        let o = b.outcomes()[0];
+        assert_eq!(
+            (o.left_first, o.right_first),
+            (Result3::Draw, Result3::Draw)
+        );
+    }
 }

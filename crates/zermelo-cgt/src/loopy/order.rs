@@ -11,7 +11,8 @@
 //! * [`onside_order`] decides it for every pair of positions of one graph at once, on the
 //!   product of the graph with itself, whose moves are never stored: a pair's moves and the
 //!   moves into it are read off the graph and its reverse, so the game takes 5 bytes a state
-//!   (`2 k^2` states for `k` positions).
+//!   (`2 k^2` states for `k` positions). A comparison whose reachable pairs have too many
+//!   moves to store is played on that product of its two graphs too.
 //!
 //! Both solve the Büchi game by nested attractors ([`left_wins`]): O(P * M) for P states and M
 //! moves of pairs in the worst case, a few passes over the moves in practice.
@@ -34,11 +35,35 @@ pub const MAX_ORDER_PAIRS: usize = 1 << 24;
 /// `G+ <= H+`: is the onside of node `a` of `g` at most the onside of node `b` of `h`? For
 /// stoppers this is the order of stoppers.
 ///
+/// The pairs reachable from `(a, b)` are stored with their moves up to [`MAX_SIDE_PAIR_MOVES`];
+/// past that the game is played on every pair, its moves read off the graphs (as
+/// [`onside_order`]).
+///
 /// # Errors
-/// [`CgtError::TooBig`] past [`MAX_SIDE_PAIR_MOVES`] moves of pairs.
+/// [`CgtError::TooBig`] past [`MAX_ORDER_PAIRS`] pairs or [`MAX_ORDER_PAIR_MOVES`] moves of
+/// pairs when the reachable ones are more than [`MAX_SIDE_PAIR_MOVES`].
 pub fn onside_leq(g: &LoopyGraph, a: u32, h: &LoopyGraph, b: u32) -> Result<bool, CgtError> {
-    let arena = PairArena::build(g, a, h, b)?;
-    Ok(left_wins(&arena)[1])
+    match PairArena::build(g, a, h, b) {
+        Ok(arena) => Ok(left_wins(&arena)[1]),
+        Err(stored) => {
+            // Past what is stored: every pair, its moves read off the graphs.
+            let (kg, kh) = (g.node_count(), h.node_count());
+            let moves = |x: &LoopyGraph| -> usize {
+                (0..x.node_count() as u32)
+                    .map(|v| x.left(v).len() + x.right(v).len())
+                    .sum()
+            };
+            let pair_moves = kg
+                .saturating_mul(moves(h))
+                .saturating_add(kh.saturating_mul(moves(g)))
+                .saturating_mul(2);
+            if kg.saturating_mul(kh) > MAX_ORDER_PAIRS || pair_moves > MAX_ORDER_PAIR_MOVES {
+                return Err(stored);
+            }
+            let pair = a as usize * kh + b as usize;
+            Ok(left_wins(&Product::new(g, h))[2 * pair + 1])
+        }
+    }
 }
 
 /// `G- <= H-`: the offside order (the onside order of `-H` and `-G`).
@@ -67,7 +92,7 @@ pub fn onside_order(g: &LoopyGraph) -> Result<Vec<bool>, CgtError> {
              {MAX_ORDER_PAIRS} pairs or {MAX_ORDER_PAIR_MOVES} moves of pairs"
         )));
     }
-    let product = Square::new(g);
+    let product = Product::new(g, g);
     let wins = left_wins(&product);
     Ok((0..k * k).map(|p| wins[2 * p + 1]).collect())
 }
@@ -321,50 +346,54 @@ impl Arena for PairArena {
     }
 }
 
-/// Every pair `(a, b)` of nodes of one graph, standing for `b - a`: state `2 (a k + b)` has
-/// Left to move, `2 (a k + b) + 1` Right. Moves are read off the graph (forward) and its
-/// reverse (backward); a move in `b` is flagged.
-struct Square<'a> {
+/// Every pair `(a, b)` of a node `a` of `g` and a node `b` of `h`, standing for `b - a`: state
+/// `2 (a k + b)` has Left to move, `2 (a k + b) + 1` Right, for the `k` nodes of `h`. Moves are
+/// read off the graphs (forward) and their reverses (backward); a move in `b` is flagged.
+struct Product<'a> {
     g: &'a LoopyGraph,
-    /// `into_left[v]`: the nodes with a Left move to `v`; `into_right` likewise.
-    into_left: Vec<Vec<u32>>,
-    into_right: Vec<Vec<u32>>,
+    h: &'a LoopyGraph,
+    /// `into_g[0][v]`: the nodes of `g` with a Right move to `v`, `into_g[1][v]` with a Left
+    /// move; `into_h` likewise for `h`.
+    into_g: [Vec<Vec<u32>>; 2],
+    into_h: [Vec<Vec<u32>>; 2],
     k: usize,
 }
 
-impl<'a> Square<'a> {
-    fn new(g: &'a LoopyGraph) -> Square<'a> {
-        let k = g.node_count();
-        let mut into_left = vec![Vec::new(); k];
-        let mut into_right = vec![Vec::new(); k];
-        for v in 0..k as u32 {
-            for &w in g.left(v) {
-                into_left[w as usize].push(v);
+/// The moves into each node of `g`: Right's, then Left's.
+fn reversed(g: &LoopyGraph) -> [Vec<Vec<u32>>; 2] {
+    let k = g.node_count();
+    let mut into = [vec![Vec::new(); k], vec![Vec::new(); k]];
+    for v in 0..k as u32 {
+        for (side, left) in [(0, false), (1, true)] {
+            for &w in g.options(v, left) {
+                into[side][w as usize].push(v);
             }
-            for &w in g.right(v) {
-                into_right[w as usize].push(v);
-            }
-        }
-        Square {
-            g,
-            into_left,
-            into_right,
-            k,
         }
     }
+    into
+}
 
-    fn into(&self, v: u32, left: bool) -> &[u32] {
-        if left {
-            &self.into_left[v as usize]
+impl<'a> Product<'a> {
+    fn new(g: &'a LoopyGraph, h: &'a LoopyGraph) -> Product<'a> {
+        let into_g = reversed(g);
+        let into_h = if std::ptr::eq(g, h) {
+            into_g.clone()
         } else {
-            &self.into_right[v as usize]
+            reversed(h)
+        };
+        Product {
+            g,
+            h,
+            into_g,
+            into_h,
+            k: h.node_count(),
         }
     }
 }
 
-impl Arena for Square<'_> {
+impl Arena for Product<'_> {
     fn states(&self) -> usize {
-        2 * self.k * self.k
+        2 * self.g.node_count() * self.k
     }
 
     fn left_to_move(&self, s: usize) -> bool {
@@ -375,12 +404,12 @@ impl Arena for Square<'_> {
     /// `a -> a^L`; the other player moves next.
     fn moves(&self, s: usize, mut f: impl FnMut(usize, bool)) {
         let (p, left) = (s / 2, s % 2 == 0);
-        let (a, b) = ((p / self.k) as u32, (p % self.k) as u32);
+        let (a, b) = (p / self.k, (p % self.k) as u32);
         let next = usize::from(left);
-        for &bb in self.g.options(b, left) {
-            f(2 * (a as usize * self.k + bb as usize) + next, true);
+        for &bb in self.h.options(b, left) {
+            f(2 * (a * self.k + bb as usize) + next, true);
         }
-        for &aa in self.g.options(a, !left) {
+        for &aa in self.g.options(a as u32, !left) {
             f(2 * (aa as usize * self.k + b as usize) + next, false);
         }
     }
@@ -389,13 +418,13 @@ impl Arena for Square<'_> {
     /// `a' -> a` by a Right move of `a'`), and the other way round.
     fn moves_into(&self, t: usize, mut f: impl FnMut(usize, bool)) {
         let (p, right_next) = (t / 2, t % 2 == 1);
-        let (a, b) = ((p / self.k) as u32, (p % self.k) as u32);
+        let (a, b) = (p / self.k, p % self.k);
         let before = usize::from(!right_next);
-        for &bb in self.into(b, right_next) {
-            f(2 * (a as usize * self.k + bb as usize) + before, true);
+        for &bb in &self.into_h[usize::from(right_next)][b] {
+            f(2 * (a * self.k + bb as usize) + before, true);
         }
-        for &aa in self.into(a, !right_next) {
-            f(2 * (aa as usize * self.k + b as usize) + before, false);
+        for &aa in &self.into_g[usize::from(!right_next)][a] {
+            f(2 * (aa as usize * self.k + b) + before, false);
         }
     }
 }
