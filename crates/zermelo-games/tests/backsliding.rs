@@ -171,13 +171,29 @@ fn ttt_ff_sides_are_cgsuites() {
 /// Past CGSuite's examples: with one more empty square (1,680 positions) and with four toads
 /// and frogs (3,150), each side can keep play going whatever the other does: `dud` (`on &
 /// off`), its outcome the draws retrograde analysis gives. The comparisons of the deletions
-/// run on the product of the two graphs, unstored, past 2^23 moves of pairs.
+/// run on the product of the two graphs, unstored, past 2^23 moves of pairs. Checked apart from
+/// the order: the onside is `on` iff Left, moving second, is never stuck when Right may also
+/// pass (`G - on`, where Left has no move in `-on` and Right may pass there), retrograde analysis
+/// of the graph with a pass added for Right; the offside `off` likewise.
 #[test]
 fn wider_strips_are_dud() {
+    let with_passes = |g: &zermelo_cgt::loopy::LoopyGraph, left: bool| {
+        let mut h = g.clone();
+        for v in 0..h.node_count() as u32 {
+            if left {
+                h.add_left(v, v);
+            } else {
+                h.add_right(v, v);
+            }
+        }
+        h.outcomes()
+    };
     for strip in ["TTT...FFF", "TTTT..FFFF"] {
         let b = Backsliding::explore(&Strip::parse(strip).unwrap());
         let sides = b.sides(0).unwrap();
         assert_eq!(sides.to_string(), "dud", "{strip}");
+        assert_ne!(with_passes(b.graph(), false)[0].right_first, Result3::Loss);
+        assert_ne!(with_passes(b.graph(), true)[0].left_first, Result3::Win);
         assert_eq!(sides.outcome().unwrap(), b.outcomes()[0], "{strip}");
         let o = b.outcomes()[0];
         assert_eq!(
@@ -185,4 +201,8 @@ fn wider_strips_are_dud() {
             (Result3::Draw, Result3::Draw)
         );
     }
+    // The check can fail: TTT..FFF's onside {on||0|-1/2} is below on, its offside above off.
+    let b = Backsliding::explore(&Strip::parse("TTT..FFF").unwrap());
+    assert_eq!(with_passes(b.graph(), false)[0].right_first, Result3::Loss);
+    assert_eq!(with_passes(b.graph(), true)[0].left_first, Result3::Win);
 }
