@@ -323,6 +323,19 @@ fn games_past_the_memory_limit_exit_3() {
     let r = run(&dir, &["--max-memory", "1G", "game", "domineering", board]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("value 1"), "{}", r.stdout);
+    // Loopy sides: the order of all pairs of TTT...FFF's 1,680 positions (about 79 MB) is
+    // checked against the limit before it is allocated.
+    let strip = ["game", "toads-frogs", "--backsliding", "TTT...FFF"];
+    let r = run(&dir, &[&["--max-memory", "20M"][..], &strip].concat());
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("memory limit of 20.0 MiB"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&dir, &[&["--max-memory", "1G"][..], &strip].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("value dud"), "{}", r.stdout);
 }
 
 /// `cgt thermograph`: the lines, the JSON walls (exact points), the picture, a file position,

@@ -32,7 +32,7 @@ mod stopper;
 pub use components::stopper_values;
 pub use notation::{is_loopy_text, parse_loopy, LoopyExpr, MAX_NOTATION_SIDES_POSITIONS};
 pub use order::{
-    offside_leq, onside_leq, onside_order, MAX_ORDER_PAIRS, MAX_ORDER_PAIR_MOVES,
+    offside_leq, onside_leq, onside_order, order_bytes, MAX_ORDER_PAIRS, MAX_ORDER_PAIR_MOVES,
     MAX_SIDE_PAIR_MOVES,
 };
 pub use sides::{

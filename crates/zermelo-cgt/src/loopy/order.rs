@@ -32,6 +32,14 @@ pub const MAX_ORDER_PAIR_MOVES: usize = 1 << 27;
 /// positions.
 pub const MAX_ORDER_PAIRS: usize = 1 << 24;
 
+/// The bytes the order of all pairs of a game of `k` positions takes at most: two states a pair,
+/// each with 6 bytes of marks and counters and up to 8 in the queues (measured: 12 a state on
+/// `TTTT..FFFF`). Checked against the memory limit ([`crate::check_memory`]) before a game's
+/// sides or simplest form are looked for.
+pub fn order_bytes(k: usize) -> u64 {
+    (k as u64).saturating_mul(k as u64).saturating_mul(2 * 14)
+}
+
 /// `G+ <= H+`: is the onside of node `a` of `g` at most the onside of node `b` of `h`? For
 /// stoppers this is the order of stoppers.
 ///
@@ -118,7 +126,10 @@ fn left_wins(arena: &impl Arena) -> Vec<bool> {
     let mut queue = Vec::new();
     loop {
         recurrence(arena, &alive, &mut open, &mut mark, &mut queue);
-        let lose: Vec<usize> = (0..n).filter(|&s| alive[s] && !mark[s]).collect();
+        let lose: Vec<u32> = (0..n)
+            .filter(|&s| alive[s] && !mark[s])
+            .map(|s| s as u32)
+            .collect();
         if lose.is_empty() {
             return alive;
         }
@@ -133,7 +144,7 @@ fn recurrence(
     alive: &[bool],
     open: &mut [u32],
     inside: &mut [bool],
-    queue: &mut Vec<usize>,
+    queue: &mut Vec<u32>,
 ) {
     let n = arena.states();
     inside.fill(false);
@@ -155,11 +166,11 @@ fn recurrence(
         open[s] = not_done;
         if enters {
             inside[s] = true;
-            queue.push(s);
+            queue.push(s as u32);
         }
     }
     while let Some(t) = queue.pop() {
-        arena.moves_into(t, |s, flag| {
+        arena.moves_into(t as usize, |s, flag| {
             if flag || !alive[s] || inside[s] {
                 return;
             }
@@ -170,7 +181,7 @@ fn recurrence(
                 }
             }
             inside[s] = true;
-            queue.push(s);
+            queue.push(s as u32);
         });
     }
 }
@@ -180,7 +191,7 @@ fn recurrence(
 fn remove_right_attractor(
     arena: &impl Arena,
     alive: &mut [bool],
-    lose: Vec<usize>,
+    lose: Vec<u32>,
     open: &mut [u32],
     gone: &mut [bool],
 ) {
@@ -194,11 +205,11 @@ fn remove_right_attractor(
     }
     gone.fill(false);
     for &s in &lose {
-        gone[s] = true;
+        gone[s as usize] = true;
     }
     let mut queue = lose;
     while let Some(t) = queue.pop() {
-        arena.moves_into(t, |s, _| {
+        arena.moves_into(t as usize, |s, _| {
             if !alive[s] || gone[s] {
                 return;
             }
@@ -209,7 +220,7 @@ fn remove_right_attractor(
                 }
             }
             gone[s] = true;
-            queue.push(s);
+            queue.push(s as u32);
         });
     }
     for s in 0..n {

@@ -284,8 +284,13 @@ pub const MAX_SIDES_POSITIONS: usize = 4096;
 /// # Errors
 /// Past the work limits of the comparisons (a [`CgtError::TooBig`] the caller reports as such).
 pub fn loopy_value(g: &LoopyGraph, v: u32) -> Result<Result<Sides, String>, CgtError> {
+    let n = g.reachable(&[v]).len();
+    if n <= MAX_SIDES_POSITIONS.max(MAX_STOPPER_NODES) {
+        // The order of all pairs of positions is the largest table; past the memory limit
+        // the caller stops (exit 3 on the command line), before it is allocated.
+        crate::check_memory(super::order_bytes(n))?;
+    }
     if !g.is_stopper(v) {
-        let n = g.reachable(&[v]).len();
         if n > MAX_SIDES_POSITIONS {
             return Ok(Err(format!(
                 "not a stopper, and its sides are looked for up to {MAX_SIDES_POSITIONS} \
@@ -302,7 +307,7 @@ pub fn loopy_value(g: &LoopyGraph, v: u32) -> Result<Result<Sides, String>, CgtE
     }
     match Stopper::new(g, v) {
         Ok(s) => Ok(Ok(Sides::of_stopper(s))),
-        Err(e @ CgtError::TooBig(_)) if g.reachable(&[v]).len() > MAX_STOPPER_NODES => {
+        Err(e @ CgtError::TooBig(_)) if n > MAX_STOPPER_NODES => {
             Ok(Err(format!("not simplified: {e}")))
         }
         Err(e) => Err(e),
