@@ -676,11 +676,19 @@ impl Store<'_> {
             // A block that straddles two sides to move or two pawn placements is read.
             a.0 != b.0 || walk.pawns_of(&a.1) != walk.pawns_of(&b.1) || walk.wanted(a.0, &a.1)
         };
-        let counts = walk.prober.own.par_entries(wanted, |first, entries| {
+        let own = walk.prober.own;
+        // A DTZ table's filler marks the holes: the other entries' boards are only decoded.
+        let marked = own.entries_mark_holes();
+        let counts = own.par_entries(wanted, |first, entries| {
             let mut n = 0;
             for (k, e) in entries.enumerate() {
                 let idx = first + k as u64;
-                let Some(b) = game.legal_board(idx) else {
+                let board = if marked {
+                    (!own.entry_marks_hole(e)).then(|| game.board(idx))
+                } else {
+                    game.legal_board(idx)
+                };
+                let Some(b) = board else {
                     continue;
                 };
                 if walk.wanted(b.turn, &b.sq) {
