@@ -430,7 +430,7 @@ impl RowIndex {
         // Where the parts of single pieces the row may move begin, and the factors of the
         // second and third leading pieces when they are such parts.
         let mut leading_parts = None;
-        let (transform, start, index) = match shape {
+        let (transform, start) = match shape {
             RowShape::Pawnless(leading) => {
                 let lead = leading.count();
                 let t = pawnless_transform(at, lead);
@@ -442,24 +442,22 @@ impl RowIndex {
                 {
                     return None;
                 }
-                let index = pawnless_index(layout, leading, &mut at.to_vec());
                 // With the first leading piece off the diagonal, the other two count as
                 // pieces of their own (`three_leading_index`), worth 62 and 1 leading steps.
                 if leading == Leading::ThreeUnique && first_off {
                     leading_parts = Some([62 * layout.factors[0], layout.factors[0]]);
-                    (t, 1, index)
+                    (t, 1)
                 } else {
-                    (t, lead, index)
+                    (t, lead)
                 }
             }
-            RowShape::Pawns { lead, other } => {
+            RowShape::Pawns { lead, .. } => {
                 lead_pawn_file(at, lead);
                 let t = Transform {
                     xor: if at[0] & 0x04 != 0 { 0x07 } else { 0 },
                     diagonal: false,
                 };
-                let index = pawn_index(layout, lead, other, &mut at.to_vec());
-                (t, lead + other, index)
+                (t, lead + other_pawns(shape))
             }
         };
         // A part: its first piece, its size and factor.
@@ -477,6 +475,10 @@ impl RowIndex {
         if p < start || !alone {
             return None;
         }
+        let index = match shape {
+            RowShape::Pawnless(leading) => pawnless_index(layout, leading, &mut sq.to_vec()),
+            RowShape::Pawns { lead, other } => pawn_index(layout, lead, other, &mut at.to_vec()),
+        };
         for s in at.iter_mut() {
             *s = transform.apply(*s);
         }
@@ -530,6 +532,13 @@ impl RowIndex {
             }
         }
         idx
+    }
+}
+
+fn other_pawns(shape: RowShape) -> usize {
+    match shape {
+        RowShape::Pawns { other, .. } => other,
+        RowShape::Pawnless(_) => 0,
     }
 }
 

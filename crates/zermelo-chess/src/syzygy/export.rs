@@ -229,10 +229,13 @@ impl Plan {
         })
     }
 
-    /// The slot of the piece zermelo's index moves first (its last slot), if it is the only
-    /// one of its kind.
+    /// The slot of the piece zermelo's index moves first (its last digit: the last slot that
+    /// is not a pawn), if it is the only one of its kind.
     fn moving(&self) -> Option<usize> {
-        let last = self.pieces - 1;
+        let last = (0..self.pieces).rev().find(|&z| {
+            let k = self.zslots.iter().position(|&k| k == z).expect("a slot");
+            self.slots[k].piece.role != Role::Pawn
+        })?;
         let slot = self.zslots.iter().position(|&z| z == last)?;
         let code = self.slots[slot].code;
         (self.kinds.iter().find(|k| k.0 == code)?.1 == 1).then_some(slot)

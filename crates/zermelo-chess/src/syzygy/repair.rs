@@ -110,6 +110,7 @@ fn repair_in(values: Values, tuning: &Tuning, chunks: usize) -> Repaired {
         dirty: vec![true; r.symbols.len()],
     };
     count_windows(&r.seq, &mut counts);
+    let mut rounds = 0;
     while r.symbols.len() < MAX_SYMBOLS {
         let pairs = best_pairs(&r, tuning, &mut counts);
         if pairs.is_empty() {
@@ -125,8 +126,26 @@ fn repair_in(values: Values, tuning: &Tuning, chunks: usize) -> Repaired {
         }
         counts.dirty[r.symbols.len()..].fill(true);
         replace_pairs(&mut r, &pairs, &mut counts);
+        rounds += 1;
+    }
+    if rounds > 0 {
+        r.freq = frequencies(&r.seq, r.symbols.len(), chunks);
     }
     r
+}
+
+/// How often each of `symbols` symbols occurs in `seq` (on `chunks` chunks).
+fn frequencies(seq: &[u16], symbols: usize, chunks: usize) -> Vec<u64> {
+    seq.par_chunks(seq.len().div_ceil(chunks).max(1))
+        .map(|c| {
+            let mut freq = vec![0u64; symbols];
+            for &x in c {
+                freq[usize::from(x)] += 1;
+            }
+            freq
+        })
+        .reduce_with(add)
+        .expect("a symbol")
 }
 
 /// Counts the windows of `seq` with a dirty symbol into the scratch tables, on one chunk
@@ -411,7 +430,7 @@ fn best_pairs(r: &Repaired, tuning: &Tuning, counts: &mut PairCounts) -> Vec<(u1
 }
 
 /// Replaces the chosen pairs left to right, adding their symbols; counts the new sequence's
-/// symbols, and its windows with a dirty symbol (`counts.dirty`, for the new symbols) into
+/// windows with a dirty symbol (`counts.dirty`, for the new symbols) into
 /// the scratch tables, as [`Counts::add_windows`] counts them over the whole sequence.
 ///
 /// Each chunk counts the windows inside what it writes as if a run began there; the windows
@@ -436,13 +455,31 @@ fn replace_pairs(r: &mut Repaired, pairs: &[(u16, u16)], counts: &mut PairCounts
         .zip(counts.scratch.par_iter_mut())
         .map(|(piece, table)| {
             table.make_room(s);
-            let mut freq = vec![0u64; s];
             let (mut read, mut write) = (0, 0);
             // The last symbol written and whether its window with the one before was a
             // counted `aa` (the next `aa` then is not).
             let mut prev = usize::MAX;
             let mut skip_equal = false;
+            let clean = |x: u16| !dirty[usize::from(x)];
             while read < piece.len() {
+                // A stretch of symbols that are not dirty, after one that is not: none
+                // begins a chosen pair (their symbols are dirty) and no window is counted.
+                // The window that ends it joins two different symbols.
+                if prev == usize::MAX || !dirty[prev] {
+                    let start = read;
+                    while read < piece.len() && clean(piece[read]) {
+                        piece[write] = piece[read];
+                        read += 1;
+                        write += 1;
+                    }
+                    if read > start {
+                        prev = usize::from(piece[write - 1]);
+                        skip_equal = false;
+                        if read == piece.len() {
+                            break;
+                        }
+                    }
+                }
                 let x = piece[read];
                 let y = match by_first[usize::from(x)] {
                     Some((b, new)) if piece.get(read + 1) == Some(&b) => {
@@ -456,7 +493,6 @@ fn replace_pairs(r: &mut Repaired, pairs: &[(u16, u16)], counts: &mut PairCounts
                 };
                 piece[write] = y;
                 let yu = usize::from(y);
-                freq[yu] += 1;
                 write += 1;
                 if prev != usize::MAX {
                     let counted = if prev == yu {
@@ -478,7 +514,6 @@ fn replace_pairs(r: &mut Repaired, pairs: &[(u16, u16)], counts: &mut PairCounts
             };
             Replaced {
                 written: write,
-                freq,
                 first: out[0],
                 lead: run(&mut out[1..].iter(), out[0]),
                 last: out[write - 1],
@@ -494,17 +529,11 @@ fn replace_pairs(r: &mut Repaired, pairs: &[(u16, u16)], counts: &mut PairCounts
         end += d.written;
     }
     seq.truncate(end);
-    r.freq = done
-        .into_iter()
-        .map(|d| d.freq)
-        .reduce(add)
-        .expect("a chunk");
 }
 
 /// What one chunk of a replacement wrote.
 struct Replaced {
     written: usize,
-    freq: Vec<u64>,
     /// The first symbol written and the length of its run at the start.
     first: u16,
     lead: usize,
