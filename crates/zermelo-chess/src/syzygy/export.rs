@@ -22,7 +22,9 @@
 //!    of another side to move or leading-pawn file skipped), probed once and its place stored
 //!    at every index the chosen orders give its class (a byte per WDL index, two per DTZ
 //!    index). Which member of a class is walked does not matter: the encoder's indices of a
-//!    class are the same from any member.
+//!    class are the same from any member. Along a row of zermelo's index (only the piece of
+//!    its last digit moving) the indices come from one [`RowIndex`], and the holes are
+//!    skipped by their entries.
 //! 3. **Values.** Free and bounded places are filled ([`super::fill`]); DTZ values are
 //!    stored in moves (halved) unless a DTZ of exactly 100 plies makes plies necessary (the
 //!    published generator's rule), mapped per class through a table sorted by frequency, and
