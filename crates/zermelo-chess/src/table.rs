@@ -620,6 +620,22 @@ impl Table {
         self.legal_value_of_entry(idx, self.entry(idx)?)
     }
 
+    /// Whether entry `e` alone says that its index holds no position: a DTZ table's filler
+    /// is no value's entry (the generator writes it exactly where [`SliceGame::legal_board`]
+    /// finds no board), DTM's filler is also a loss in 254 plies (`false`: ask the indexer).
+    ///
+    /// [`SliceGame::legal_board`]: crate::slice::SliceGame::legal_board
+    #[inline]
+    pub(crate) fn entry_marks_hole(&self, e: u16) -> bool {
+        e == self.metric.illegal() && !self.metric.ambiguous(e)
+    }
+
+    /// Whether every entry that is not a hole's ([`entry_marks_hole`](Self::entry_marks_hole))
+    /// holds a legal position at its canonical index: DTZ tables.
+    pub(crate) fn entries_mark_holes(&self) -> bool {
+        matches!(self.metric, Metric::Dtz { .. })
+    }
+
     /// [`value_of_legal`](Self::value_of_legal) of index `idx` whose entry `e` was read
     /// already (from [`par_entries`](Self::par_entries)).
     pub(crate) fn legal_value_of_entry(&self, idx: u64, e: u16) -> Result<Value, TableError> {

@@ -211,21 +211,51 @@ pub(crate) struct Layout {
     pub(crate) size: u64,
 }
 
-/// Brings the squares to the fundamental region of the 8 symmetries: the first piece into the
-/// a1-d1-d4 triangle, and the first of the `leading` pieces off the diagonal below it.
-fn reduce_pawnless(sq: &mut [Sq], leading: usize) {
-    if sq[0] & 0x04 != 0 {
-        sq.iter_mut().for_each(|s| *s ^= 0x07);
+/// A symmetry of the board: the squares' bits flipped by `xor` (files `0x07`, ranks `0x38`),
+/// then, if `diagonal`, the mirror in the a1-h8 diagonal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Transform {
+    xor: u8,
+    diagonal: bool,
+}
+
+impl Transform {
+    #[inline]
+    fn apply(self, s: Sq) -> Sq {
+        let s = s ^ self.xor;
+        if self.diagonal {
+            flip_diagonal(s)
+        } else {
+            s
+        }
     }
-    if sq[0] & 0x20 != 0 {
-        sq.iter_mut().for_each(|s| *s ^= 0x38);
+}
+
+/// The symmetry that brings the squares to the fundamental region of the 8: the first piece
+/// into the a1-d1-d4 triangle, and the first of the `leading` pieces off the diagonal below
+/// it. It depends on the leading pieces alone.
+fn pawnless_transform(sq: &[Sq], leading: usize) -> Transform {
+    let mut xor = 0;
+    if sq[0] & 0x04 != 0 {
+        xor ^= 0x07;
+    }
+    if (sq[0] ^ xor) & 0x20 != 0 {
+        xor ^= 0x38;
     }
     let first_off = sq[..leading]
         .iter()
-        .find(|&&s| off_diagonal(s as usize) != 0);
-    if first_off.is_some_and(|&s| off_diagonal(s as usize) > 0) {
-        sq.iter_mut().for_each(|s| *s = flip_diagonal(*s));
+        .map(|&s| s ^ xor)
+        .find(|&s| off_diagonal(s as usize) != 0);
+    Transform {
+        xor,
+        diagonal: first_off.is_some_and(|s| off_diagonal(s as usize) > 0),
     }
+}
+
+/// Brings the squares to the fundamental region of the 8 symmetries ([`pawnless_transform`]).
+fn reduce_pawnless(sq: &mut [Sq], leading: usize) {
+    let t = pawnless_transform(sq, leading);
+    sq.iter_mut().for_each(|s| *s = t.apply(*s));
 }
 
 /// Index of a pawnless position given as the squares of `layout.pieces`, in order.
@@ -363,6 +393,161 @@ pub(crate) fn pawn_index(layout: &Layout, lead: usize, other_pawns: usize, sq: &
         next += other_pawns;
     }
     idx + groups_index(layout, sq, next)
+}
+
+/// The index of the positions that differ from one another only in where one piece stands
+/// (a *row*: the piece at place `p` of the layout, a group of its own after the leading part),
+/// as [`pawnless_index`] and [`pawn_index`] give it, in a few operations per position: the
+/// symmetry depends on the leading pieces alone, the piece's own part is its square less the
+/// squares of the pieces before it, and each piece of a later group counts it below itself or
+/// not.
+#[derive(Clone, Debug)]
+pub(crate) struct RowIndex {
+    transform: Transform,
+    /// The index less the moving piece's part (wrapping: the later parts are subtracted).
+    base: u64,
+    /// The moving piece's factor.
+    factor: u64,
+    /// The squares (reduced) of the pieces before it.
+    before: u64,
+    /// Per piece of a later group: its square (reduced) and what its part changes by when
+    /// the moving piece stands below it (wrapping).
+    later: [(Sq, u64); MAX_TB_PIECES],
+    later_count: usize,
+}
+
+impl RowIndex {
+    /// The row of the position given as the squares of `layout.pieces` (in order, the file's
+    /// orientation, unreduced) through its piece at place `p`; `None` where the row's
+    /// positions do not all have one index by this rule: `p` leads or is not alone in its
+    /// group, or (without pawns) every leading piece stands on the a1-h8 diagonal, where a
+    /// position and its reflection have two indices.
+    pub(crate) fn new(layout: &Layout, shape: RowShape, sq: &[Sq], p: usize) -> Option<RowIndex> {
+        let n = sq.len();
+        let mut at = [0u8; MAX_TB_PIECES];
+        at[..n].copy_from_slice(sq);
+        let at = &mut at[..n];
+        // Where the parts of single pieces the row may move begin, and the factors of the
+        // second and third leading pieces when they are such parts.
+        let mut leading_parts = None;
+        let (transform, start) = match shape {
+            RowShape::Pawnless(leading) => {
+                let lead = leading.count();
+                let t = pawnless_transform(at, lead);
+                let first_off = off_diagonal(t.apply(at[0]) as usize) != 0;
+                if !first_off
+                    && at[..lead]
+                        .iter()
+                        .all(|&s| off_diagonal(t.apply(s) as usize) == 0)
+                {
+                    return None;
+                }
+                // With the first leading piece off the diagonal, the other two count as
+                // pieces of their own (`three_leading_index`), worth 62 and 1 leading steps.
+                if leading == Leading::ThreeUnique && first_off {
+                    leading_parts = Some([62 * layout.factors[0], layout.factors[0]]);
+                    (t, 1)
+                } else {
+                    (t, lead)
+                }
+            }
+            RowShape::Pawns { lead, .. } => {
+                lead_pawn_file(at, lead);
+                let t = Transform {
+                    xor: if at[0] & 0x04 != 0 { 0x07 } else { 0 },
+                    diagonal: false,
+                };
+                (t, lead + other_pawns(shape))
+            }
+        };
+        // A part: its first piece, its size and factor.
+        let part = |i: usize| match leading_parts {
+            Some(f) if i < 3 => (1, f[i - 1]),
+            _ => (
+                usize::from(layout.groups[i]).clamp(1, n - i),
+                layout.factors[i],
+            ),
+        };
+        let alone = match leading_parts {
+            Some(_) if p < 3 => true,
+            _ => layout.groups[p] == 1,
+        };
+        if p < start || !alone {
+            return None;
+        }
+        let index = match shape {
+            RowShape::Pawnless(leading) => pawnless_index(layout, leading, &mut sq.to_vec()),
+            RowShape::Pawns { lead, other } => pawn_index(layout, lead, other, &mut at.to_vec()),
+        };
+        for s in at.iter_mut() {
+            *s = transform.apply(*s);
+        }
+        let bit = |s: Sq| 1u64 << s;
+        let below = |set: u64, s: Sq| u64::from((set & (bit(s) - 1)).count_ones());
+        let before = at[..p].iter().fold(0, |m, &s| m | bit(s));
+        let factor = part(p).1;
+        let moving = at[p];
+        let mut row = RowIndex {
+            transform,
+            base: 0,
+            factor,
+            before,
+            later: [(0, 0); MAX_TB_PIECES],
+            later_count: 0,
+        };
+        let mut moving_part = factor.wrapping_mul(u64::from(moving) - below(before, moving));
+        let mut i = p + 1;
+        while i < n {
+            let (size, group_factor) = part(i);
+            at[i..i + size].sort_unstable();
+            // Without the moving piece, what the pieces before the group leave below each.
+            let placed = at[..i].iter().fold(0, |m, &s| m | bit(s)) & !bit(moving);
+            for k in 0..size {
+                let u = at[i + k];
+                let free = i32::from(u) - below(placed, u) as i32;
+                let change = binomial(free - 1, k + 1).wrapping_sub(binomial(free, k + 1));
+                let change = change.wrapping_mul(group_factor);
+                row.later[row.later_count] = (u, change);
+                row.later_count += 1;
+                if moving < u {
+                    moving_part = moving_part.wrapping_add(change);
+                }
+            }
+            i += size;
+        }
+        row.base = index.wrapping_sub(moving_part);
+        Some(row)
+    }
+
+    /// The index of the row's position with the moving piece on `s` (the file's orientation,
+    /// unreduced).
+    #[inline]
+    pub(crate) fn index(&self, s: Sq) -> u64 {
+        let s = self.transform.apply(s);
+        let own = u64::from(s) - u64::from((self.before & ((1u64 << s) - 1)).count_ones());
+        let mut idx = self.base.wrapping_add(self.factor.wrapping_mul(own));
+        for &(u, change) in &self.later[..self.later_count] {
+            if s < u {
+                idx = idx.wrapping_add(change);
+            }
+        }
+        idx
+    }
+}
+
+fn other_pawns(shape: RowShape) -> usize {
+    match shape {
+        RowShape::Pawns { other, .. } => other,
+        RowShape::Pawnless(_) => 0,
+    }
+}
+
+/// The parts of a table's index that decide a row's rule: the leading pieces without pawns,
+/// with pawns the leading pawns and the other colour's.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum RowShape {
+    Pawnless(Leading),
+    Pawns { lead: usize, other: usize },
 }
 
 #[cfg(test)]

@@ -22,7 +22,9 @@
 //!    of another side to move or leading-pawn file skipped), probed once and its place stored
 //!    at every index the chosen orders give its class (a byte per WDL index, two per DTZ
 //!    index). Which member of a class is walked does not matter: the encoder's indices of a
-//!    class are the same from any member.
+//!    class are the same from any member. Along a row of zermelo's index (only the piece of
+//!    its last digit moving) the indices come from one [`RowIndex`], and the holes are
+//!    skipped by their entries.
 //! 3. **Values.** Free and bounded places are filled ([`super::fill`]); DTZ values are
 //!    stored in moves (halved) unless a DTZ of exactly 100 plies makes plies necessary (the
 //!    published generator's rule), mapped per class through a table sorted by frequency, and
@@ -36,7 +38,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::compress::compress;
-use super::encode::{self, Layout, MAX_TB_PIECES};
+use super::encode::{self, Layout, RowIndex, RowShape, MAX_TB_PIECES};
 use super::export_error::ExportError;
 use super::fill::{fill_free, fill_wdl, FREE};
 use super::layouts::{candidates, Candidate};
@@ -227,6 +229,18 @@ impl Plan {
             lead,
             slots,
         })
+    }
+
+    /// The slot of the piece zermelo's index moves first (its last digit: the last slot that
+    /// is not a pawn), if it is the only one of its kind.
+    fn moving(&self) -> Option<usize> {
+        let last = (0..self.pieces).rev().find(|&z| {
+            let k = self.zslots.iter().position(|&k| k == z).expect("a slot");
+            self.slots[k].piece.role != Role::Pawn
+        })?;
+        let slot = self.zslots.iter().position(|&z| z == last)?;
+        let code = self.slots[slot].code;
+        (self.kinds.iter().find(|k| k.0 == code)?.1 == 1).then_some(slot)
     }
 
     fn files(&self) -> usize {
@@ -602,7 +616,21 @@ impl Sub<'_> {
             prober: self.prober,
             file: self.file,
         };
+        let moving = self.plan.moving().map(|slot| {
+            let place = |t: &Target| {
+                t.slots
+                    .iter()
+                    .position(|&s| s == slot)
+                    .expect("every slot has a place")
+            };
+            (
+                slot,
+                wdl_targets.iter().map(place).collect(),
+                place(dtz_target),
+            )
+        });
         let store = Store {
+            moving,
             walk: &walk,
             wdl: &wdl,
             wdl_targets,
@@ -660,6 +688,18 @@ struct Store<'a> {
     dtz_as_wdl: bool,
     /// Per side to move: a win, a loss of exactly 100 plies seen.
     hundred: &'a [[AtomicBool; 2]; 2],
+    /// The slot of the piece that zermelo's index moves first (its last digit), when it is
+    /// the only one of its kind, and its place in each WDL target and the DTZ target: the
+    /// indices of a row of positions where only it moves come from one [`RowIndex`].
+    moving: Option<(usize, Vec<usize>, usize)>,
+}
+
+/// The row last indexed in one target: the squares of the other pieces (the moving piece's
+/// square `64`), a byte each, and its rule, `None` if the row has none.
+#[derive(Default)]
+struct Row {
+    key: Option<u64>,
+    index: Option<RowIndex>,
 }
 
 impl Store<'_> {
@@ -676,11 +716,23 @@ impl Store<'_> {
             // A block that straddles two sides to move or two pawn placements is read.
             a.0 != b.0 || walk.pawns_of(&a.1) != walk.pawns_of(&b.1) || walk.wanted(a.0, &a.1)
         };
-        let counts = walk.prober.own.par_entries(wanted, |first, entries| {
+        let own = walk.prober.own;
+        // A DTZ table's filler marks the holes: the other entries' boards are only decoded.
+        let marked = own.entries_mark_holes();
+        let counts = own.par_entries(wanted, |first, entries| {
             let mut n = 0;
+            // Per WDL target, then the DTZ target.
+            let mut rows: Vec<Row> = (0..=self.wdl_targets.len())
+                .map(|_| Row::default())
+                .collect();
             for (k, e) in entries.enumerate() {
                 let idx = first + k as u64;
-                let Some(b) = game.legal_board(idx) else {
+                let board = if marked {
+                    (!own.entry_marks_hole(e)).then(|| game.board(idx))
+                } else {
+                    game.legal_board(idx)
+                };
+                let Some(b) = board else {
                     continue;
                 };
                 if walk.wanted(b.turn, &b.sq) {
@@ -689,7 +741,7 @@ impl Store<'_> {
                         .own
                         .legal_value_of_entry(idx, e)
                         .map_err(ProbeError::from)?;
-                    self.record(&b, value)?;
+                    self.record(&b, value, &mut rows)?;
                     n += 1;
                 }
             }
@@ -700,7 +752,7 @@ impl Store<'_> {
 
     /// Probes the legal board `b` of value `value` and stores its place in the layouts of its
     /// side.
-    fn record(&self, b: &Board, value: Value) -> Result<(), ExportError> {
+    fn record(&self, b: &Board, value: Value, rows: &mut [Row]) -> Result<(), ExportError> {
         let walk = self.walk;
         let plan = walk.plan;
         let side = walk.side(b.turn);
@@ -721,7 +773,7 @@ impl Store<'_> {
                 j -= 1;
             }
         }
-        let (a, c) = walk.indices(&self.wdl_targets[side], &sq);
+        let (a, c) = self.indices(side, &sq, rows);
         for idx in std::iter::once(a).chain(c) {
             self.wdl[side][idx as usize].store((place >> 12) as u8, Relaxed);
         }
@@ -729,13 +781,47 @@ impl Store<'_> {
             let (a, c) = if self.dtz_as_wdl {
                 (a, c)
             } else {
-                walk.indices(self.dtz_target, &sq)
+                self.indices(self.wdl_targets.len(), &sq, rows)
             };
             for idx in std::iter::once(a).chain(c) {
                 self.dtz[idx as usize].store(place, Relaxed);
             }
         }
         Ok(())
+    }
+}
+
+impl Store<'_> {
+    /// [`Walk::indices`] in target `t` (the WDL target of side `t`, or the DTZ target after
+    /// them), through the row of `sq` when the moving piece has one.
+    #[inline]
+    fn indices(&self, t: usize, sq: &[u8; MAX_TB_PIECES], rows: &mut [Row]) -> (u64, Option<u64>) {
+        let target = self.wdl_targets.get(t).unwrap_or(self.dtz_target);
+        let Some((slot, wdl_places, dtz_place)) = &self.moving else {
+            return self.walk.indices(target, sq);
+        };
+        let place = wdl_places.get(t).copied().unwrap_or(*dtz_place);
+        let row = &mut rows[t];
+        let key = sq.iter().enumerate().fold(0u64, |k, (i, &s)| {
+            k | u64::from(if i == *slot { 64 } else { s }) << (8 * i)
+        });
+        if row.key != Some(key) {
+            let n = self.walk.plan.pieces;
+            let mut at = [0u8; MAX_TB_PIECES];
+            for (k, &s) in target.slots.iter().enumerate() {
+                at[k] = self.walk.oriented(sq[s]);
+            }
+            row.index = RowIndex::new(&target.layout, self.walk.row_shape(), &at[..n], place);
+            row.key = Some(key);
+        }
+        match &row.index {
+            Some(r) => {
+                let idx = r.index(self.walk.oriented(sq[*slot]));
+                debug_assert_eq!((idx, None), self.walk.indices(target, sq));
+                (idx, None)
+            }
+            None => self.walk.indices(target, sq),
+        }
     }
 }
 
@@ -784,6 +870,13 @@ impl Walk<'_> {
             }
         }
         out
+    }
+
+    fn row_shape(&self) -> RowShape {
+        match self.plan.shape {
+            Shape::Pawnless(leading) => RowShape::Pawnless(leading),
+            Shape::Pawns { lead, other } => RowShape::Pawns { lead, other },
+        }
     }
 
     fn oriented(&self, s: u8) -> u8 {
@@ -1081,6 +1174,98 @@ mod tests {
         }
         place(plan, &mut sq, 0, &mut out, &mut record);
         out
+    }
+
+    /// A row's index is the encoder's, for every square of the moving piece, in every order
+    /// and file of materials with and without pawns, identical pieces and pawns of both
+    /// colours (random placements, the moving piece at every place the row accepts).
+    #[test]
+    fn row_indices_are_the_encoders() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut rows = 0;
+        for name in [
+            "KQRvKR", "KRBvKR", "KBNvKN", "KNNvKB", "KRvKN", "KRPvKR", "KPPvKP", "KRPvKP", "KPvKP",
+        ] {
+            let plan = Plan::new(&name.parse().unwrap()).unwrap();
+            let walk_shape = match plan.shape {
+                Shape::Pawnless(l) => RowShape::Pawnless(l),
+                Shape::Pawns { lead, other } => RowShape::Pawns { lead, other },
+            };
+            let n = plan.pieces;
+            for order in candidates(&plan.kinds, plan.shape, plan.lead) {
+                for file in 0..plan.files() {
+                    let layout = plan.layout(&order, file).unwrap();
+                    let encoded = |sq: &[u8]| {
+                        let mut at = sq.to_vec();
+                        match plan.shape {
+                            Shape::Pawnless(leading) => {
+                                encode::pawnless_index(&layout, leading, &mut at)
+                            }
+                            Shape::Pawns { lead, other } => {
+                                encode::lead_pawn_file(&mut at, lead);
+                                encode::pawn_index(&layout, lead, other, &mut at)
+                            }
+                        }
+                    };
+                    for _ in 0..200 {
+                        // Distinct squares, pawns on ranks 2-7, kings apart.
+                        let mut sq = vec![0u8; n];
+                        loop {
+                            for (k, &c) in layout.pieces.iter().enumerate() {
+                                sq[k] = if c & 7 == 1 {
+                                    8 + (next() % 48) as u8
+                                } else {
+                                    (next() % 64) as u8
+                                };
+                            }
+                            let kings: Vec<u8> = (0..n)
+                                .filter(|&k| layout.pieces[k] & 7 == 6)
+                                .map(|k| sq[k])
+                                .collect();
+                            let apart = (kings[0] % 8).abs_diff(kings[1] % 8) > 1
+                                || (kings[0] / 8).abs_diff(kings[1] / 8) > 1;
+                            let distinct = (0..n).all(|i| (0..i).all(|j| sq[i] != sq[j]));
+                            if apart && distinct {
+                                break;
+                            }
+                        }
+                        for p in 0..n {
+                            let Some(row) = RowIndex::new(&layout, walk_shape, &sq, p) else {
+                                continue;
+                            };
+                            rows += 1;
+                            for t in 0..64u8 {
+                                let mut moved = sq.clone();
+                                moved[p] = t;
+                                let king = layout.pieces[p] & 7 == 6;
+                                let near_king = (0..n).any(|k| {
+                                    k != p
+                                        && layout.pieces[k] & 7 == 6
+                                        && (sq[k] % 8).abs_diff(t % 8) <= 1
+                                        && (sq[k] / 8).abs_diff(t / 8) <= 1
+                                });
+                                if (0..n).any(|k| k != p && sq[k] == t) || (king && near_king) {
+                                    continue;
+                                }
+                                assert_eq!(
+                                    row.index(t),
+                                    encoded(&moved),
+                                    "{name} {:?} file {file} {sq:?} piece {p} on {t}",
+                                    order.codes
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(rows > 10_000, "{rows} rows");
     }
 
     /// Walking zermelo's canonical indices stores what enumerating placements stored, at

@@ -16,7 +16,8 @@
 //!
 //! Only the first round counts every pair. A replacement changes only the windows that hold a
 //! symbol of a chosen pair or a new symbol, so each later round counts again only the pairs of
-//! those symbols ([`PairCounts`]) and keeps the others' counts, those seen at least
+//! those symbols ([`PairCounts`]), in the replacement's own pass as it writes them (the
+//! windows across its chunks after), and keeps the others' counts, those seen at least
 //! [`Tuning::min_pair_count`] times (a pair that is not counted again cannot grow); only the
 //! candidates within the round's share of the most frequent are sorted.
 
@@ -108,23 +109,63 @@ fn repair_in(values: Values, tuning: &Tuning, chunks: usize) -> Repaired {
         kept: Vec::new(),
         dirty: vec![true; r.symbols.len()],
     };
+    count_windows(&r.seq, &mut counts);
+    let mut rounds = 0;
     while r.symbols.len() < MAX_SYMBOLS {
         let pairs = best_pairs(&r, tuning, &mut counts);
         if pairs.is_empty() {
             break;
         }
-        replace_pairs(&mut r, &pairs, chunks);
-        // The pairs whose counts the replacement may have changed: those of a symbol in a
-        // chosen pair, or of a new symbol.
-        counts.dirty = vec![false; r.symbols.len()];
+        // The pairs whose counts the replacement may change: those of a symbol in a chosen
+        // pair, or of a new symbol.
+        let s = r.symbols.len() + pairs.len();
+        counts.dirty = vec![false; s];
         for &(a, b) in &pairs {
             counts.dirty[usize::from(a)] = true;
             counts.dirty[usize::from(b)] = true;
         }
-        let made = r.symbols.len() - pairs.len();
-        counts.dirty[made..].fill(true);
+        counts.dirty[r.symbols.len()..].fill(true);
+        replace_pairs(&mut r, &pairs, &mut counts);
+        rounds += 1;
+    }
+    if rounds > 0 {
+        r.freq = frequencies(&r.seq, r.symbols.len(), chunks);
     }
     r
+}
+
+/// How often each of `symbols` symbols occurs in `seq` (on `chunks` chunks).
+fn frequencies(seq: &[u16], symbols: usize, chunks: usize) -> Vec<u64> {
+    seq.par_chunks(seq.len().div_ceil(chunks).max(1))
+        .map(|c| {
+            let mut freq = vec![0u64; symbols];
+            for &x in c {
+                freq[usize::from(x)] += 1;
+            }
+            freq
+        })
+        .reduce_with(add)
+        .expect("a symbol")
+}
+
+/// Counts the windows of `seq` with a dirty symbol into the scratch tables, on one chunk
+/// per table (cut between two different symbols, where the count carries nothing across).
+fn count_windows(seq: &[u16], counts: &mut PairCounts) {
+    if seq.len() < 2 {
+        return;
+    }
+    let s = counts.dirty.len();
+    let dirty = &counts.dirty;
+    let windows = seq.len() - 1;
+    let tables = &mut counts.scratch;
+    let cut = cuts(windows, tables.len(), |p| seq[p - 1] != seq[p]);
+    tables[..cut.len() - 1]
+        .par_iter_mut()
+        .zip(cut.par_windows(2))
+        .for_each(|(t, w)| {
+            t.make_room(s);
+            t.add_windows(seq, w[0], w[1], dirty);
+        });
 }
 
 /// Where to cut `0..n` into about `chunks` pieces: `0`, then cuts `p` (`0 < p < n`) for
@@ -301,6 +342,16 @@ impl Counts {
         }
     }
 
+    /// Adds `n` to the count at `k`.
+    #[inline]
+    fn add(&mut self, k: usize, n: u32) {
+        let c = &mut self.count[k];
+        if *c == 0 {
+            self.seen.push(k as u32);
+        }
+        *c = c.saturating_add(n);
+    }
+
     /// Adds `other`'s counts to these, clearing `other`.
     fn absorb(&mut self, other: &mut Counts) {
         for &k in &other.seen {
@@ -328,19 +379,13 @@ fn best_pairs(r: &Repaired, tuning: &Tuning, counts: &mut PairCounts) -> Vec<(u1
     let dirty = &counts.dirty;
     let is_dirty = |k: u32| dirty[k as usize / STRIDE] || dirty[k as usize % STRIDE];
     counts.kept.retain(|&(k, _)| !is_dirty(k));
-    let windows = seq.len() - 1;
-    let tables = &mut counts.scratch;
-    let cut = cuts(windows, tables.len(), |p| seq[p - 1] != seq[p]);
-    tables[..cut.len() - 1]
-        .par_iter_mut()
-        .zip(cut.par_windows(2))
-        .for_each(|(t, w)| {
-            t.make_room(s);
-            t.add_windows(seq, w[0], w[1], dirty);
-        });
-    let (first, rest) = tables.split_first_mut().expect("a table");
-    for t in &mut rest[..cut.len() - 2] {
-        first.absorb(t);
+    // The windows with a dirty symbol were counted into the scratch tables (by
+    // `count_windows` or `replace_pairs`).
+    let (first, rest) = counts.scratch.split_first_mut().expect("a table");
+    for t in rest.iter_mut() {
+        if !t.seen.is_empty() {
+            first.absorb(t);
+        }
     }
     for &k in &first.seen {
         let c = std::mem::take(&mut first.count[k as usize]);
@@ -385,8 +430,13 @@ fn best_pairs(r: &Repaired, tuning: &Tuning, counts: &mut PairCounts) -> Vec<(u1
 }
 
 /// Replaces the chosen pairs left to right, adding their symbols; counts the new sequence's
-/// symbols.
-fn replace_pairs(r: &mut Repaired, pairs: &[(u16, u16)], chunks: usize) {
+/// windows with a dirty symbol (`counts.dirty`, for the new symbols) into
+/// the scratch tables, as [`Counts::add_windows`] counts them over the whole sequence.
+///
+/// Each chunk counts the windows inside what it writes as if a run began there; the windows
+/// across two chunks are counted after, with the runs of one symbol that span chunks (a run
+/// of `n` holds `n / 2` pairs, whatever its chunks hold alone).
+fn replace_pairs(r: &mut Repaired, pairs: &[(u16, u16)], counts: &mut PairCounts) {
     // Per first symbol: its second and the new symbol.
     let mut by_first = vec![None; r.symbols.len()];
     for &(a, b) in pairs {
@@ -396,15 +446,40 @@ fn replace_pairs(r: &mut Repaired, pairs: &[(u16, u16)], chunks: usize) {
     }
     let s = r.symbols.len();
     let seq = &mut r.seq;
-    let cut = cuts(seq.len(), chunks, |p| {
+    let cut = cuts(seq.len(), counts.scratch.len(), |p| {
         by_first[usize::from(seq[p - 1])].is_none()
     });
-    let done: Vec<(usize, Vec<u64>)> = pieces(seq, &cut)
+    let dirty = &counts.dirty;
+    let done: Vec<Replaced> = pieces(seq, &cut)
         .into_par_iter()
-        .map(|piece| {
-            let mut freq = vec![0u64; s];
+        .zip(counts.scratch.par_iter_mut())
+        .map(|(piece, table)| {
+            table.make_room(s);
             let (mut read, mut write) = (0, 0);
+            // The last symbol written and whether its window with the one before was a
+            // counted `aa` (the next `aa` then is not).
+            let mut prev = usize::MAX;
+            let mut skip_equal = false;
+            let clean = |x: u16| !dirty[usize::from(x)];
             while read < piece.len() {
+                // A stretch of symbols that are not dirty, after one that is not: none
+                // begins a chosen pair (their symbols are dirty) and no window is counted.
+                // The window that ends it joins two different symbols.
+                if prev == usize::MAX || !dirty[prev] {
+                    let start = read;
+                    while read < piece.len() && clean(piece[read]) {
+                        piece[write] = piece[read];
+                        read += 1;
+                        write += 1;
+                    }
+                    if read > start {
+                        prev = usize::from(piece[write - 1]);
+                        skip_equal = false;
+                        if read == piece.len() {
+                            break;
+                        }
+                    }
+                }
                 let x = piece[read];
                 let y = match by_first[usize::from(x)] {
                     Some((b, new)) if piece.get(read + 1) == Some(&b) => {
@@ -417,20 +492,101 @@ fn replace_pairs(r: &mut Repaired, pairs: &[(u16, u16)], chunks: usize) {
                     }
                 };
                 piece[write] = y;
-                freq[usize::from(y)] += 1;
+                let yu = usize::from(y);
                 write += 1;
+                if prev != usize::MAX {
+                    let counted = if prev == yu {
+                        skip_equal = !skip_equal;
+                        skip_equal
+                    } else {
+                        skip_equal = false;
+                        true
+                    };
+                    if counted && (dirty[prev] || dirty[yu]) {
+                        table.add(prev * STRIDE + yu, 1);
+                    }
+                }
+                prev = yu;
             }
-            (write, freq)
+            let out = &piece[..write];
+            let run = |it: &mut dyn Iterator<Item = &u16>, sym: u16| {
+                1 + it.take_while(|&&v| v == sym).count()
+            };
+            Replaced {
+                written: write,
+                first: out[0],
+                lead: run(&mut out[1..].iter(), out[0]),
+                last: out[write - 1],
+                trail: run(&mut out[..write - 1].iter().rev(), out[write - 1]),
+            }
         })
         .collect();
+    count_across(&done, dirty, &mut counts.scratch[0]);
     // The pieces moved together, each to the end of the one before.
     let mut end = 0;
-    for (w, (written, _)) in cut.windows(2).zip(&done) {
-        seq.copy_within(w[0]..w[0] + written, end);
-        end += written;
+    for (w, d) in cut.windows(2).zip(&done) {
+        seq.copy_within(w[0]..w[0] + d.written, end);
+        end += d.written;
     }
     seq.truncate(end);
-    r.freq = done.into_iter().map(|d| d.1).reduce(add).expect("a chunk");
+}
+
+/// What one chunk of a replacement wrote.
+struct Replaced {
+    written: usize,
+    /// The first symbol written and the length of its run at the start.
+    first: u16,
+    lead: usize,
+    /// The last symbol written and the length of its run at the end.
+    last: u16,
+    trail: usize,
+}
+
+/// The windows across the chunks of a replacement (each counted its own alone): a window
+/// between two different symbols counts once; a run of one symbol across chunks holds half
+/// its length in pairs, less what its parts counted alone.
+fn count_across(done: &[Replaced], dirty: &[bool], table: &mut Counts) {
+    // The open run: its symbol, its length and the pairs its parts counted.
+    let mut run: Option<(u16, usize, usize)> = None;
+    let close = |(a, n, counted): (u16, usize, usize), table: &mut Counts| {
+        let a = usize::from(a);
+        if n / 2 > counted && dirty[a] {
+            table.add(a * STRIDE + a, (n / 2 - counted) as u32);
+        }
+    };
+    for d in done {
+        let whole = d.lead == d.written;
+        match run {
+            Some((a, n, c)) if a == d.first => {
+                let merged = (a, n + d.lead, c + d.lead / 2);
+                if whole {
+                    run = Some(merged);
+                    continue;
+                }
+                close(merged, table);
+            }
+            Some((a, n, c)) => {
+                close((a, n, c), table);
+                let (a, b) = (usize::from(a), usize::from(d.first));
+                if dirty[a] || dirty[b] {
+                    table.add(a * STRIDE + b, 1);
+                }
+                if whole {
+                    run = Some((d.first, d.lead, d.lead / 2));
+                    continue;
+                }
+            }
+            None if whole => {
+                run = Some((d.first, d.lead, d.lead / 2));
+                continue;
+            }
+            None => {}
+        }
+        run = Some((d.last, d.trail, d.trail / 2));
+    }
+    if let Some(open) = run {
+        close(open, table);
+    }
 }
 
 #[cfg(test)]
@@ -564,6 +720,14 @@ mod tests {
             noise(60_000, 5, 3, 7),
             // Periodic: runs of pairs `ab` and of `aa` across every cut.
             (0..40_000).map(|k| [1, 1, 1, 2][k % 4]).collect(),
+            // Long runs of one symbol, whose pairs' symbols run across the cuts round after
+            // round.
+            (0..50_000).map(|k| u16::from(k % 997 == 0)).collect(),
+            (0..50_000)
+                .map(|k| u16::from(k % 6 == 5 || k % 4 == 3))
+                .collect(),
+            // A run of a chosen pair's second symbol across two chunks of a replacement.
+            noise(5000, 4, 4, 20),
         ];
         for (n, values) in cases.iter().enumerate() {
             let (symbols, seq) = sequential(values, &TUNING);
