@@ -807,13 +807,19 @@ fn folder(dir: &Path, which: Folder, create: bool) -> Result<(), FolderError> {
     let problem = match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => return Ok(()),
         Ok(_) => FolderProblem::NotADirectory,
-        Err(_) if std::fs::symlink_metadata(dir).is_ok() => {
-            FolderProblem::DanglingLink(std::fs::read_link(dir).unwrap_or_default())
-        }
-        Err(_) if !create => return Ok(()),
-        Err(_) => match std::fs::create_dir_all(dir) {
-            Ok(()) => return Ok(()),
-            Err(e) => FolderProblem::Create(e),
+        // Looked at again without following links: another process may have made the folder
+        // since (two `tb gen` into one new folder), which is no error.
+        Err(_) => match std::fs::symlink_metadata(dir) {
+            Ok(m) if m.file_type().is_symlink() => {
+                FolderProblem::DanglingLink(std::fs::read_link(dir).unwrap_or_default())
+            }
+            Ok(m) if m.is_dir() => return Ok(()),
+            Ok(_) => FolderProblem::NotADirectory,
+            Err(_) if !create => return Ok(()),
+            Err(_) => match std::fs::create_dir_all(dir) {
+                Ok(()) => return Ok(()),
+                Err(e) => FolderProblem::Create(e),
+            },
         },
     };
     Err(FolderError {
