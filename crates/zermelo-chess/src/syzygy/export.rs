@@ -462,7 +462,7 @@ impl Sub<'_> {
                     .iter()
                     .zip(vs)
                     .map(|(b, v)| match (b, v) {
-                        (Some(b), Some(v)) => self.prober.place_of(b, *v),
+                        (Some(b), Some(v)) => self.prober.place_of(b, *v, true),
                         _ => Ok(EMPTY),
                     })
                     .collect::<Result<_, _>>()?;
@@ -725,6 +725,7 @@ impl Store<'_> {
             let mut rows: Vec<Row> = (0..=self.wdl_targets.len())
                 .map(|_| Row::default())
                 .collect();
+            let mut last: Option<((Color, [u8; 8]), bool)> = None;
             for (k, e) in entries.enumerate() {
                 let idx = first + k as u64;
                 let board = if marked {
@@ -735,7 +736,18 @@ impl Store<'_> {
                 let Some(b) = board else {
                     continue;
                 };
-                if walk.wanted(b.turn, &b.sq) {
+                // Whether a position is wanted depends on its side to move and pawns alone,
+                // which change seldom along a block.
+                let key = (b.turn, walk.pawns_of(&b.sq));
+                let wanted = match last {
+                    Some((k, w)) if k == key => w,
+                    _ => {
+                        let w = walk.wanted(b.turn, &b.sq);
+                        last = Some((key, w));
+                        w
+                    }
+                };
+                if wanted {
                     let value = walk
                         .prober
                         .own
@@ -761,7 +773,7 @@ impl Store<'_> {
             Value::Lose(100) => self.hundred[side][1].store(true, Relaxed),
             _ => {}
         }
-        let place = walk.prober.place_of(b, value)?;
+        let place = walk.prober.place_of(b, value, side == self.dtz_side)?;
         let mut sq = [0u8; MAX_TB_PIECES];
         for (k, &z) in plan.zslots.iter().enumerate() {
             sq[k] = b.sq[z];
@@ -1141,7 +1153,7 @@ mod tests {
                     Value::Lose(100) => out.hundred[side][1] = true,
                     _ => {}
                 }
-                let place = sub.prober.place_of(&b, value).unwrap();
+                let place = sub.prober.place_of(&b, value, true).unwrap();
                 let (a, c) = walk.both_indices(&wdl[side], sq);
                 for idx in std::iter::once(a).chain(c) {
                     out.wdl[side][idx as usize] = (place >> 12) as u8;

@@ -36,8 +36,16 @@ pub(super) struct Prober<'a> {
 }
 
 impl Prober<'_> {
-    /// The place of the legal board `b` whose value is `value`.
-    pub(super) fn place_of(&self, b: &Board, value: Value) -> Result<Place, ExportError> {
+    /// The place of the legal board `b` whose value is `value`; its DTZ distance only if
+    /// `with_distance` (the side the DTZ table stores: the other side's places are read for
+    /// their WDL alone, so the pawn moves that decide whether a prober reads a distance are
+    /// not tried there).
+    pub(super) fn place_of(
+        &self,
+        b: &Board,
+        value: Value,
+        with_distance: bool,
+    ) -> Result<Place, ExportError> {
         let t = class(value);
         let mut failed = None;
         // The best class a capture (of a piece: no en passant here) reaches.
@@ -63,6 +71,9 @@ impl Prober<'_> {
             return Err(e.into());
         }
         let wdl = (t + 2) as u16 | if capture == t { u16::from(BOUNDED) } else { 0 };
+        if !with_distance {
+            return Ok(wdl << 12 | NOT_READ);
+        }
         let read = t != 0 && !(t > 0 && (capture == t || self.winning_push(b, t)?));
         let distance = match (read, value) {
             (false, _) | (true, Value::Draw) => NOT_READ,
