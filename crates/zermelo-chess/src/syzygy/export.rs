@@ -676,6 +676,16 @@ fn plies(hundred: &[[bool; 2]; 2], side: usize, sides: usize) -> (bool, bool) {
     (own[0] || theirs[1], own[1] || theirs[0])
 }
 
+/// Whether two of the leading pawns on `lead` tie for the lead: the least in
+/// [`encode::PAWN_ORDER`] stands on two mirror squares.
+fn lead_tied(lead: &[u8]) -> bool {
+    let order = |s: u8| encode::PAWN_ORDER[usize::from(s)];
+    let Some(least) = lead.iter().map(|&s| order(s)).min() else {
+        return false;
+    };
+    lead.iter().filter(|&&s| order(s) == least).count() > 1
+}
+
 /// The enumeration of one file's positions into the chosen layouts.
 struct Store<'a> {
     walk: &'a Walk<'a>,
@@ -812,6 +822,10 @@ impl Store<'_> {
         let Some((slot, wdl_places, dtz_place)) = &self.moving else {
             return self.walk.indices(target, sq);
         };
+        // A row's rule gives one index: a position with two is encoded in full.
+        if self.walk.pawns_tied(sq) {
+            return self.walk.indices(target, sq);
+        }
         let place = wdl_places.get(t).copied().unwrap_or(*dtz_place);
         let row = &mut rows[t];
         let key = sq.iter().enumerate().fold(0u64, |k, (i, &s)| {
@@ -902,31 +916,65 @@ impl Walk<'_> {
     /// The indices in `target` of the position whose slots stand on `sq` (zermelo's
     /// orientation): the encoder's, and that of the encoder's reflection of it when that is
     /// another index. The encoder brings a position to a canonical frame by the leading
-    /// pieces alone, so when they all stand on the a1-h8 diagonal (without pawns), a position
-    /// and its reflection in that diagonal have two indices, and a prober may read either.
+    /// pieces alone, so when they do not decide the frame, a position and its reflection
+    /// have two indices, and a prober may read either:
+    /// * without pawns, when the leading pieces all stand on the a1-h8 diagonal (the
+    ///   reflection in that diagonal);
+    /// * with pawns, when two leading pawns stand on mirror squares (a7 and h7) and come
+    ///   first in [`encode::PAWN_ORDER`]: the first of them in the order of squares leads, so
+    ///   the position and its left-right mirror both lead from the same side, a file a-d.
     ///
-    /// Only then is the reflection encoded: with a leading piece off the diagonal, the
-    /// reflection's frame is the position's (the encoder reflects it back by that piece);
-    /// with pawns, the frame's leading pawn is the reflection's too (the first of the least
-    /// [`encode::PAWN_ORDER`], which the d/e mirror keeps), which the encoder mirrors back.
+    /// Otherwise the reflection's frame is the position's (without pawns the encoder reflects
+    /// it back by a leading piece off the diagonal; with pawns the frame's leading pawn is the
+    /// reflection's mirrored, which the encoder mirrors back).
     fn indices(&self, target: &Target, sq: &[u8; MAX_TB_PIECES]) -> (u64, Option<u64>) {
         let n = self.plan.pieces;
         let mut at = [0u8; MAX_TB_PIECES];
         for (k, &slot) in target.slots.iter().enumerate() {
             at[k] = self.oriented(sq[slot]);
         }
+        let given = at;
         let first = self.encode(target, &mut at[..n]);
         // `at` is now in the encoder's frame.
         let on_diagonal = |s: &u8| s >> 3 == s & 7;
         match self.plan.shape {
-            Shape::Pawnless(leading) if at[..leading.count()].iter().all(on_diagonal) => {}
+            Shape::Pawnless(leading) if at[..leading.count()].iter().all(on_diagonal) => {
+                for s in &mut at[..n] {
+                    *s = ((*s >> 3) | (*s << 3)) & 63;
+                }
+            }
+            Shape::Pawns { lead, .. } if lead_tied(&given[..lead]) => {
+                // The mirror, its leading pawns in the order of squares (a prober's).
+                at = given;
+                for s in &mut at[..n] {
+                    *s ^= 7;
+                }
+                at[..lead].sort_unstable();
+            }
             _ => return (first, None),
-        }
-        for s in &mut at[..n] {
-            *s = ((*s >> 3) | (*s << 3)) & 63;
         }
         let second = self.encode(target, &mut at[..n]);
         (first, (second != first).then_some(second))
+    }
+
+    /// Whether the position whose slots stand on `sq` has two indices in a layout (see
+    /// [`Walk::indices`]) for a reason of its pawns: two leading pawns tied for the lead.
+    fn pawns_tied(&self, sq: &[u8; MAX_TB_PIECES]) -> bool {
+        let Shape::Pawns { lead, .. } = self.plan.shape else {
+            return false;
+        };
+        if lead < 2 {
+            return false;
+        }
+        let mut at = [0u8; MAX_TB_PIECES];
+        let mut k = 0;
+        for (slot, s) in self.plan.slots.iter().enumerate() {
+            if s.code == self.plan.lead {
+                at[k] = self.oriented(sq[slot]);
+                k += 1;
+            }
+        }
+        lead_tied(&at[..k])
     }
 
     fn encode(&self, target: &Target, at: &mut [u8]) -> u64 {
@@ -1056,12 +1104,23 @@ mod tests {
             for (k, &slot) in target.slots.iter().enumerate() {
                 at[k] = self.oriented(sq[slot]);
             }
+            let given = at;
             let first = self.encode(target, &mut at[..n]);
-            for s in &mut at[..n] {
-                *s = match self.plan.shape {
-                    Shape::Pawnless(_) => ((*s >> 3) | (*s << 3)) & 63,
-                    Shape::Pawns { .. } => *s ^ 7,
-                };
+            match self.plan.shape {
+                Shape::Pawnless(_) => {
+                    for s in &mut at[..n] {
+                        *s = ((*s >> 3) | (*s << 3)) & 63;
+                    }
+                }
+                // The mirror of the position as given, its leading pawns in the order of
+                // squares, as a prober lists them.
+                Shape::Pawns { lead, .. } => {
+                    at = given;
+                    for s in &mut at[..n] {
+                        *s ^= 7;
+                    }
+                    at[..lead].sort_unstable();
+                }
             }
             let second = self.encode(target, &mut at[..n]);
             (first, (second != first).then_some(second))
@@ -1286,11 +1345,14 @@ mod tests {
     /// of a pair the diagonal reflects into each other.
     #[test]
     fn walking_zermelo_indices_stores_what_placements_stored() {
+        // KPPvK: two leading pawns on mirror squares (a7, h7) tie for the lead, and a position
+        // and its mirror have two indices (the export once stored one of them).
         let tb = tables(&[
             "KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KNNvK", "KRvKN", "KQvKN", "KBvKN", "KNvKN",
-            "KNvKP",
+            "KNvKP", "KQQvK", "KQRvK", "KQBvK", "KQNvK", "KRRvK", "KRBvK", "KRNvK", "KBBvK",
+            "KBNvK", "KQPvK", "KRPvK", "KBPvK", "KNPvK", "KPPvK",
         ]);
-        for name in ["KRvK", "KPvK", "KNNvK", "KRvKN", "KNvKP"] {
+        for name in ["KRvK", "KPvK", "KNNvK", "KRvKN", "KNvKP", "KPPvK"] {
             let material: Material = name.parse().unwrap();
             let plan = Plan::new(&material).unwrap();
             let own = tb.dtz_table(&plan.material).unwrap();
@@ -1317,7 +1379,16 @@ mod tests {
                 let dtz_side = plan.sides() - 1;
                 let walked = sub.places(&wdl, &dtz, dtz_side).unwrap();
                 let placed = by_placements(&sub, &wdl, &dtz, dtz_side);
-                assert_eq!(walked.wdl, placed.wdl, "{name} file {file}");
+                for (side, (w, p)) in walked.wdl.iter().zip(&placed.wdl).enumerate() {
+                    let differ: Vec<usize> = (0..w.len()).filter(|&i| w[i] != p[i]).collect();
+                    assert!(
+                        differ.is_empty(),
+                        "{name} file {file} side {side}: {} of {} places differ, first at {:?}",
+                        differ.len(),
+                        w.len(),
+                        &differ[..differ.len().min(4)]
+                    );
+                }
                 assert!(walked.dtz == placed.dtz, "{name} file {file}");
                 assert_eq!(walked.hundred, placed.hundred, "{name} file {file}");
                 // Pawns: one placement per class (the white king on files a-d); without:
