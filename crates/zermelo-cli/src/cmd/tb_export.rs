@@ -157,8 +157,9 @@ fn keep_freed_memory() {
     // trimming of the heap's top.
     const NEVER: libc::c_int = libc::c_int::MAX;
     #[allow(unsafe_code)]
-    // SAFETY: `mallopt` only changes the allocator's thresholds; it is called before any
-    // thread of the export runs, and any value is valid for these two parameters.
+    // SAFETY: `mallopt` only changes the allocator's thresholds (glibc takes its own lock,
+    // so other threads may allocate meanwhile), and any value is valid for these two
+    // parameters; its return value only says whether glibc took the value.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, NEVER);
         libc::mallopt(libc::M_TRIM_THRESHOLD, NEVER);
