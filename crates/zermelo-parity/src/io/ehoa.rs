@@ -368,7 +368,19 @@ impl Parser<'_> {
                         h.aps.clear();
                         for k in 0..n {
                             match self.next("a proposition name")? {
-                                Tok::Str(name) => h.aps.push(name),
+                                Tok::Str(name) => {
+                                    // Inputs and outputs of a controller are matched by name
+                                    // (AIGER's symbol table): two propositions of one name
+                                    // would be one signal read or set twice.
+                                    if let Some(first) = h.aps.iter().position(|a| *a == name) {
+                                        self.at -= 1;
+                                        return Err(self.error(format!(
+                                            "proposition {k} is named \"{name}\" as \
+                                             proposition {first} is: each name may appear once"
+                                        )));
+                                    }
+                                    h.aps.push(name);
+                                }
                                 _ => {
                                     self.at -= 1;
                                     return Err(self.error(format!(
@@ -671,5 +683,12 @@ mod tests {
         assert!(a.states[0].edges[0].label.holds(0b11));
         let e = parse_automaton(text.replace("parity max even 2", "Buchi").as_bytes(), "t");
         assert!(e.unwrap_err().message.contains("only parity acceptance"));
+        // Found by fuzzing: `AP: 2 "ack" "ack"` was accepted, and the controller's AIGER file
+        // then named one output twice.
+        let twice = text.replace("\"a\\\"b\" \"o\"", "\"o\" \"o\"");
+        assert_ne!(twice, text);
+        let e = parse_automaton(twice.as_bytes(), "t").unwrap_err();
+        assert_eq!(e.line, Some(4), "{e:?}");
+        assert!(e.message.contains("proposition 1 is named \"o\""), "{e:?}");
     }
 }
