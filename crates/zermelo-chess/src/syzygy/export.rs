@@ -76,11 +76,25 @@ pub struct SyzygyExport {
     pub time: Duration,
 }
 
-/// Stretches of a sequence that stand for it when orders are compared: many short ones, so
-/// that every part of the board is seen (a quarter as many, half as long, in the first round,
-/// which keeps the best [`SHORTLIST`] for WDL and for DTZ).
-const SAMPLE_STRETCHES: u64 = 256;
-const STRETCH: u64 = 256;
+/// Stretches of a sequence that stand for it when orders are compared: as many as the board
+/// needs to be seen in every part, each long enough to hold the runs that the pairs rounds
+/// turn into long symbols (stretches of 256 hid them: KQQRvK.rtbw came out 1.5x the
+/// published file). The first round, which keeps the best [`SHORTLIST`] for WDL and for
+/// DTZ, shares [`FIRST_ROUND`] indices among all the orders.
+const SAMPLE_STRETCHES: u64 = 64;
+const STRETCH: u64 = 4096;
+const FIRST_ROUND: u64 = 1 << 20;
+
+/// The first round's stretches and their length: 8 of [`STRETCH`] per order when the orders
+/// are few, 64 shorter ones when they are many.
+fn first_round(orders: usize) -> (u64, u64) {
+    let per = FIRST_ROUND / orders.max(1) as u64;
+    if per >= 8 * STRETCH {
+        (8, STRETCH)
+    } else {
+        (64, (per / 64).max(64))
+    }
+}
 const SHORTLIST: usize = 8;
 
 /// Writes `material`'s tables, read from `tb` (its DTZ table and those of every material a
@@ -375,8 +389,8 @@ impl Sub<'_> {
         for side in 0..sides {
             let mut shortlist: Vec<usize> = (0..orders.len()).collect();
             if orders.len() > SHORTLIST {
-                let costs =
-                    self.costs(orders, &shortlist, side, SAMPLE_STRETCHES / 4, STRETCH / 4)?;
+                let (n, len) = first_round(orders.len());
+                let costs = self.costs(orders, &shortlist, side, n, len)?;
                 let mut by_wdl = shortlist.clone();
                 by_wdl.sort_by_key(|&k| (costs[k].wdl, k));
                 let mut by_dtz = shortlist.clone();

@@ -116,10 +116,7 @@ fn next_combination(c: &mut [u8], end: u8) -> bool {
 fn place_group(sq: &mut [u8], at: usize, size: usize, mut n: u64, floor: u8) {
     let mut ranks = [0u8; encode::MAX_TB_PIECES];
     for k in (1..=size).rev() {
-        let mut c = 63;
-        while binomial(c, k) > n {
-            c -= 1;
-        }
+        let c = largest_below(k, n);
         n -= binomial(c, k);
         ranks[k - 1] = c as u8;
     }
@@ -130,12 +127,43 @@ fn place_group(sq: &mut [u8], at: usize, size: usize, mut n: u64, floor: u8) {
     }
 }
 
-/// The square of the `r`-th set bit of `mask` (counting from 0).
-fn nth_bit(mut mask: u64, r: u32) -> u8 {
+/// The largest `c < 64` with `binomial(c, k) <= n` (`k >= 1`): the rank of the `k`-th
+/// element of a combination in the combinatorial number system.
+fn largest_below(k: usize, n: u64) -> i32 {
+    if k == 1 {
+        return n.min(63) as i32;
+    }
+    // binomial(c, k) grows with c from binomial(k - 1, k) = 0.
+    let (mut lo, mut hi) = (k as i32 - 1, 63);
+    while lo < hi {
+        let mid = (lo + hi + 1) / 2;
+        if binomial(mid, k) <= n {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
+/// The square of the `r`-th set bit of `mask` (counting from 0; `r` below its count).
+fn nth_bit(mut mask: u64, mut r: u32) -> u8 {
+    let mut base = 0;
+    for half in [32, 16, 8] {
+        let low = mask & ((1u64 << half) - 1);
+        let ones = low.count_ones();
+        if r >= ones {
+            r -= ones;
+            mask >>= half;
+            base += half;
+        } else {
+            mask = low;
+        }
+    }
     for _ in 0..r {
         mask &= mask - 1;
     }
-    mask.trailing_zeros() as u8
+    (base + mask.trailing_zeros()) as u8
 }
 
 /// The squares (in layout order) of index `idx < layout.size` of the sub-table of leading
@@ -237,6 +265,37 @@ mod tests {
             let l = layout(codes.to_vec(), shape, 0, 1, f).unwrap();
             assert_eq!(l.size, 6 * 47 * 62 * 61);
             assert_eq!(canonical_count(&codes, shape, 0, 1, f), l.size);
+        }
+    }
+
+    /// The fast searches against the plain ones they replaced.
+    #[test]
+    fn ranks_and_bits_match_linear_searches() {
+        for k in 1..=7 {
+            for n in (0..binomial(63, k).min(1 << 20))
+                .step_by(97)
+                .chain([0, 1, 2])
+            {
+                let mut c = 63;
+                while binomial(c, k) > n {
+                    c -= 1;
+                }
+                assert_eq!(largest_below(k, n), c, "k {k} n {n}");
+            }
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mask = seed;
+            for r in 0..mask.count_ones() {
+                let mut m = mask;
+                for _ in 0..r {
+                    m &= m - 1;
+                }
+                assert_eq!(nth_bit(mask, r), m.trailing_zeros() as u8, "{mask:x} {r}");
+            }
         }
     }
 }
