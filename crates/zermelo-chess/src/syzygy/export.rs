@@ -76,25 +76,21 @@ pub struct SyzygyExport {
     pub time: Duration,
 }
 
-/// Stretches of a sequence that stand for it when orders are compared: as many as the board
-/// needs to be seen in every part, each long enough to hold the runs that the pairs rounds
-/// turn into long symbols (stretches of 256 hid them: KQQRvK.rtbw came out 1.5x the
-/// published file). The first round, which keeps the best [`SHORTLIST`] for WDL and for
-/// DTZ, shares [`FIRST_ROUND`] indices among all the orders.
-const SAMPLE_STRETCHES: u64 = 64;
-const STRETCH: u64 = 4096;
-const FIRST_ROUND: u64 = 1 << 20;
-
-/// The first round's stretches and their length: 8 of [`STRETCH`] per order when the orders
-/// are few, 64 shorter ones when they are many.
-fn first_round(orders: usize) -> (u64, u64) {
-    let per = FIRST_ROUND / orders.max(1) as u64;
-    if per >= 8 * STRETCH {
-        (8, STRETCH)
-    } else {
-        (64, (per / 64).max(64))
-    }
-}
+/// Stretches of a sequence that stand for it when orders are compared: many short ones, so
+/// that every part of the board is seen (a quarter as many, half as long, in the first round,
+/// which keeps the best [`SHORTLIST`] for WDL and for DTZ).
+const SAMPLE_STRETCHES: u64 = 256;
+const STRETCH: u64 = 256;
+/// A side whose best WDL sample codes in fewer bits than one per `TINY` indices has its best
+/// [`SHORTLIST`]` / 2` WDL orders compared again on [`LONG_STRETCHES`] of [`LONG_STRETCH`]
+/// indices: its runs span many placements of the leading pieces, which short stretches do
+/// not see (KRRNvK: the short sample's third best order is 1.4x smaller whole than its
+/// best). Neither sample is always right (the long one picks a 1.35x larger KNNvKR.rtbw;
+/// longer stretches for every order, 64 of 4,096, made as many files larger as smaller), so
+/// when they disagree both orders are stored and compressed whole, and the smaller kept.
+const TINY: u64 = 32;
+const LONG_STRETCHES: u64 = 64;
+const LONG_STRETCH: u64 = 16_384;
 const SHORTLIST: usize = 8;
 
 /// Writes `material`'s tables, read from `tb` (its DTZ table and those of every material a
@@ -351,8 +347,9 @@ impl Plan {
 
 /// Which order each sub-table of a file uses and which side its DTZ table stores.
 struct Choice {
-    /// Per side to move stored, the WDL order (an index into the candidates).
-    wdl: Vec<usize>,
+    /// Per side to move stored, the WDL orders (indices into the candidates): one, or two
+    /// to store and compress whole, the smaller kept.
+    wdl: Vec<Vec<usize>>,
     /// The side the DTZ table stores and its order.
     dtz_side: usize,
     dtz: usize,
@@ -363,6 +360,8 @@ struct Choice {
 struct Cost {
     wdl: u64,
     dtz: u64,
+    /// Indices sampled.
+    values: u64,
 }
 
 /// One file of a table (pawnless tables have one; pawn tables one per leading-pawn file).
@@ -389,8 +388,14 @@ impl Sub<'_> {
         for side in 0..sides {
             let mut shortlist: Vec<usize> = (0..orders.len()).collect();
             if orders.len() > SHORTLIST {
-                let (n, len) = first_round(orders.len());
-                let costs = self.costs(orders, &shortlist, side, n, len)?;
+                let costs = self.costs(
+                    orders,
+                    &shortlist,
+                    side,
+                    SAMPLE_STRETCHES / 4,
+                    STRETCH / 4,
+                    true,
+                )?;
                 let mut by_wdl = shortlist.clone();
                 by_wdl.sort_by_key(|&k| (costs[k].wdl, k));
                 let mut by_dtz = shortlist.clone();
@@ -405,16 +410,28 @@ impl Sub<'_> {
                     }
                 }
             }
-            let costs = self.costs(orders, &shortlist, side, SAMPLE_STRETCHES, STRETCH)?;
-            let best_wdl = *shortlist
-                .iter()
-                .min_by_key(|&&k| (costs[k].wdl, k))
-                .expect("an order");
+            let costs = self.costs(orders, &shortlist, side, SAMPLE_STRETCHES, STRETCH, true)?;
+            let mut by_wdl = shortlist.clone();
+            by_wdl.sort_by_key(|&k| (costs[k].wdl, k));
+            let best = costs[by_wdl[0]];
+            let mut trials = vec![by_wdl[0]];
+            if best.wdl.saturating_mul(TINY) < best.values && by_wdl.len() > 1 {
+                by_wdl.truncate(SHORTLIST / 2);
+                let long =
+                    self.costs(orders, &by_wdl, side, LONG_STRETCHES, LONG_STRETCH, false)?;
+                let long_best = *by_wdl
+                    .iter()
+                    .min_by_key(|&&k| (long[k].wdl, k))
+                    .expect("an order");
+                if long_best != trials[0] {
+                    trials.push(long_best);
+                }
+            }
             let best_dtz = *shortlist
                 .iter()
                 .min_by_key(|&&k| (costs[k].dtz, k))
                 .expect("an order");
-            wdl.push(best_wdl);
+            wdl.push(trials);
             if costs[best_dtz].dtz < dtz_best.0 {
                 dtz_best = (costs[best_dtz].dtz, side, best_dtz);
             }
@@ -427,7 +444,8 @@ impl Sub<'_> {
     }
 
     /// Estimated sizes of the orders `which` (indexed like `orders`), from positions probed
-    /// at `stretches` evenly spaced stretches of `len` indices (all of a short sequence).
+    /// at `stretches` evenly spaced stretches of `len` indices (all of a short sequence); the
+    /// WDL size alone unless `dtz` (the DTZ size then `u64::MAX`).
     ///
     /// The positions of all the orders are probed together in the order of zermelo's index:
     /// each order's stretches lie all over zermelo's table, and probed order by order nearly
@@ -439,6 +457,7 @@ impl Sub<'_> {
         side: usize,
         stretches: u64,
         len: u64,
+        dtz: bool,
     ) -> Result<Vec<Cost>, ExportError> {
         let boards: Vec<Vec<Option<Board>>> = which
             .par_iter()
@@ -476,7 +495,7 @@ impl Sub<'_> {
                     .iter()
                     .zip(vs)
                     .map(|(b, v)| match (b, v) {
-                        (Some(b), Some(v)) => self.prober.place_of(b, *v, true),
+                        (Some(b), Some(v)) => self.prober.place_of(b, *v, dtz),
                         _ => Ok(EMPTY),
                     })
                     .collect::<Result<_, _>>()?;
@@ -489,7 +508,12 @@ impl Sub<'_> {
                     k,
                     Cost {
                         wdl: bits(&wdl_body(&places).0),
-                        dtz: bits(&dtz_body(places, (false, false), side).0 .0),
+                        values: places.len() as u64,
+                        dtz: if dtz {
+                            bits(&dtz_body(places, (false, false), side).0 .0)
+                        } else {
+                            u64::MAX
+                        },
                     },
                 ))
             })
@@ -497,7 +521,8 @@ impl Sub<'_> {
         let mut out = vec![
             Cost {
                 wdl: u64::MAX,
-                dtz: u64::MAX
+                dtz: u64::MAX,
+                values: 0,
             };
             orders.len()
         ];
@@ -573,13 +598,20 @@ impl Sub<'_> {
                 slots: plan.slots_of(&orders[k].codes),
             })
         };
-        let wdl_targets: Vec<Target> = choice
+        // Every WDL order tried, with its side.
+        let trials: Vec<(usize, usize)> = choice
             .wdl
             .iter()
-            .map(|&k| target(k))
+            .enumerate()
+            .flat_map(|(side, ks)| ks.iter().map(move |&k| (side, k)))
+            .collect();
+        let wdl_targets: Vec<Target> = trials
+            .iter()
+            .map(|&(_, k)| target(k))
             .collect::<Result<_, _>>()?;
+        let wdl_sides: Vec<usize> = trials.iter().map(|&(side, _)| side).collect();
         let dtz_target = target(choice.dtz)?;
-        let places = self.places(&wdl_targets, &dtz_target, choice.dtz_side)?;
+        let places = self.places(&wdl_targets, &wdl_sides, &dtz_target, choice.dtz_side)?;
         let plies = plies(&places.hundred, choice.dtz_side, plan.sides());
         // The sequences are compressed side by side (each alone is sequential).
         let (wdl_bodies, ((body, _), info)) = rayon::join(
@@ -587,18 +619,28 @@ impl Sub<'_> {
                 places
                     .wdl
                     .into_par_iter()
-                    .map(|p| wdl_sequence_body(p).0)
-                    .collect::<Vec<Body>>()
+                    .map(wdl_sequence_body)
+                    .collect::<Vec<(Body, u64)>>()
             },
             || dtz_body(places.dtz, plies, choice.dtz_side),
         );
-        let wdl_subs = wdl_bodies
+        // Per side, the smaller of its trials (the first on a tie).
+        let mut kept: Vec<Option<(u64, usize, Body)>> =
+            (0..choice.wdl.len()).map(|_| None).collect();
+        for ((body, bytes), &(side, k)) in wdl_bodies.into_iter().zip(&trials) {
+            if kept[side].as_ref().is_none_or(|b| bytes < b.0) {
+                kept[side] = Some((bytes, k, body));
+            }
+        }
+        let wdl_subs = kept
             .into_iter()
-            .zip(&choice.wdl)
-            .map(|(body, &k)| SubTable {
-                order: orders[k].clone(),
-                body,
-                dtz: None,
+            .map(|b| {
+                let (_, k, body) = b.expect("every side has an order");
+                SubTable {
+                    order: orders[k].clone(),
+                    body,
+                    dtz: None,
+                }
             })
             .collect();
         let dtz_sub = SubTable {
@@ -609,11 +651,12 @@ impl Sub<'_> {
         Ok((wdl_subs, dtz_sub, places.positions))
     }
 
-    /// Every position of the file probed once and its place stored in the WDL targets (one
-    /// per side) and, for `dtz_side`, in the DTZ target.
+    /// Every position of the file probed once and its place stored in the WDL targets of
+    /// its side (`wdl_sides`, per target) and, for `dtz_side`, in the DTZ target.
     fn places(
         &self,
         wdl_targets: &[Target],
+        wdl_sides: &[usize],
         dtz_target: &Target,
         dtz_side: usize,
     ) -> Result<Places, ExportError> {
@@ -651,7 +694,9 @@ impl Sub<'_> {
             dtz: &dtz,
             dtz_target,
             dtz_side,
-            dtz_as_wdl: wdl_targets[dtz_side] == *dtz_target,
+            dtz_as_wdl: (0..wdl_targets.len())
+                .find(|&t| wdl_sides[t] == dtz_side && wdl_targets[t] == *dtz_target),
+            wdl_sides,
             hundred: &hundred,
         };
         let positions = store.enumerate()?;
@@ -669,7 +714,7 @@ impl Sub<'_> {
 
 /// The places of one file's positions in its orders.
 struct Places {
-    /// Per side, the WDL places ([`super::fill`]'s encoding).
+    /// Per WDL target, the WDL places ([`super::fill`]'s encoding).
     wdl: Vec<Vec<u8>>,
     /// The DTZ side's places.
     dtz: Vec<Place>,
@@ -705,11 +750,13 @@ struct Store<'a> {
     walk: &'a Walk<'a>,
     wdl: &'a [Vec<AtomicU8>],
     wdl_targets: &'a [Target],
+    /// Per WDL target, its side to move.
+    wdl_sides: &'a [usize],
     dtz: &'a [AtomicU16],
     dtz_target: &'a Target,
     dtz_side: usize,
-    /// The DTZ target is the WDL target of its side (the same indices).
-    dtz_as_wdl: bool,
+    /// The WDL target that is also the DTZ target (the same indices), if one is.
+    dtz_as_wdl: Option<usize>,
     /// Per side to move: a win, a loss of exactly 100 plies seen.
     hundred: &'a [[AtomicBool; 2]; 2],
     /// The slot of the piece that zermelo's index moves first (its last digit), when it is
@@ -809,15 +856,20 @@ impl Store<'_> {
                 j -= 1;
             }
         }
-        let (a, c) = self.indices(side, &sq, rows);
-        for idx in std::iter::once(a).chain(c) {
-            self.wdl[side][idx as usize].store((place >> 12) as u8, Relaxed);
+        let mut as_dtz = None;
+        for t in (0..self.wdl_targets.len()).filter(|&t| self.wdl_sides[t] == side) {
+            let (a, c) = self.indices(t, &sq, rows);
+            for idx in std::iter::once(a).chain(c) {
+                self.wdl[t][idx as usize].store((place >> 12) as u8, Relaxed);
+            }
+            if Some(t) == self.dtz_as_wdl {
+                as_dtz = Some((a, c));
+            }
         }
         if side == self.dtz_side {
-            let (a, c) = if self.dtz_as_wdl {
-                (a, c)
-            } else {
-                self.indices(self.wdl_targets.len(), &sq, rows)
+            let (a, c) = match as_dtz {
+                Some(ac) => ac,
+                None => self.indices(self.wdl_targets.len(), &sq, rows),
             };
             for idx in std::iter::once(a).chain(c) {
                 self.dtz[idx as usize].store(place, Relaxed);
@@ -828,8 +880,8 @@ impl Store<'_> {
 }
 
 impl Store<'_> {
-    /// [`Walk::indices`] in target `t` (the WDL target of side `t`, or the DTZ target after
-    /// them), through the row of `sq` when the moving piece has one.
+    /// [`Walk::indices`] in target `t` (a WDL target, or the DTZ target after them), through
+    /// the row of `sq` when the moving piece has one.
     #[inline]
     fn indices(&self, t: usize, sq: &[u8; MAX_TB_PIECES], rows: &mut [Row]) -> (u64, Option<u64>) {
         let target = self.wdl_targets.get(t).unwrap_or(self.dtz_target);
@@ -1181,7 +1233,13 @@ mod tests {
     /// of the slots on squares `allowed` (the white king in a1-d1-d4 or on files a-d, so both
     /// of two positions the diagonal reflects into each other when both kings stand on it),
     /// each validated as a new [`Position`].
-    fn by_placements(sub: &Sub, wdl: &[Target], dtz: &Target, dtz_side: usize) -> Places {
+    fn by_placements(
+        sub: &Sub,
+        wdl: &[Target],
+        wdl_sides: &[usize],
+        dtz: &Target,
+        dtz_side: usize,
+    ) -> Places {
         let plan = sub.plan;
         let walk = Walk {
             plan,
@@ -1227,9 +1285,11 @@ mod tests {
                     _ => {}
                 }
                 let place = sub.prober.place_of(&b, value, true).unwrap();
-                let (a, c) = walk.both_indices(&wdl[side], sq);
-                for idx in std::iter::once(a).chain(c) {
-                    out.wdl[side][idx as usize] = (place >> 12) as u8;
+                for t in (0..wdl.len()).filter(|&t| wdl_sides[t] == side) {
+                    let (a, c) = walk.both_indices(&wdl[t], sq);
+                    for idx in std::iter::once(a).chain(c) {
+                        out.wdl[t][idx as usize] = (place >> 12) as u8;
+                    }
                 }
                 if side == dtz_side {
                     let (a, c) = walk.both_indices(dtz, sq);
@@ -1388,12 +1448,18 @@ mod tests {
                     layout: plan.layout(&orders[k], file).unwrap(),
                     slots: plan.slots_of(&orders[k].codes),
                 };
-                let wdl: Vec<Target> = (0..plan.sides()).map(|_| target(0)).collect();
+                // Every side in the first order; the last side also in a second one, tried
+                // beside it (as a side whose samples disagree is).
+                let mut wdl: Vec<Target> = (0..plan.sides()).map(|_| target(0)).collect();
+                let mut wdl_sides: Vec<usize> = (0..plan.sides()).collect();
+                wdl.push(target(orders.len() / 2));
+                wdl_sides.push(plan.sides() - 1);
                 let dtz = target(orders.len() - 1);
                 let dtz_side = plan.sides() - 1;
-                let walked = sub.places(&wdl, &dtz, dtz_side).unwrap();
-                let placed = by_placements(&sub, &wdl, &dtz, dtz_side);
-                for (side, (w, p)) in walked.wdl.iter().zip(&placed.wdl).enumerate() {
+                let walked = sub.places(&wdl, &wdl_sides, &dtz, dtz_side).unwrap();
+                let placed = by_placements(&sub, &wdl, &wdl_sides, &dtz, dtz_side);
+                assert_eq!(walked.wdl.len(), wdl.len());
+                for (t, (w, p)) in walked.wdl.iter().zip(&placed.wdl).enumerate() {
                     let differ: Vec<usize> = (0..w.len()).filter(|&i| w[i] != p[i]).collect();
                     assert!(
                         differ.is_empty(),

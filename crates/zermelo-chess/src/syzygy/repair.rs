@@ -45,7 +45,7 @@ pub(crate) struct Tuning {
 pub(crate) const TUNING: Tuning = Tuning {
     min_pair_count: 6,
     max_new_per_round: 256,
-    min_share: 64,
+    min_share: 128,
 };
 
 /// One symbol: a value, or two symbols in turn.
