@@ -1463,7 +1463,7 @@ mod tests {
                     let differ: Vec<usize> = (0..w.len()).filter(|&i| w[i] != p[i]).collect();
                     assert!(
                         differ.is_empty(),
-                        "{name} file {file} side {side}: {} of {} places differ, first at {:?}",
+                        "{name} file {file} WDL target {t}: {} of {} places differ, first at {:?}",
                         differ.len(),
                         w.len(),
                         &differ[..differ.len().min(4)]
