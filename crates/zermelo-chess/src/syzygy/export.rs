@@ -16,7 +16,10 @@
 //!    Every order is tried on short evenly spaced stretches of its sequence (the positions
 //!    there probed, filled and compressed as below), the best few again on longer ones, and
 //!    the smallest kept; a DTZ file stores one side to move per sub-table: the side whose
-//!    best order compresses smaller.
+//!    best order compresses smaller. A side whose WDL codes in a small fraction of a bit per
+//!    index is made of runs longer than the stretches: its best WDL orders are compared
+//!    again on far longer stretches, and when that picks another order, the side is stored
+//!    in both (step 2) and the smaller compressed sequence kept (step 3).
 //! 2. **Positions.** Every legal position, one per symmetry class: zermelo's canonical
 //!    indices, each block of its table decoded once (the blocks on rayon's threads, those
 //!    of another side to move or leading-pawn file skipped), probed once and its place stored
