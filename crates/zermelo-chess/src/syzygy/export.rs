@@ -84,6 +84,12 @@ pub struct SyzygyExport {
 /// which keeps the best [`SHORTLIST`] for WDL and for DTZ).
 const SAMPLE_STRETCHES: u64 = 256;
 const STRETCH: u64 = 256;
+/// A side with at most `FEW_ORDERS` orders (four kinds of pieces: a pair of identical ones,
+/// or identical pieces on both sides) has its first round on [`FEW_STRETCHES`] instead: with
+/// stretches of 64 its best order did not reach the shortlist (KQQRvK.rtbw, KBBvKR.rtbw
+/// 1.5x the published files), and there are few orders to pay for.
+const FEW_ORDERS: usize = 24;
+const FEW_STRETCHES: (u64, u64) = (8, 4096);
 /// A side whose best WDL sample codes in fewer bits than one per `TINY` indices has its best
 /// [`SHORTLIST`]` / 2` WDL orders compared again on [`LONG_STRETCHES`] of [`LONG_STRETCH`]
 /// indices: its runs span many placements of the leading pieces, which short stretches do
@@ -391,14 +397,12 @@ impl Sub<'_> {
         for side in 0..sides {
             let mut shortlist: Vec<usize> = (0..orders.len()).collect();
             if orders.len() > SHORTLIST {
-                let costs = self.costs(
-                    orders,
-                    &shortlist,
-                    side,
-                    SAMPLE_STRETCHES / 4,
-                    STRETCH / 4,
-                    true,
-                )?;
+                let first = if orders.len() <= FEW_ORDERS {
+                    FEW_STRETCHES
+                } else {
+                    (SAMPLE_STRETCHES / 4, STRETCH / 4)
+                };
+                let costs = self.costs(orders, &shortlist, side, first.0, first.1, true)?;
                 let mut by_wdl = shortlist.clone();
                 by_wdl.sort_by_key(|&k| (costs[k].wdl, k));
                 let mut by_dtz = shortlist.clone();
