@@ -631,23 +631,12 @@ impl Sub<'_> {
             },
             || dtz_body(places.dtz, plies, choice.dtz_side),
         );
-        // Per side, the smaller of its trials (the first on a tie).
-        let mut kept: Vec<Option<(u64, usize, Body)>> =
-            (0..choice.wdl.len()).map(|_| None).collect();
-        for ((body, bytes), &(side, k)) in wdl_bodies.into_iter().zip(&trials) {
-            if kept[side].as_ref().is_none_or(|b| bytes < b.0) {
-                kept[side] = Some((bytes, k, body));
-            }
-        }
-        let wdl_subs = kept
+        let wdl_subs = smallest_per_side(wdl_bodies, &trials, choice.wdl.len())
             .into_iter()
-            .map(|b| {
-                let (_, k, body) = b.expect("every side has an order");
-                SubTable {
-                    order: orders[k].clone(),
-                    body,
-                    dtz: None,
-                }
+            .map(|(k, body)| SubTable {
+                order: orders[k].clone(),
+                body,
+                dtz: None,
             })
             .collect();
         let dtz_sub = SubTable {
@@ -729,6 +718,27 @@ struct Places {
     hundred: [[bool; 2]; 2],
     /// Positions stored (one per symmetry class and side to move).
     positions: u64,
+}
+
+/// Per side of `sides`, the smallest of its trials (`(side, order)` per body, each body with
+/// its size in bytes; the first on a tie): the order kept and its body.
+fn smallest_per_side<B>(
+    bodies: Vec<(B, u64)>,
+    trials: &[(usize, usize)],
+    sides: usize,
+) -> Vec<(usize, B)> {
+    let mut kept: Vec<Option<(u64, usize, B)>> = (0..sides).map(|_| None).collect();
+    for ((body, bytes), &(side, k)) in bodies.into_iter().zip(trials) {
+        if kept[side].as_ref().is_none_or(|b| bytes < b.0) {
+            kept[side] = Some((bytes, k, body));
+        }
+    }
+    kept.into_iter()
+        .map(|b| {
+            let (_, k, body) = b.expect("every side has an order");
+            (k, body)
+        })
+        .collect()
 }
 
 /// Whether `side`'s wins and losses are stored in plies: a DTZ of exactly 100 for the side
@@ -1240,6 +1250,18 @@ mod tests {
     /// of the slots on squares `allowed` (the white king in a1-d1-d4 or on files a-d, so both
     /// of two positions the diagonal reflects into each other when both kings stand on it),
     /// each validated as a new [`Position`].
+    #[test]
+    fn the_smaller_trial_of_each_side_is_kept() {
+        // Side 0 tried in orders 3 and 7 (7 smaller), side 1 in order 5 alone, side 0's
+        // third trial as small as the best: the first of equals stays.
+        let bodies = vec![("a", 900), ("b", 100), ("c", 50), ("d", 100)];
+        let trials = [(0, 3), (0, 7), (1, 5), (0, 9)];
+        assert_eq!(
+            smallest_per_side(bodies, &trials, 2),
+            vec![(7, "b"), (5, "c")]
+        );
+    }
+
     fn by_placements(
         sub: &Sub,
         wdl: &[Target],
