@@ -79,27 +79,71 @@ pub struct SyzygyExport {
     pub time: Duration,
 }
 
-/// Stretches of a sequence that stand for it when orders are compared: many short ones, so
-/// that every part of the board is seen (a quarter as many, a quarter as long, in the first
-/// round, which keeps the best [`SHORTLIST`] for WDL and for DTZ).
-const SAMPLE_STRETCHES: u64 = 256;
-const STRETCH: u64 = 256;
+/// Where a sequence is sampled when orders are compared: `stretches` stretches of `len`
+/// indices, evenly spaced or at scattered places.
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    stretches: u64,
+    len: u64,
+    scattered: bool,
+    /// More stretches, up to four times as many, where `stretches` would cover less than
+    /// one index in `cover` of the sequence (none: 0).
+    cover: u64,
+}
+
+/// Many short stretches, so that every part of the board is seen (a quarter as many, a
+/// quarter as long, in the first round, which keeps the best [`SHORTLIST`] for WDL and for
+/// DTZ). The second round's lie at scattered places: evenly spaced, they fall on a few
+/// placements of the leading pieces again and again, and KQNvKP's DTZ came out 1.35x the
+/// published file (every file's order preferred there was among the worst on scattered
+/// stretches; 1.04x with these).
+const SECOND: Sample = Sample {
+    stretches: 256,
+    len: 256,
+    scattered: true,
+    cover: 0,
+};
+const FIRST: Sample = Sample {
+    stretches: 64,
+    len: 64,
+    scattered: false,
+    cover: 0,
+};
 /// A side with at most `FEW_ORDERS` orders (four kinds of pieces: a pair of identical ones,
-/// or identical pieces on both sides) has its first round on [`FEW_STRETCHES`] instead: with
+/// or identical pieces on both sides) has its first round on [`FEW_FIRST`] instead: with
 /// stretches of 64 its best order did not reach the shortlist (KBBvKR.rtbw came out 1.46x
 /// the published file, 1.04x with these), and there are few orders to pay for.
 const FEW_ORDERS: usize = 24;
-const FEW_STRETCHES: (u64, u64) = (8, 4096);
+const FEW_FIRST: Sample = Sample {
+    stretches: 8,
+    len: 4096,
+    scattered: false,
+    cover: 0,
+};
 /// A side whose best WDL sample codes in fewer bits than one per `TINY` indices has its best
-/// [`SHORTLIST`]` / 2` WDL orders compared again on [`LONG_STRETCHES`] of [`LONG_STRETCH`]
-/// indices: its runs span many placements of the leading pieces, which short stretches do
-/// not see (KRRNvK: the short sample's third best order is 1.4x smaller whole than its
-/// best). Neither sample is always right (the long one picks a 1.35x larger KNNvKR.rtbw;
-/// longer stretches for every order, 64 of 4,096, made as many files larger as smaller), so
-/// when they disagree both orders are stored and compressed whole, and the smaller kept.
-const TINY: u64 = 32;
-const LONG_STRETCHES: u64 = 64;
-const LONG_STRETCH: u64 = 16_384;
+/// [`SHORTLIST`]` / 2` WDL orders compared again on [`LONG`] stretches: its runs span many
+/// placements of the leading pieces, which short stretches do not see (KRRNvK: the short
+/// sample's third best order is 1.4x smaller whole than its best; KQQRvK and KQBBvK, at
+/// 1/16 and 1/31 bit per index, 1.5x and 1.3x). The long stretches lie at scattered places:
+/// evenly spaced, they fall on the same few placements of the leading pieces (KQBBvK's
+/// best order whole came fourth of twelve on 64 evenly spaced stretches of 16,384, first
+/// on scattered ones). No sample is always right (the long one picked a 1.35x larger
+/// KNNvKR.rtbw), so when the long one finds an order at least [`LONG_GAIN`] smaller, both
+/// orders are stored and compressed whole, and the smaller kept. Below that gain no whole
+/// trial saved more than 4% (of 17 on the 3-5-piece tables), and each costs a second
+/// stored sequence. A long sequence gets more long stretches, so that they cover at least
+/// a sixteenth of it (KQBBvK: 64 stretches found its best order 1.08x smaller than the
+/// short sample's, 256 found 1.39x, whole it is 1.35x). A side whose short sample codes
+/// in no bits at all is left as it is.
+const TINY: u64 = 8;
+const LONG: Sample = Sample {
+    stretches: 64,
+    len: 16_384,
+    scattered: true,
+    cover: 16,
+};
+/// [`TINY`]'s trials: the long sample's gain, in tenths, that makes a whole trial.
+const LONG_GAIN: u64 = 12;
 const SHORTLIST: usize = 8;
 
 /// Writes `material`'s tables, read from `tb` (its DTZ table and those of every material a
@@ -139,6 +183,14 @@ pub fn export_syzygy(
     }
     out.time = started.elapsed();
     Ok(out)
+}
+
+/// The start of scattered stretch `k` before it is reduced to the sequence (SplitMix64).
+fn scattered(k: u64) -> u64 {
+    let mut z = (k + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// One piece of the enumeration: its piece in zermelo's orientation, its code in the file's.
@@ -398,11 +450,11 @@ impl Sub<'_> {
             let mut shortlist: Vec<usize> = (0..orders.len()).collect();
             if orders.len() > SHORTLIST {
                 let first = if orders.len() <= FEW_ORDERS {
-                    FEW_STRETCHES
+                    FEW_FIRST
                 } else {
-                    (SAMPLE_STRETCHES / 4, STRETCH / 4)
+                    FIRST
                 };
-                let costs = self.costs(orders, &shortlist, side, first.0, first.1, true)?;
+                let costs = self.costs(orders, &shortlist, side, first, true)?;
                 let mut by_wdl = shortlist.clone();
                 by_wdl.sort_by_key(|&k| (costs[k].wdl, k));
                 let mut by_dtz = shortlist.clone();
@@ -417,20 +469,22 @@ impl Sub<'_> {
                     }
                 }
             }
-            let costs = self.costs(orders, &shortlist, side, SAMPLE_STRETCHES, STRETCH, true)?;
+            let costs = self.costs(orders, &shortlist, side, SECOND, true)?;
             let mut by_wdl = shortlist.clone();
             by_wdl.sort_by_key(|&k| (costs[k].wdl, k));
             let best = costs[by_wdl[0]];
             let mut trials = vec![by_wdl[0]];
-            if best.wdl.saturating_mul(TINY) < best.values && by_wdl.len() > 1 {
+            if best.wdl > 0 && best.wdl.saturating_mul(TINY) < best.values && by_wdl.len() > 1 {
                 by_wdl.truncate(SHORTLIST / 2);
-                let long =
-                    self.costs(orders, &by_wdl, side, LONG_STRETCHES, LONG_STRETCH, false)?;
+                let long = self.costs(orders, &by_wdl, side, LONG, false)?;
                 let long_best = *by_wdl
                     .iter()
                     .min_by_key(|&&k| (long[k].wdl, k))
                     .expect("an order");
-                if long_best != trials[0] {
+                if long_best != trials[0]
+                    && long[trials[0]].wdl.saturating_mul(10)
+                        >= long[long_best].wdl.saturating_mul(LONG_GAIN)
+                {
                     trials.push(long_best);
                 }
             }
@@ -462,15 +516,14 @@ impl Sub<'_> {
         orders: &[Candidate],
         which: &[usize],
         side: usize,
-        stretches: u64,
-        len: u64,
+        sample: Sample,
         dtz: bool,
     ) -> Result<Vec<Cost>, ExportError> {
         let boards: Vec<Vec<Option<Board>>> = which
             .par_iter()
             .map(|&k| {
                 let layout = self.plan.layout(&orders[k], self.file)?;
-                Ok(self.sample(&orders[k], &layout, side, stretches, len))
+                Ok(self.sample(&orders[k], &layout, side, sample))
             })
             .collect::<Result<_, ExportError>>()?;
         // (zermelo's index, order, sample) of every legal sampled position, by index.
@@ -546,16 +599,24 @@ impl Sub<'_> {
         order: &Candidate,
         layout: &Layout,
         side: usize,
-        stretches: u64,
-        len: u64,
+        sample: Sample,
     ) -> Vec<Option<Board>> {
         let size = layout.size;
+        let len = sample.len;
+        let stretches = match sample.cover {
+            0 => sample.stretches,
+            c => (size / c / len).clamp(sample.stretches, 4 * sample.stretches),
+        };
         let ranges: Vec<(u64, u64)> = if size <= 2 * stretches * len {
             vec![(0, size)]
         } else {
             (0..stretches)
                 .map(|k| {
-                    let from = k * (size - len) / (stretches - 1);
+                    let from = if sample.scattered {
+                        scattered(k) % (size - len)
+                    } else {
+                        k * (size - len) / (stretches - 1)
+                    };
                     (from, from + len)
                 })
                 .collect()
