@@ -5,7 +5,8 @@ with python-chess's `chess.syzygy` (probe_wdl, probe_dtz) and with `zermelo tb p
 on zermelo's tables in ZERMELO_DIR. Exit 0 when every position agrees, 1 on any difference
 (the first ones printed), 2 on bad usage or a missing table.
 
-    scripts/syzygy-export-check.py ZERMELO_DIR SYZYGY_DIR[:SMALLER_DIR...] [-n N] [-j JOBS] [MATERIAL...]
+    scripts/syzygy-export-check.py ZERMELO_DIR SYZYGY_DIR[:SMALLER_DIR...] [-n N] [-j JOBS]
+        [--journal FILE] [MATERIAL...]
 
 What "agrees" means (python-chess's DTZ rounding included): the class python-chess's WDL
 probe gives is the class zermelo gives at halfmove clock 0; python-chess's DTZ equals
@@ -16,7 +17,10 @@ such a value doubles it, so it may come out one ply short (python-chess's and li
 `zermelo tb probe --stdin --tables SYZYGY_DIR`). Such positions are counted per material. Positions
 are drawn by a seeded generator (the same positions on every run); where both sides have
 pawns, a quarter of them have en passant rights. Materials are probed side by side in JOBS
-processes. Used by crates/zermelo-py/tests/test_syzygy_export.py (every 3-4-piece material,
+processes. With --journal FILE each material's result is appended to FILE as a JSON line when
+it is done, and a rerun with the same journal takes from it the materials whose files (by
+SHA-256), position count and seed are unchanged: a check of hours can be interrupted and
+resumed. Used by crates/zermelo-py/tests/test_syzygy_export.py (every 3-4-piece material,
 in CI) and by hand for 5-piece exports (docs/benchmarks/chess.md).
 
 The `zermelo` binary: --zermelo, else $ZERMELO_BIN, else target/release/zermelo, else
@@ -25,6 +29,7 @@ target/debug/zermelo of this checkout.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
 import os
@@ -171,6 +176,37 @@ def check_material(job: Tuple[str, str, str, str, int, int]) -> Result:
     return Result(material, len(boards), rounded, differences, time.perf_counter() - started)
 
 
+def files_digest(directory: str, material: str) -> str:
+    """SHA-256 of a material's .rtbw and .rtbz in `directory`, in turn."""
+    h = hashlib.sha256()
+    for ext in (".rtbw", ".rtbz"):
+        with open(os.path.join(directory, material + ext), "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+    return h.hexdigest()
+
+
+def journal_key(material: str, digest: str, n: int, seed: int, ztables: str) -> str:
+    return json.dumps([material, digest, n, seed, os.path.abspath(ztables)])
+
+
+def read_journal(path: Optional[str]) -> Dict[str, Result]:
+    """The results a journal holds, by key; a missing journal holds none. A line cut short
+    by an interrupted write is skipped (its material is checked again)."""
+    out: Dict[str, Result] = {}
+    if path is None or not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                e = json.loads(line)
+                r = Result(e["material"], e["positions"], e["rounded"], e["differences"], e["seconds"])
+                out[e["key"]] = r
+            except (ValueError, KeyError, TypeError):
+                continue
+    return out
+
+
 def zermelo_binary(given: Optional[str]) -> str:
     candidates = [given, os.environ.get("ZERMELO_BIN")]
     candidates += [os.path.join(ROOT, "target", p, "zermelo") for p in ("release", "debug")]
@@ -192,6 +228,9 @@ def main() -> int:
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=43)
     parser.add_argument("--zermelo", help="the zermelo binary")
+    parser.add_argument(
+        "--journal", help="append each material's result here; a rerun skips those done"
+    )
     args = parser.parse_args()
     zermelo = zermelo_binary(args.zermelo)
     first = args.syzygy_dir.split(":")[0]
@@ -204,24 +243,44 @@ def main() -> int:
             if not os.path.isfile(os.path.join(first, m + ext)):
                 print(f"syzygy-export-check: {m}{ext} is not in {first}", file=sys.stderr)
                 return 2
-    jobs = [(m, zermelo, args.zermelo_dir, args.syzygy_dir, args.positions, args.seed) for m in materials]
+    keys = {
+        m: journal_key(m, files_digest(first, m), args.positions, args.seed, args.zermelo_dir)
+        for m in materials
+    } if args.journal else {}
+    journal = read_journal(args.journal)
+    done = [journal[keys[m]] for m in materials if keys.get(m) in journal]
+    todo = [m for m in materials if keys.get(m) not in journal]
+    if done:
+        print(f"{len(done)} materials taken from {args.journal}, {len(todo)} to check", flush=True)
+    jobs = [(m, zermelo, args.zermelo_dir, args.syzygy_dir, args.positions, args.seed) for m in todo]
     started = time.perf_counter()
     total, rounded, failed = 0, 0, 0
+
+    def report(r: Result) -> None:
+        nonlocal total, rounded, failed
+        total += r.positions
+        rounded += r.rounded
+        if r.differences:
+            failed += 1
+            print(f"{r.material}: DIFFERENT: {len(r.differences)} of {r.positions} positions", flush=True)
+            for d in r.differences[:10]:
+                print(f"  {d}")
+        else:
+            print(
+                f"{r.material}: {r.positions} positions agree "
+                f"({r.rounded} DTZ one ply short, stored in moves), {r.seconds:.1f} s",
+                flush=True,
+            )
+
+    for r in done:
+        report(r)
     with multiprocessing.Pool(max(1, args.jobs)) as pool:
-        for r in pool.imap(check_material, jobs):
-            total += r.positions
-            rounded += r.rounded
-            if r.differences:
-                failed += 1
-                print(f"{r.material}: DIFFERENT: {len(r.differences)} of {r.positions} positions", flush=True)
-                for d in r.differences[:10]:
-                    print(f"  {d}")
-            else:
-                print(
-                    f"{r.material}: {r.positions} positions agree "
-                    f"({r.rounded} DTZ one ply short, stored in moves), {r.seconds:.1f} s",
-                    flush=True,
-                )
+        for r in pool.imap_unordered(check_material, jobs):
+            report(r)
+            if args.journal:
+                entry = dict(r._asdict(), key=keys[r.material])
+                with open(args.journal, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(entry) + "\n")
     elapsed = time.perf_counter() - started
     verdict = f"{failed} of {len(materials)} materials differ" if failed else "all agree"
     print(

@@ -13,13 +13,14 @@
 //!
 //! 1. **Orders.** Each sub-table may list its pieces in any order the format allows
 //!    ([`super::layouts`]), which decides which positions are neighbours in its sequence.
-//!    Every order is tried on short evenly spaced stretches of its sequence (the positions
-//!    there probed, filled and compressed as below), the best few again on longer ones, and
-//!    the smallest kept; a DTZ file stores one side to move per sub-table: the side whose
-//!    best order compresses smaller. A side whose WDL codes in a small fraction of a bit per
-//!    index is made of runs longer than the stretches: its best WDL orders are compared
-//!    again on far longer stretches, and when that picks another order, the side is stored
-//!    in both (step 2) and the smaller compressed sequence kept (step 3).
+//!    Every order is tried on short stretches of its sequence (the positions there probed,
+//!    filled and compressed as below), the best few again on more of them at scattered
+//!    places, and the smallest kept; a DTZ file stores one side to move per sub-table: the
+//!    side whose best order compresses smaller. A side whose WDL codes in a small fraction
+//!    of a bit per index is made of runs longer than the stretches: once it is stored
+//!    (step 2), its best WDL orders are compared again on far longer stretches read from
+//!    the stored sequence, and when that finds another order much smaller, the sequence is
+//!    read into that order too and the smaller compressed one kept (step 3).
 //! 2. **Positions.** Every legal position, one per symmetry class: zermelo's canonical
 //!    indices, each block of its table decoded once (the blocks on rayon's threads, those
 //!    of another side to move or leading-pawn file skipped), probed once and its place stored
@@ -91,35 +92,38 @@ struct Sample {
     cover: u64,
 }
 
+impl Sample {
+    const fn even(stretches: u64, len: u64) -> Sample {
+        Sample {
+            stretches,
+            len,
+            scattered: false,
+            cover: 0,
+        }
+    }
+
+    const fn scattered(stretches: u64, len: u64) -> Sample {
+        Sample {
+            scattered: true,
+            ..Sample::even(stretches, len)
+        }
+    }
+}
+
 /// Many short stretches, so that every part of the board is seen (a quarter as many, a
 /// quarter as long, in the first round, which keeps the best [`SHORTLIST`] for WDL and for
 /// DTZ). The second round's lie at scattered places: evenly spaced, they fall on a few
 /// placements of the leading pieces again and again, and KQNvKP's DTZ came out 1.35x the
 /// published file (every file's order preferred there was among the worst on scattered
 /// stretches; 1.04x with these).
-const SECOND: Sample = Sample {
-    stretches: 256,
-    len: 256,
-    scattered: true,
-    cover: 0,
-};
-const FIRST: Sample = Sample {
-    stretches: 64,
-    len: 64,
-    scattered: false,
-    cover: 0,
-};
+const SECOND: Sample = Sample::scattered(256, 256);
+const FIRST: Sample = Sample::even(64, 64);
 /// A side with at most `FEW_ORDERS` orders (four kinds of pieces: a pair of identical ones,
 /// or identical pieces on both sides) has its first round on [`FEW_FIRST`] instead: with
 /// stretches of 64 its best order did not reach the shortlist (KBBvKR.rtbw came out 1.46x
 /// the published file, 1.04x with these), and there are few orders to pay for.
 const FEW_ORDERS: usize = 24;
-const FEW_FIRST: Sample = Sample {
-    stretches: 8,
-    len: 4096,
-    scattered: false,
-    cover: 0,
-};
+const FEW_FIRST: Sample = Sample::even(8, 4096);
 /// A side whose best WDL sample codes in fewer bits than one per `TINY` indices has its best
 /// [`SHORTLIST`]` / 2` WDL orders compared again on [`LONG`] stretches: its runs span many
 /// placements of the leading pieces, which short stretches do not see (KRRNvK: the short
@@ -128,19 +132,20 @@ const FEW_FIRST: Sample = Sample {
 /// evenly spaced, they fall on the same few placements of the leading pieces (KQBBvK's
 /// best order whole came fourth of twelve on 64 evenly spaced stretches of 16,384, first
 /// on scattered ones). No sample is always right (the long one picked a 1.35x larger
-/// KNNvKR.rtbw), so when the long one finds an order at least [`LONG_GAIN`] smaller, both
-/// orders are stored and compressed whole, and the smaller kept. Below that gain no whole
-/// trial saved more than 4% (of 17 on the 3-5-piece tables), and each costs a second
-/// stored sequence. A long sequence gets more long stretches, so that they cover at least
-/// a sixteenth of it (KQBBvK: 64 stretches found its best order 1.08x smaller than the
-/// short sample's, 256 found 1.39x, whole it is 1.35x). A side whose short sample codes
-/// in no bits at all is left as it is.
+/// KNNvKR.rtbw), so when the long one finds an order at least [`LONG_GAIN`] smaller, the
+/// side is read into that order as well, both are compressed whole, and the smaller kept.
+/// Below that gain no whole trial saved more than 4% (of 17 on the 3-5-piece tables), and
+/// each costs a second sequence. The long round reads its stretches from the side's
+/// sequence as the walk stored it in the short sample's order (an index unranked in one
+/// order, ranked in the other: no position probed again, nor zermelo's table decoded).
+/// A long sequence gets more long stretches, so that they cover at least a thirty-second
+/// of it (KQBBvK: 64 stretches found its best order 1.08x smaller than the short sample's,
+/// 100 found it more than 1.2x smaller, 256 1.39x; whole it is 1.35x). A side whose short
+/// sample codes in no bits at all is left as it is.
 const TINY: u64 = 8;
 const LONG: Sample = Sample {
-    stretches: 64,
-    len: 16_384,
-    scattered: true,
-    cover: 16,
+    cover: 32,
+    ..Sample::scattered(64, 16_384)
 };
 /// [`TINY`]'s trials: the long sample's gain, in tenths, that makes a whole trial.
 const LONG_GAIN: u64 = 12;
@@ -185,8 +190,30 @@ pub fn export_syzygy(
     Ok(out)
 }
 
+/// The stretches `sample` takes of a sequence of `size` indices (all of a short one).
+fn ranges(size: u64, sample: Sample) -> Vec<(u64, u64)> {
+    let len = sample.len;
+    let stretches = match sample.cover {
+        0 => sample.stretches,
+        c => (size / c / len).clamp(sample.stretches, 4 * sample.stretches),
+    };
+    if size <= 2 * stretches * len {
+        return vec![(0, size)];
+    }
+    (0..stretches)
+        .map(|k| {
+            let from = if sample.scattered {
+                scatter(k) % (size - len)
+            } else {
+                k * (size - len) / (stretches - 1)
+            };
+            (from, from + len)
+        })
+        .collect()
+}
+
 /// The start of scattered stretch `k` before it is reduced to the sequence (SplitMix64).
-fn scattered(k: u64) -> u64 {
+fn scatter(k: u64) -> u64 {
     let mut z = (k + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -408,9 +435,11 @@ impl Plan {
 
 /// Which order each sub-table of a file uses and which side its DTZ table stores.
 struct Choice {
-    /// Per side to move stored, the WDL orders (indices into the candidates): one, or two
-    /// to store and compress whole, the smaller kept.
-    wdl: Vec<Vec<usize>>,
+    /// Per side to move stored, the WDL order (an index into the candidates).
+    wdl: Vec<usize>,
+    /// Per side to move stored, the orders to compare again on long stretches once the
+    /// side is stored ([`TINY`]; none for most sides).
+    long: Vec<Vec<usize>>,
     /// The side the DTZ table stores and its order.
     dtz_side: usize,
     dtz: usize,
@@ -444,7 +473,7 @@ impl Sub<'_> {
     /// ones; per side the smallest WDL, and the side and order with the smallest DTZ.
     fn choose(&self, orders: &[Candidate]) -> Result<Choice, ExportError> {
         let sides = self.plan.sides();
-        let mut wdl = Vec::new();
+        let (mut wdl, mut long) = (Vec::new(), Vec::new());
         let mut dtz_best = (u64::MAX, 0, 0);
         for side in 0..sides {
             let mut shortlist: Vec<usize> = (0..orders.len()).collect();
@@ -454,7 +483,7 @@ impl Sub<'_> {
                 } else {
                     FIRST
                 };
-                let costs = self.costs(orders, &shortlist, side, first, true)?;
+                let costs = self.costs(orders, &shortlist, side, first)?;
                 let mut by_wdl = shortlist.clone();
                 by_wdl.sort_by_key(|&k| (costs[k].wdl, k));
                 let mut by_dtz = shortlist.clone();
@@ -469,44 +498,36 @@ impl Sub<'_> {
                     }
                 }
             }
-            let costs = self.costs(orders, &shortlist, side, SECOND, true)?;
+            let costs = self.costs(orders, &shortlist, side, SECOND)?;
             let mut by_wdl = shortlist.clone();
             by_wdl.sort_by_key(|&k| (costs[k].wdl, k));
             let best = costs[by_wdl[0]];
-            let mut trials = vec![by_wdl[0]];
-            if best.wdl > 0 && best.wdl.saturating_mul(TINY) < best.values && by_wdl.len() > 1 {
-                by_wdl.truncate(SHORTLIST / 2);
-                let long = self.costs(orders, &by_wdl, side, LONG, false)?;
-                let long_best = *by_wdl
-                    .iter()
-                    .min_by_key(|&&k| (long[k].wdl, k))
-                    .expect("an order");
-                if long_best != trials[0]
-                    && long[trials[0]].wdl.saturating_mul(10)
-                        >= long[long_best].wdl.saturating_mul(LONG_GAIN)
-                {
-                    trials.push(long_best);
-                }
-            }
+            wdl.push(by_wdl[0]);
+            long.push(
+                if best.wdl > 0 && best.wdl.saturating_mul(TINY) < best.values {
+                    by_wdl[..by_wdl.len().min(SHORTLIST / 2)].to_vec()
+                } else {
+                    Vec::new()
+                },
+            );
             let best_dtz = *shortlist
                 .iter()
                 .min_by_key(|&&k| (costs[k].dtz, k))
                 .expect("an order");
-            wdl.push(trials);
             if costs[best_dtz].dtz < dtz_best.0 {
                 dtz_best = (costs[best_dtz].dtz, side, best_dtz);
             }
         }
         Ok(Choice {
             wdl,
+            long,
             dtz_side: dtz_best.1,
             dtz: dtz_best.2,
         })
     }
 
-    /// Estimated sizes of the orders `which` (indexed like `orders`), from positions probed
-    /// at `stretches` evenly spaced stretches of `len` indices (all of a short sequence); the
-    /// WDL size alone unless `dtz` (the DTZ size then `u64::MAX`).
+    /// Estimated sizes of the orders `which` (indexed like `orders`), from the positions at
+    /// the stretches `sample` takes of each order's sequence.
     ///
     /// The positions of all the orders are probed together in the order of zermelo's index:
     /// each order's stretches lie all over zermelo's table, and probed order by order nearly
@@ -517,7 +538,6 @@ impl Sub<'_> {
         which: &[usize],
         side: usize,
         sample: Sample,
-        dtz: bool,
     ) -> Result<Vec<Cost>, ExportError> {
         let boards: Vec<Vec<Option<Board>>> = which
             .par_iter()
@@ -555,25 +575,16 @@ impl Sub<'_> {
                     .iter()
                     .zip(vs)
                     .map(|(b, v)| match (b, v) {
-                        (Some(b), Some(v)) => self.prober.place_of(b, *v, dtz),
+                        (Some(b), Some(v)) => self.prober.place_of(b, *v, true),
                         _ => Ok(EMPTY),
                     })
                     .collect::<Result<_, _>>()?;
-                // Bits of code: the tables' fixed costs would drown a sample's differences.
-                let bits = |b: &Body| match b {
-                    Body::Coded(c) => c.bits,
-                    Body::Constant(_) => 0,
-                };
                 Ok((
                     k,
                     Cost {
-                        wdl: bits(&wdl_body(&places).0),
+                        wdl: code_bits(&wdl_body(&places).0),
                         values: places.len() as u64,
-                        dtz: if dtz {
-                            bits(&dtz_body(places, (false, false), side).0 .0)
-                        } else {
-                            u64::MAX
-                        },
+                        dtz: code_bits(&dtz_body(places, (false, false), side).0 .0),
                     },
                 ))
             })
@@ -601,26 +612,7 @@ impl Sub<'_> {
         side: usize,
         sample: Sample,
     ) -> Vec<Option<Board>> {
-        let size = layout.size;
-        let len = sample.len;
-        let stretches = match sample.cover {
-            0 => sample.stretches,
-            c => (size / c / len).clamp(sample.stretches, 4 * sample.stretches),
-        };
-        let ranges: Vec<(u64, u64)> = if size <= 2 * stretches * len {
-            vec![(0, size)]
-        } else {
-            (0..stretches)
-                .map(|k| {
-                    let from = if sample.scattered {
-                        scattered(k) % (size - len)
-                    } else {
-                        k * (size - len) / (stretches - 1)
-                    };
-                    (from, from + len)
-                })
-                .collect()
-        };
+        let ranges = ranges(layout.size, sample);
         // Per code of the order, zermelo's slot of that piece.
         let zslots: Vec<usize> = self
             .plan
@@ -666,21 +658,28 @@ impl Sub<'_> {
                 slots: plan.slots_of(&orders[k].codes),
             })
         };
-        // Every WDL order tried, with its side.
-        let trials: Vec<(usize, usize)> = choice
+        let wdl_targets: Vec<Target> = choice
             .wdl
             .iter()
-            .enumerate()
-            .flat_map(|(side, ks)| ks.iter().map(move |&k| (side, k)))
-            .collect();
-        let wdl_targets: Vec<Target> = trials
-            .iter()
-            .map(|&(_, k)| target(k))
+            .map(|&k| target(k))
             .collect::<Result<_, _>>()?;
-        let wdl_sides: Vec<usize> = trials.iter().map(|&(side, _)| side).collect();
+        let wdl_sides: Vec<usize> = (0..wdl_targets.len()).collect();
         let dtz_target = target(choice.dtz)?;
-        let places = self.places(&wdl_targets, &wdl_sides, &dtz_target, choice.dtz_side)?;
+        let mut places = self.places(&wdl_targets, &wdl_sides, &dtz_target, choice.dtz_side)?;
         let plies = plies(&places.hundred, choice.dtz_side, plan.sides());
+        // Every WDL order tried, with its side: the stored ones, then the long round's.
+        let mut trials: Vec<(usize, usize)> = choice.wdl.iter().copied().enumerate().collect();
+        for (side, which) in choice.long.iter().enumerate() {
+            let stored = &wdl_targets[side];
+            let Some(k) = self.long_round(orders, which, stored, &places.wdl[side])? else {
+                continue;
+            };
+            let t = target(k)?;
+            places
+                .wdl
+                .push(self.permuted(&t, stored, &places.wdl[side]));
+            trials.push((side, k));
+        }
         // The sequences are compressed side by side (each alone is sequential).
         let (wdl_bodies, ((body, _), info)) = rayon::join(
             || {
@@ -706,6 +705,92 @@ impl Sub<'_> {
             dtz: Some(info),
         };
         Ok((wdl_subs, dtz_sub, places.positions))
+    }
+
+    /// The long round of a side stored in `stored` as `seq` whose short sample coded in a
+    /// small fraction of a bit per index ([`TINY`]): the orders `which` compared on [`LONG`]
+    /// stretches read from `seq` (no position probed again); the order that codes in at
+    /// least [`LONG_GAIN`] times fewer bits than the stored one, if there is one.
+    fn long_round(
+        &self,
+        orders: &[Candidate],
+        which: &[usize],
+        stored: &Target,
+        seq: &[u8],
+    ) -> Result<Option<usize>, ExportError> {
+        if which.len() < 2 {
+            return Ok(None);
+        }
+        let bits: Vec<(u64, usize)> = which
+            .par_iter()
+            .map(|&k| {
+                let layout = self.plan.layout(&orders[k], self.file)?;
+                let slots = self.plan.slots_of(&orders[k].codes);
+                let places: Vec<Place> = ranges(layout.size, LONG)
+                    .into_iter()
+                    .flat_map(|(from, to)| from..to)
+                    .map(|i| {
+                        u16::from(self.read_at(&layout, &slots, stored, seq, i)) << 12 | NOT_READ
+                    })
+                    .collect();
+                Ok((code_bits(&wdl_body(&places).0), k))
+            })
+            .collect::<Result<_, ExportError>>()?;
+        let ours = bits
+            .iter()
+            .find(|&&(_, k)| Some(&k) == which.first())
+            .map_or(u64::MAX, |&(b, _)| b);
+        let &(best, k) = bits.iter().min().expect("an order");
+        Ok(
+            (k != which[0] && ours.saturating_mul(10) >= best.saturating_mul(LONG_GAIN))
+                .then_some(k),
+        )
+    }
+
+    /// The place at index `i` of the order whose layout is `layout` (its pieces taking their
+    /// squares from `slots`), read from `seq`, the same side stored in `stored`: [`FREE`]
+    /// where the index holds no position (as the walk leaves it).
+    fn read_at(&self, layout: &Layout, slots: &[usize], stored: &Target, seq: &[u8], i: u64) -> u8 {
+        let (sq, canonical) = unrank(layout, self.plan.shape, self.file, i);
+        if !canonical {
+            return FREE;
+        }
+        let walk = Walk {
+            plan: self.plan,
+            prober: self.prober,
+            file: self.file,
+        };
+        // By slot, in zermelo's orientation, identical pieces in increasing squares (as
+        // [`Store::record`] has them).
+        let mut at = [0u8; MAX_TB_PIECES];
+        for (j, &slot) in slots.iter().enumerate() {
+            at[slot] = walk.oriented(sq[j]);
+        }
+        let plan = self.plan;
+        for k in 1..plan.pieces {
+            let mut j = k;
+            while j > 0 && plan.slots[j - 1].piece == plan.slots[j].piece && at[j - 1] > at[j] {
+                at.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        seq[walk.indices(stored, &at).0 as usize]
+    }
+
+    /// The side stored in `stored` as `seq`, in the order of `target` instead: what the walk
+    /// stores there, read index by index.
+    fn permuted(&self, target: &Target, stored: &Target, seq: &[u8]) -> Vec<u8> {
+        const CHUNK: usize = 1 << 16;
+        let mut out = vec![FREE; target.layout.size as usize];
+        out.par_chunks_mut(CHUNK)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                let first = (c * CHUNK) as u64;
+                for (j, o) in chunk.iter_mut().enumerate() {
+                    *o = self.read_at(&target.layout, &target.slots, stored, seq, first + j as u64);
+                }
+            });
+        out
     }
 
     /// Every position of the file probed once and its place stored in the WDL targets of
@@ -1129,6 +1214,15 @@ impl Walk<'_> {
                 encode::pawn_index(&target.layout, lead, other, at)
             }
         }
+    }
+}
+
+/// The bits of code of a sample's body: a table's fixed costs would drown the differences
+/// of samples.
+fn code_bits(body: &Body) -> u64 {
+    match body {
+        Body::Coded(c) => c.bits,
+        Body::Constant(_) => 0,
     }
 }
 
@@ -1559,6 +1653,17 @@ mod tests {
                         &differ[..differ.len().min(4)]
                     );
                 }
+                // The last side read from its sequence in the first order into the second
+                // (the long round's trial) is what the walk stored in the second.
+                let last = plan.sides() - 1;
+                let read = sub.permuted(&wdl[wdl.len() - 1], &wdl[last], &walked.wdl[last]);
+                let differ = (0..read.len())
+                    .filter(|&i| read[i] != walked.wdl[wdl.len() - 1][i])
+                    .count();
+                assert_eq!(
+                    differ, 0,
+                    "{name} file {file}: places read differ from stored"
+                );
                 assert!(walked.dtz == placed.dtz, "{name} file {file}");
                 assert_eq!(walked.hundred, placed.hundred, "{name} file {file}");
                 // Pawns: one placement per class (the white king on files a-d); without:

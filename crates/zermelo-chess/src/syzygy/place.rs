@@ -74,7 +74,13 @@ impl Prober<'_> {
         if !with_distance {
             return Ok(wdl << 12 | NOT_READ);
         }
-        let read = t != 0 && !(t > 0 && (capture == t || self.winning_push(b, t)?));
+        // A pawn move that keeps the class is a zeroing move into a loss (a blessed loss):
+        // the table's value of such a win is `Win(1)` (`Win(rule + 1)`) whatever else the
+        // position has (the generator's zeroing exits, `dtz`'s table), so only those are
+        // tried. A double push the prober answers with en passant rights in mind only adds
+        // the opponent a move: when the prober finds it wins, so did the generator.
+        let zeroed = matches!(value, Value::Win(d) if d == 1 || d == DEFAULT_RULE + 1);
+        let read = t != 0 && !(t > 0 && (capture == t || (zeroed && self.winning_push(b, t)?)));
         let distance = match (read, value) {
             (false, _) | (true, Value::Draw) => NOT_READ,
             (true, Value::Win(d)) if t == 2 => (d - 1) as u16,
@@ -150,4 +156,62 @@ impl Prober<'_> {
 /// Syzygy's class of a value under the 50-move rule (-2 loss .. 2 win).
 fn class(value: Value) -> i8 {
     Wdl50::of(value, DEFAULT_RULE).syzygy()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate_with, GenOptions};
+    use crate::material::Material;
+    use crate::table::Metric;
+
+    /// [`Prober::place_of`] tries a win's pawn moves only where its value is that of a
+    /// zeroing move into a loss (a blessed loss): on every position of these tables, a pawn
+    /// move keeps the class nowhere else.
+    #[test]
+    fn pawn_moves_keep_a_win_only_where_the_value_is_a_zeroing_moves() {
+        let tb = Tablebase::in_memory();
+        let options = GenOptions {
+            metric: Metric::Dtz { rule: DEFAULT_RULE },
+            ..GenOptions::default()
+        };
+        let materials = [
+            "KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQQvK", "KQRvK", "KQBvK", "KQNvK", "KQPvK",
+            "KRRvK", "KRBvK", "KRNvK", "KRPvK", "KBBvK", "KBNvK", "KBPvK", "KNNvK", "KNPvK",
+            "KPPvK",
+        ];
+        for m in materials {
+            let m: Material = m.parse().unwrap();
+            tb.insert(generate_with(&m, &tb, &Default::default(), &options).unwrap());
+        }
+        let mut tried = 0;
+        for name in ["KPvK", "KQPvK", "KRPvK", "KPPvK"] {
+            let material: Material = name.parse().unwrap();
+            let own = tb.dtz_table(&material).unwrap();
+            let game = SliceGame::new(&material, &tb, own.metric()).unwrap();
+            let prober = Prober {
+                tb: &tb,
+                game: &game,
+                own: &own,
+                name,
+            };
+            for idx in 0..own.size() {
+                let Some(b) = game.legal_board(idx) else {
+                    continue;
+                };
+                let value = own.value_of_legal(idx).unwrap();
+                let t = class(value);
+                if t <= 0 {
+                    continue;
+                }
+                tried += 1;
+                let zeroed = matches!(value, Value::Win(d) if d == 1 || d == DEFAULT_RULE + 1);
+                assert!(
+                    zeroed || !prober.winning_push(&b, t).unwrap(),
+                    "{name} index {idx}: {value:?} and a pawn move keeps class {t}"
+                );
+            }
+        }
+        assert!(tried > 100_000, "{tried} wins tried");
+    }
 }

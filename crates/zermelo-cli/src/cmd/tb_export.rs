@@ -1,10 +1,14 @@
 //! `zermelo tb export --format syzygy`: zermelo's tables written as Syzygy's `.rtbw` and
-//! `.rtbz` files ([`zermelo_chess::export_syzygy`]), one material after the other, each
-//! file written atomically.
+//! `.rtbz` files ([`zermelo_chess::export_syzygy`]), each file written atomically. Several
+//! materials are exported at once, as many as the thread pool has threads: one export alone
+//! leaves a thread idle in its sequential stretches (picking orders, the end of a
+//! compression), which the other export's work fills. Each line is printed as its material
+//! is done.
 
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
+use rayon::prelude::*;
 use zermelo_chess::dtz::DEFAULT_RULE;
 use zermelo_chess::{
     export_syzygy, table_file_present, ExportError, Material, Metric, ProbeError, Tablebase,
@@ -57,9 +61,9 @@ pub fn run(args: ExportArgs) -> CliResult {
     prepare_output(&args.output)?;
     keep_freed_memory();
     let started = std::time::Instant::now();
-    for m in &materials {
-        // A fresh set per material: only its own tables and those its captures need stay in
-        // memory.
+    materials.par_iter().with_max_len(1).try_for_each(|m| {
+        // A fresh set per material: only its own tables and those its captures need
+        // stay in memory.
         let tb = Tablebase::open(&args.tables);
         let done = export_syzygy(&tb, m, &args.output).map_err(export_failure)?;
         crate::say!(
@@ -72,7 +76,8 @@ pub fn run(args: ExportArgs) -> CliResult {
             done.positions,
             done.time.as_secs_f64()
         );
-    }
+        Ok::<(), Failure>(())
+    })?;
     crate::say!(
         "{} tables exported in {:.1} s",
         materials.len(),
