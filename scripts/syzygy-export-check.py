@@ -247,7 +247,13 @@ def main() -> int:
         m: journal_key(m, files_digest(first, m), args.positions, args.seed, args.zermelo_dir)
         for m in materials
     } if args.journal else {}
-    journal = read_journal(args.journal)
+    try:
+        journal = read_journal(args.journal)
+        if args.journal:
+            open(args.journal, "a", encoding="utf-8").close()
+    except OSError as e:
+        print(f"syzygy-export-check: --journal {args.journal}: {e.strerror}", file=sys.stderr)
+        return 2
     done = [journal[keys[m]] for m in materials if keys.get(m) in journal]
     todo = [m for m in materials if keys.get(m) not in journal]
     if done:
