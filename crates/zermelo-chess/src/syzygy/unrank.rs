@@ -5,9 +5,11 @@
 //! is `(idx / factor) % placements`. The leading part is looked up in a table made by running
 //! the encoder over every placement of the leading pieces (a few hundred thousand at most),
 //! so the two cannot disagree; a group is a combination, decoded in the combinatorial number
-//! system and placed on the squares the pieces before it leave free. An index the encoder
-//! never produces (a placement it would have reflected) decodes to squares that encode to
-//! another index: [`unrank`] says so, and such an index holds no position.
+//! system and placed on the squares the pieces before it leave free. The encoder brings a
+//! position to its frame by the leading pieces alone, so every index is one it produces,
+//! but where two leading pawns tie for the lead (a7 and h7): there an index may decode to a
+//! placement the encoder would have mirrored, whose squares encode to another index.
+//! [`unrank`] says so, and such an index holds no position.
 
 use std::sync::OnceLock;
 
@@ -146,24 +148,41 @@ fn largest_below(k: usize, n: u64) -> i32 {
     lo
 }
 
-/// The square of the `r`-th set bit of `mask` (counting from 0; `r` below its count).
-fn nth_bit(mut mask: u64, mut r: u32) -> u8 {
-    let mut base = 0;
-    for half in [32, 16, 8] {
-        let low = mask & ((1u64 << half) - 1);
-        let ones = low.count_ones();
-        if r >= ones {
-            r -= ones;
-            mask >>= half;
-            base += half;
-        } else {
-            mask = low;
+/// Per byte value and rank `r < 8`, the bit of the byte that is its `r`-th set bit.
+const IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut r) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                t[b][r] = bit as u8;
+                r += 1;
+            }
+            bit += 1;
         }
+        b += 1;
     }
-    for _ in 0..r {
-        mask &= mask - 1;
-    }
-    (base + mask.trailing_zeros()) as u8
+    t
+};
+
+/// The square of the `r`-th set bit of `mask` (counting from 0; `r` below its count),
+/// without branches: the bytes' counts summed bytewise, the byte holding it found by a
+/// bytewise comparison with `r`, and the bit in it looked up.
+fn nth_bit(mask: u64, r: u32) -> u8 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut c = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
+    c = (c & 0x3333_3333_3333_3333) + ((c >> 2) & 0x3333_3333_3333_3333);
+    c = (c + (c >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte `i`: the set bits of bytes 0..=i (at most 64: no carries).
+    let sums = c.wrapping_mul(ONES);
+    // Byte `i`'s high bit: whether bytes 0..=i hold at most `r` set bits.
+    let below = (((u64::from(r) * ONES) | HIGHS) - sums) & HIGHS;
+    let at = below.count_ones() * 8;
+    let before = ((sums << 8) >> at) & 0xff;
+    let byte = (mask >> at) & 0xff;
+    at as u8 + IN_BYTE[byte as usize][(u64::from(r) - before) as usize]
 }
 
 /// The squares (in layout order) of index `idx < layout.size` of the sub-table of leading
@@ -198,6 +217,12 @@ pub(crate) fn unrank(layout: &Layout, shape: Shape, file: usize, idx: u64) -> (S
         place_group(&mut sq, i, g, part(i, combos), 0);
         i += g;
     }
+    // The encoder's frame is decided by the leading pieces alone, and theirs here is one it
+    // gives (the tables above hold its output): every index is one the encoder gives back,
+    // unless two leading pawns tie for the lead (a7 and h7) and the frame is the mirror's.
+    if !matches!(shape, Shape::Pawns { lead, .. } if lead >= 2) {
+        return (sq, true);
+    }
     let mut again = sq;
     let back = match shape {
         Shape::Pawnless(leading) => Some(encode::pawnless_index(layout, leading, &mut again[..n])),
@@ -214,12 +239,24 @@ mod tests {
     use super::super::table::layout;
     use super::*;
 
-    /// Every index of a few layouts: canonical indices encode back (checked inside
-    /// [`unrank`]); count them against the number of positions up to symmetry.
-    fn canonical_count(codes: &[u8], shape: Shape, order: u8, order2: u8, file: usize) -> u64 {
-        let l = layout(codes.to_vec(), shape, order, order2, file).unwrap();
+    /// The indices of `l` that [`unrank`] decodes into squares the encoder gives them back
+    /// for, checked whatever the shape (`unrank` checks only where two leading pawns may tie);
+    /// counted against the number of positions up to symmetry.
+    fn encoded_back(l: &Layout, shape: Shape, file: usize) -> u64 {
+        let n = l.pieces.len();
         (0..l.size)
-            .filter(|&i| unrank(&l, shape, file, i).1)
+            .filter(|&i| {
+                let (mut sq, _) = unrank(l, shape, file, i);
+                match shape {
+                    Shape::Pawnless(leading) => {
+                        encode::pawnless_index(l, leading, &mut sq[..n]) == i
+                    }
+                    Shape::Pawns { lead, other } => {
+                        encode::lead_pawn_file(&mut sq[..n], lead) == file
+                            && encode::pawn_index(l, lead, other, &mut sq[..n]) == i
+                    }
+                }
+            })
             .count() as u64
     }
 
@@ -241,7 +278,9 @@ mod tests {
     #[test]
     fn krk_indices_decode_and_encode_back() {
         // KRvK: white king, white rook, black king lead (codes 6, 4, 14).
-        let n = canonical_count(&[6, 4, 14], Shape::Pawnless(Leading::ThreeUnique), 0, 15, 0);
+        let shape = Shape::Pawnless(Leading::ThreeUnique);
+        let l = layout(vec![6, 4, 14], shape, 0, 15, 0).unwrap();
+        let n = encoded_back(&l, shape, 0);
         // Placements of 3 distinct pieces up to the 8 symmetries (Burnside: the identity
         // fixes 64*63*62, each diagonal reflection the 8*7*6 with all three on its diagonal,
         // the rest none): every index is one.
@@ -256,15 +295,35 @@ mod tests {
         let codes = [6, 14, 4, 4];
         let l = layout(codes.to_vec(), Shape::Pawnless(Leading::KingPair), 0, 15, 0).unwrap();
         assert_eq!(l.size, 462 * 1891);
-        let n = canonical_count(&codes, Shape::Pawnless(Leading::KingPair), 0, 15, 0);
-        assert_eq!(n, l.size);
-        // KPvKP: a white pawn leads, then the black pawn, then the kings.
+        assert_eq!(
+            encoded_back(&l, Shape::Pawnless(Leading::KingPair), 0),
+            l.size
+        );
+        // KQRvK: three unique leading pieces and one after them; KQNvKN with the kings
+        // leading, then the knights as two kinds.
+        let shape = Shape::Pawnless(Leading::ThreeUnique);
+        let l = layout(vec![6, 5, 4, 14], shape, 0, 15, 0).unwrap();
+        assert_eq!(l.size, 31_332 * 61);
+        assert_eq!(encoded_back(&l, shape, 0), l.size);
+        let shape = Shape::Pawnless(Leading::KingPair);
+        let l = layout(vec![6, 14, 2, 10, 5], shape, 0, 15, 0).unwrap();
+        assert_eq!(l.size, 462 * 62 * 61 * 60);
+        assert_eq!(encoded_back(&l, shape, 0), l.size);
+        // KPvKP: a white pawn leads, then the black pawn, then the kings. With one leading
+        // pawn every index encodes back ([`unrank`] does not check it): checked here.
         let shape = Shape::Pawns { lead: 1, other: 1 };
         for f in 0..4 {
             let codes = [1, 9, 6, 14];
             let l = layout(codes.to_vec(), shape, 0, 1, f).unwrap();
             assert_eq!(l.size, 6 * 47 * 62 * 61);
-            assert_eq!(canonical_count(&codes, shape, 0, 1, f), l.size);
+            assert_eq!(encoded_back(&l, shape, f), l.size);
+        }
+        // KRRPvK: one leading pawn, then two identical rooks (a group) and the kings.
+        let shape = Shape::Pawns { lead: 1, other: 0 };
+        for f in [0, 3] {
+            let l = layout(vec![1, 6, 4, 4, 14], shape, 0, 15, f).unwrap();
+            assert_eq!(l.size, 6 * 63 * 1891 * 60);
+            assert_eq!(encoded_back(&l, shape, f), l.size);
         }
     }
 
