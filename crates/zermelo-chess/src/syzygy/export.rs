@@ -387,11 +387,21 @@ impl Plan {
             ZermeloMetric::Dtz { rule: DEFAULT_RULE },
         )?;
         let name = self.name.to_string();
+        // The DTM table spares the probes of a win's pawn moves ([`Prober::winning_push`]);
+        // without it (or with one of another index) they are probed.
+        let dtm = if self.material.has_pawns() {
+            tb.table(&self.material)
+                .ok()
+                .filter(|dtm| dtm.size() == own.size())
+        } else {
+            None
+        };
         let prober = Prober {
             tb,
             game: &game,
             own: &own,
             name: &name,
+            dtm: dtm.as_deref(),
         };
         let orders = candidates(&self.kinds, self.shape, self.lead);
         let mut wdl_files = Vec::new();
@@ -574,10 +584,10 @@ impl Sub<'_> {
             .par_iter()
             .map(|&(z, _, _)| self.prober.own.value_of_legal(z).map_err(ProbeError::from))
             .collect::<Result<_, ProbeError>>()?;
-        let mut value_of: Vec<Vec<Option<Value>>> =
+        let mut value_of: Vec<Vec<Option<(u64, Value)>>> =
             boards.iter().map(|b| vec![None; b.len()]).collect();
-        for (&(_, j, i), &v) in at.iter().zip(&values) {
-            value_of[j as usize][i as usize] = Some(v);
+        for (&(z, j, i), &v) in at.iter().zip(&values) {
+            value_of[j as usize][i as usize] = Some((z, v));
         }
         let found: Result<Vec<(usize, Cost)>, ExportError> = which
             .par_iter()
@@ -587,7 +597,7 @@ impl Sub<'_> {
                     .iter()
                     .zip(vs)
                     .map(|(b, v)| match (b, v) {
-                        (Some(b), Some(v)) => self.prober.place_of(b, *v, true),
+                        (Some(b), &Some((z, v))) => self.prober.place_of(b, z, v, true),
                         _ => Ok(EMPTY),
                     })
                     .collect::<Result<_, _>>()?;
@@ -1009,7 +1019,7 @@ impl Store<'_> {
                         .own
                         .legal_value_of_entry(idx, e)
                         .map_err(ProbeError::from)?;
-                    self.record(&b, value, &mut rows)?;
+                    self.record(&b, idx, value, &mut rows)?;
                     n += 1;
                 }
             }
@@ -1018,9 +1028,15 @@ impl Store<'_> {
         counts.map_err(ProbeError::from)?.into_iter().sum()
     }
 
-    /// Probes the legal board `b` of value `value` and stores its place in the layouts of its
-    /// side.
-    fn record(&self, b: &Board, value: Value, rows: &mut [Row]) -> Result<(), ExportError> {
+    /// Probes the legal board `b` at index `idx` of value `value` and stores its place in the
+    /// layouts of its side.
+    fn record(
+        &self,
+        b: &Board,
+        idx: u64,
+        value: Value,
+        rows: &mut [Row],
+    ) -> Result<(), ExportError> {
         let walk = self.walk;
         let plan = walk.plan;
         let side = walk.side(b.turn);
@@ -1029,7 +1045,7 @@ impl Store<'_> {
             Value::Lose(100) => self.hundred[side][1].store(true, Relaxed),
             _ => {}
         }
-        let place = walk.prober.place_of(b, value, side == self.dtz_side)?;
+        let place = walk.prober.place_of(b, idx, value, side == self.dtz_side)?;
         let mut sq = [0u8; MAX_TB_PIECES];
         for (k, &z) in plan.zslots.iter().enumerate() {
             sq[k] = b.sq[z];
@@ -1479,17 +1495,14 @@ mod tests {
                     continue;
                 }
                 let side = walk.side(turn);
-                let value = sub
-                    .prober
-                    .own
-                    .value_of_legal(sub.prober.game.rank(&b))
-                    .unwrap();
+                let idx = sub.prober.game.rank(&b);
+                let value = sub.prober.own.value_of_legal(idx).unwrap();
                 match value {
                     Value::Win(100) => out.hundred[side][0] = true,
                     Value::Lose(100) => out.hundred[side][1] = true,
                     _ => {}
                 }
-                let place = sub.prober.place_of(&b, value, true).unwrap();
+                let place = sub.prober.place_of(&b, idx, value, true).unwrap();
                 for t in (0..wdl.len()).filter(|&t| wdl_sides[t] == side) {
                     let (a, c) = walk.both_indices(&wdl[t], sq);
                     for idx in std::iter::once(a).chain(c) {
@@ -1641,6 +1654,7 @@ mod tests {
                 game: &game,
                 own: &own,
                 name,
+                dtm: None,
             };
             let orders = candidates(&plan.kinds, plan.shape, plan.lead);
             for file in 0..plan.files() {

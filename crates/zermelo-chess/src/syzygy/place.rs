@@ -33,16 +33,20 @@ pub(super) struct Prober<'a> {
     pub(super) own: &'a Table,
     /// The material's name, for errors.
     pub(super) name: &'a str,
+    /// The material's DTM table, if present and indexed like `own`: it tells a win in one
+    /// zeroing move from a mate in one (see [`Prober::winning_push`]).
+    pub(super) dtm: Option<&'a Table>,
 }
 
 impl Prober<'_> {
-    /// The place of the legal board `b` whose value is `value`; its DTZ distance only if
-    /// `with_distance` (the side the DTZ table stores: the other side's places are read for
-    /// their WDL alone, so the pawn moves that decide whether a prober reads a distance are
-    /// not tried there).
+    /// The place of the legal board `b` at index `idx` of `own` whose value is `value`; its
+    /// DTZ distance only if `with_distance` (the side the DTZ table stores: the other side's
+    /// places are read for their WDL alone, so the pawn moves that decide whether a prober
+    /// reads a distance are not tried there).
     pub(super) fn place_of(
         &self,
         b: &Board,
+        idx: u64,
         value: Value,
         with_distance: bool,
     ) -> Result<Place, ExportError> {
@@ -80,7 +84,8 @@ impl Prober<'_> {
         // tried. A double push the prober answers with en passant rights in mind only adds
         // the opponent a move: when the prober finds it wins, so did the generator.
         let zeroed = matches!(value, Value::Win(d) if d == 1 || d == DEFAULT_RULE + 1);
-        let read = t != 0 && !(t > 0 && (capture == t || (zeroed && self.winning_push(b, t)?)));
+        let read =
+            t != 0 && !(t > 0 && (capture == t || (zeroed && self.winning_push(b, idx, t)?)));
         let distance = match (read, value) {
             (false, _) | (true, Value::Draw) => NOT_READ,
             (true, Value::Win(d)) if t == 2 => (d - 1) as u16,
@@ -99,11 +104,19 @@ impl Prober<'_> {
         Ok(wdl << 12 | distance)
     }
 
-    /// Whether a pawn move that captures nothing keeps the class `t` (the prober tries them
-    /// before reading a win's DTZ).
-    fn winning_push(&self, b: &Board, t: i8) -> Result<bool, ProbeError> {
+    /// Whether a pawn move that captures nothing keeps the class `t` of the board `b` at
+    /// index `idx`, whose value is that of a zeroing move into a loss and which no capture
+    /// keeps in its class (the prober tries the pawn moves before reading a win's DTZ).
+    fn winning_push(&self, b: &Board, idx: u64, t: i8) -> Result<bool, ProbeError> {
         if !self.game.has_pawn(b, b.turn) {
             return Ok(false);
+        }
+        // Such a win (`Win(1)`) is a mate in one or a zeroing move into a loss, and the
+        // captures are ruled out: where the DTM table says no mate in one, a pawn move wins,
+        // and the prober finds it unless it is a double push that it answers with en passant
+        // rights (then the moves are probed).
+        if t == 2 && !self.mate_in_one(idx)? && !self.en_passant_after_push(b) {
+            return Ok(true);
         }
         let mut found = Ok(false);
         self.game.pawn_children(b, |child| {
@@ -126,6 +139,34 @@ impl Prober<'_> {
             };
             found = value.map(|v| -class(v) == t);
             matches!(found, Ok(false))
+        });
+        found
+    }
+
+    /// Whether the position at `idx` is a mate in one, by the DTM table (`true`, the safe
+    /// answer, without one).
+    fn mate_in_one(&self, idx: u64) -> Result<bool, ProbeError> {
+        match self.dtm {
+            Some(dtm) => Ok(dtm.value_of_legal(idx).map_err(ProbeError::from)? == Value::Win(1)),
+            None => Ok(true),
+        }
+    }
+
+    /// Whether a double push of `b`'s side to move may give the other side en passant rights.
+    fn en_passant_after_push(&self, b: &Board) -> bool {
+        if !self.game.has_pawn(b, b.turn.other()) {
+            return false;
+        }
+        let mut found = false;
+        self.game.pawn_children(b, |child| {
+            if let Child::PawnPush {
+                board,
+                double: Some(passed),
+            } = child
+            {
+                found = self.game.ep_possible(&board, passed);
+            }
+            !found
         });
         found
     }
@@ -194,6 +235,7 @@ mod tests {
                 game: &game,
                 own: &own,
                 name,
+                dtm: None,
             };
             for idx in 0..own.size() {
                 let Some(b) = game.legal_board(idx) else {
@@ -207,11 +249,74 @@ mod tests {
                 tried += 1;
                 let zeroed = matches!(value, Value::Win(d) if d == 1 || d == DEFAULT_RULE + 1);
                 assert!(
-                    zeroed || !prober.winning_push(&b, t).unwrap(),
+                    zeroed || !prober.winning_push(&b, idx, t).unwrap(),
                     "{name} index {idx}: {value:?} and a pawn move keeps class {t}"
                 );
             }
         }
         assert!(tried > 100_000, "{tried} wins tried");
+    }
+
+    /// With the DTM table beside it, [`Prober::place_of`] takes a `Win(1)` that no capture
+    /// keeps and that is no mate in one for a win by a pawn move without trying the moves:
+    /// on every position of these tables (KPvKP's with en passant after a double
+    /// push) it places each position where trying every pawn move does.
+    #[test]
+    fn places_found_with_the_dtm_table_are_the_probed_ones() {
+        let tb = Tablebase::in_memory();
+        let targets: Vec<Material> = ["KPvKP", "KQPvK", "KRPvK", "KPPvK"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let order = Material::generation_order(&targets);
+        for metric in [Metric::Dtm, Metric::Dtz { rule: DEFAULT_RULE }] {
+            let options = GenOptions {
+                metric,
+                ..GenOptions::default()
+            };
+            for m in &order {
+                tb.insert(generate_with(m, &tb, &Default::default(), &options).unwrap());
+            }
+        }
+        let (mut shortcuts, mut en_passant) = (0, 0);
+        for name in ["KPvK", "KPvKP", "KQPvK", "KRPvK", "KPPvK"] {
+            let material: Material = name.parse().unwrap();
+            let own = tb.dtz_table(&material).unwrap();
+            let dtm = tb.table(&material).unwrap();
+            assert_eq!(dtm.size(), own.size(), "{name}");
+            let game = SliceGame::new(&material, &tb, own.metric()).unwrap();
+            let probing = Prober {
+                tb: &tb,
+                game: &game,
+                own: &own,
+                name,
+                dtm: None,
+            };
+            let with_dtm = Prober {
+                dtm: Some(&dtm),
+                ..probing
+            };
+            for idx in 0..own.size() {
+                let Some(b) = game.legal_board(idx) else {
+                    continue;
+                };
+                let value = own.value_of_legal(idx).unwrap();
+                let place = with_dtm.place_of(&b, idx, value, true).unwrap();
+                assert_eq!(
+                    place,
+                    probing.place_of(&b, idx, value, true).unwrap(),
+                    "{name} index {idx}: {value:?}"
+                );
+                if value == Value::Win(1) && game.has_pawn(&b, b.turn) {
+                    shortcuts += u64::from(!with_dtm.mate_in_one(idx).unwrap());
+                    en_passant += u64::from(with_dtm.en_passant_after_push(&b));
+                }
+            }
+        }
+        assert!(shortcuts > 100_000, "{shortcuts} wins in one zeroing move");
+        assert!(
+            en_passant > 1_000,
+            "{en_passant} with en passant after a push"
+        );
     }
 }
