@@ -123,14 +123,15 @@ fn the_makefile_of_the_3_piece_tables_run_with_make_j2_writes_the_bytes_of_tb_ge
 }
 
 /// A stand-in for `sbatch --parsable`: checks that every job named in `--dependency=afterok:`
-/// was submitted before, records `job-name deps` and prints a new job id.
+/// was submitted before, records `id job-name deps mem | command` and prints a new job id.
 const FAKE_SBATCH: &str = r#"#!/bin/sh
 log="$FAKE_LOG"
 n=$(( $(wc -l < "$log") + 1001 ))
-name=; deps=; wrap=
+name=; deps=; wrap=; mem=
 for a in "$@"; do
   case "$a" in
     --job-name=*) name=${a#--job-name=} ;;
+    --mem=*) mem=${a#--mem=} ;;
     --dependency=afterok:*) deps=${a#--dependency=afterok:} ;;
     --wrap=*) wrap=${a#--wrap=} ;;
   esac
@@ -138,7 +139,7 @@ done
 for d in $(echo "$deps" | tr ':' ' '); do
   grep -q "^$d " "$log" || { echo "unknown job $d" >&2; exit 1; }
 done
-echo "$n $name $deps | $wrap" >> "$log"
+echo "$n $name $deps $mem | $wrap" >> "$log"
 echo "$n;cluster"
 "#;
 
@@ -189,14 +190,20 @@ fn the_slurm_script_submits_each_table_after_the_jobs_it_needs() {
     let mut want: Vec<String> = ["KQvK", "KRvK", "KBvK", "KNvK"].map(id_of).to_vec();
     want.sort();
     assert_eq!(deps, want, "{jobs}");
-    // The command runs `zermelo` on the (quoted) shared folder.
-    assert!(
-        kpk.ends_with(&format!(
-            "| zermelo tb gen KPvK --tables '{}' ",
+    // The command runs `zermelo` on the (quoted) shared folder, limited to the plan's
+    // memory, and the job asks for 256 MB more than that: `tb gen` decides in memory or out
+    // of core as the plan did, not from 3/4 of the job's cgroup.
+    let (job, command) = kpk.split_once(" | ").unwrap();
+    let limit = command
+        .strip_prefix(&format!(
+            "zermelo tb gen KPvK --tables '{}' --max-memory ",
             tables.display()
-        )),
-        "{kpk}"
-    );
+        ))
+        .and_then(|rest| rest.strip_suffix("M "))
+        .unwrap_or_else(|| panic!("{kpk}"));
+    let limit: u64 = limit.parse().unwrap();
+    assert!(limit > 0, "{kpk}");
+    assert!(job.ends_with(&format!(" {}M", limit + 256)), "{kpk}");
     // Tables already there are skipped, and nothing waits for them.
     std::fs::create_dir_all(&tables).unwrap();
     for f in ["KQvK.zct", "KQvK.zdz"] {

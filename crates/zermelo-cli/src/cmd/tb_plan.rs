@@ -224,25 +224,29 @@ fn slurm(plan: &Plan, dir: &str, rule: u32, cost: &dyn Fn(&PlannedTable) -> Cost
     let _ = writeln!(s, "mkdir -p \"$TABLES/.slurm\"");
     let _ = writeln!(
         s,
-        "\n# submit MATERIAL MEMORY_MB MINUTES JOB...: submits MATERIAL's job after the JOBs (empty\n\
+        "\n# submit MATERIAL LIMIT_MB MINUTES JOB...: submits MATERIAL's job after the JOBs (empty\n\
          # ones are tables already there) and prints its id; prints nothing if its tables are\n\
-         # there. MINUTES is twice the estimate (on a machine like the one the plan was made on).\n\
+         # there. LIMIT_MB is the plan's memory, given to `tb gen` as --max-memory (so that it\n\
+         # decides in memory or out of core as the plan did, not from 3/4 of the job's memory\n\
+         # cgroup); the job asks Slurm for 256 MB more. MINUTES is twice the estimate (on a\n\
+         # machine like the one the plan was made on).\n\
          submit() {{\n\
-         \x20 m=$1; mem=$2; minutes=$3; shift 3\n\
+         \x20 m=$1; limit=$2; minutes=$3; shift 3\n\
+         \x20 mem=$((limit + 256))\n\
          \x20 if [ -f \"$TABLES/$m.zct\" ] && [ -f \"$TABLES/$m.zdz\" ]; then return 0; fi\n\
          \x20 deps=\n\
          \x20 for j in \"$@\"; do if [ -n \"$j\" ]; then deps=\"${{deps:+$deps:}}$j\"; fi; done\n\
          \x20 # shellcheck disable=SC2086\n\
          \x20 id=$($SBATCH --parsable --job-name=\"tb-$m\" --mem=\"${{mem}}M\" --time=\"$minutes\" ${{SBATCH_FLAGS:-}} \\\n\
          \x20   ${{deps:+--dependency=afterok:$deps}} --output=\"$TABLES/.slurm/$m-%j.out\" \\\n\
-         \x20   --wrap=\"$ZERMELO tb gen $m --tables $TABLES_ARG $GENFLAGS\")\n\
+         \x20   --wrap=\"$ZERMELO tb gen $m --tables $TABLES_ARG --max-memory ${{limit}}M $GENFLAGS\")\n\
          \x20 echo \"${{id%%;*}}\"\n\
          }}\n"
     );
     for t in plan.tables() {
         let m = &t.material;
         let c = cost(t);
-        let mb = c.memory_bytes.div_ceil(1 << 20) + 256;
+        let mb = c.memory_bytes.div_ceil(1 << 20);
         let minutes = (2.0 * c.seconds / 60.0).ceil() as u64 + 10;
         let deps: String = t.needs.iter().map(|n| format!(" \"$job_{n}\"")).collect();
         let _ = writeln!(s, "{}", cost_line(m, &c));
