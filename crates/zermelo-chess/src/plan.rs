@@ -17,7 +17,7 @@
 
 use std::path::PathBuf;
 
-use crate::generate::{estimate_memory, GenOptions};
+use crate::generate::{estimate_memory, estimate_pair_memory, GenOptions};
 use crate::index::Indexer;
 use crate::material::{Material, TargetError, MAX_PIECES};
 use crate::square::Color;
@@ -128,6 +128,11 @@ pub struct Cost {
     /// Whether the solver's state does not fit in the machine's limit (it is then kept in the
     /// work folder, memory-mapped).
     pub out_of_core: bool,
+    /// The least memory `tb gen` makes the table in, in bytes: out of core, what stays in
+    /// memory (both compressed tables, the frontiers) and the smaller tables it reads.
+    pub least_memory_bytes: u64,
+    /// Whether that fits in the machine's limit: `tb gen` refuses (exit 3) a table that does not.
+    pub fits: bool,
 }
 
 /// Seconds per index (DTM and DTZ together, both sides to move) on 2 threads of the measuring
@@ -198,8 +203,28 @@ impl PlannedTable {
             // The state file (2 bytes per index) is its own seeding checkpoint: it takes the
             // place of the copy counted in WORK_BYTES_PER_INDEX.
         }
+        // As `tb gen` decides it: both tables made in one run, out of core, the smaller tables
+        // of one metric read beside them (a file per metric: half the two files' bytes).
+        let least = {
+            let pair = |mapped| {
+                let options = GenOptions {
+                    mapped,
+                    work_dir: Some(PathBuf::from(".")),
+                    ..GenOptions::default()
+                };
+                estimate_pair_memory(&self.material, &options, rule)
+            };
+            let dependencies: u64 = self
+                .needs
+                .iter()
+                .map(|n| Indexer::new(n).size() as f64 * FILE_BYTES_PER_INDEX / 2.0)
+                .sum::<f64>() as u64;
+            pair(false).min(pair(true)) + dependencies
+        };
         Cost {
             indices,
+            least_memory_bytes: least,
+            fits: least <= machine.memory_bytes,
             memory_bytes: in_memory.min(machine.memory_bytes),
             file_bytes: files as u64,
             disk_bytes: disk as u64,

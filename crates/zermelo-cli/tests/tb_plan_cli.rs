@@ -408,3 +408,67 @@ fn two_tb_gen_in_one_folder_both_succeed_and_write_each_table_once() {
     );
     assert_eq!(tables_in(&tables), tables_in(&reference));
 }
+
+/// A table that `tb gen` refuses under a memory limit even out of core is planned as not
+/// fitting (JSON `fits`, a comment in the Makefile), and one it takes out of core as fitting:
+/// under 6 GiB, KQBvKRN (six different pieces: both compressed tables stay in memory) and
+/// KQQvKRR (generated in a 6 GiB cgroup, BENCHMARKS.md).
+#[test]
+fn the_plan_says_which_tables_tb_gen_refuses_under_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().to_str().unwrap();
+    let out = zermelo()
+        .args(["--max-memory", "6G", "tb", "plan", "KQBvKRN", "KQQvKRR"])
+        .args(["--format", "json", "--tables", tables])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let table = |m: &str| {
+        doc["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["material"] == m)
+            .unwrap()
+            .clone()
+    };
+    let (refused, taken) = (table("KQBvKRN"), table("KQQvKRR"));
+    assert_eq!(refused["fits"], false, "{refused}");
+    assert!(refused["least_memory_bytes"].as_u64().unwrap() > 6 << 30);
+    assert_eq!(taken["fits"], true, "{taken}");
+    assert_eq!(taken["out_of_core"], true, "{taken}");
+    let make = String::from_utf8(
+        zermelo()
+            .args([
+                "--max-memory",
+                "6G",
+                "tb",
+                "plan",
+                "KQBvKRN",
+                "--tables",
+                tables,
+            ])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(make.contains("# KQBvKRN DOES NOT FIT"), "{make}");
+    assert!(!make.contains("# KRvKN DOES NOT FIT"), "{make}");
+    // `tb gen` refuses it at once, before making any of the tables it needs.
+    let gen = zermelo()
+        .args([
+            "--max-memory",
+            "6G",
+            "tb",
+            "gen",
+            "KQBvKRN",
+            "--tables",
+            tables,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(gen.status.code(), Some(3));
+    assert!(tables_in(dir.path()).is_empty());
+}

@@ -281,6 +281,11 @@ fn every_pawnless_six_piece_table_has_its_index_and_fits_the_machine() {
         }
         .cost(100, &machine);
         assert!(cost.memory_bytes <= machine.memory_bytes, "{m}");
+        assert!(
+            cost.fits,
+            "{m}: needs {} out of core",
+            cost.least_memory_bytes
+        );
         out_of_core += usize::from(cost.out_of_core);
     }
     // Six different pieces (1.24 x 10^10 indices) and some with one pair do not fit in memory.

@@ -98,16 +98,29 @@ fn this_machine() -> Machine {
     }
 }
 
-/// One line of a table's estimates, for the comments of a Makefile or a script.
+/// One line of a table's estimates, for the comments of a Makefile or a script; a table
+/// `tb gen` would refuse under the plan's memory says so.
 fn cost_line(m: &Material, c: &Cost) -> String {
-    format!(
+    let human = zermelo::memory::human_bytes;
+    let mut line = format!(
         "# {m}: {} indices, about {} of memory{}, {} of disk, {}",
         c.indices,
-        zermelo::memory::human_bytes(c.memory_bytes),
+        human(c.memory_bytes),
         if c.out_of_core { " (out of core)" } else { "" },
-        zermelo::memory::human_bytes(c.disk_bytes),
+        human(c.disk_bytes),
         duration(c.seconds)
-    )
+    );
+    if !c.fits {
+        let _ = write!(
+            line,
+            "\n# {m} DOES NOT FIT: even out of core it needs about {}, more than the {} of \
+             this plan's machine (tb gen refuses it: make the plan on a larger machine or \
+             with a larger --max-memory)",
+            human(c.least_memory_bytes),
+            human(c.memory_bytes)
+        );
+    }
+    line
 }
 
 /// Seconds as `1.5 h`, `12 min` or `40 s`.
@@ -262,7 +275,7 @@ fn slurm(plan: &Plan, dir: &str, rule: u32, cost: &dyn Fn(&PlannedTable) -> Cost
 
 /// `{"tables_dir", "rule", "machine": {"memory_bytes", "threads"}, "tables": [{"material",
 /// "pieces", "files", "depends_on", "indices", "memory_bytes", "disk_bytes", "seconds",
-/// "file_bytes", "out_of_core", "command"}], "waves", "total": {"seconds", "file_bytes",
+/// "file_bytes", "out_of_core", "least_memory_bytes", "fits", "command"}], "waves", "total": {"seconds", "file_bytes",
 /// "largest_disk_bytes"}}`: the total time is one machine's, table after table.
 fn json(
     plan: &Plan,
@@ -301,6 +314,8 @@ fn json(
                 "file_bytes": c.file_bytes,
                 "seconds": (c.seconds * 10.0).round() / 10.0,
                 "out_of_core": c.out_of_core,
+                "least_memory_bytes": c.least_memory_bytes,
+                "fits": c.fits,
                 "command": command,
             })
         })
