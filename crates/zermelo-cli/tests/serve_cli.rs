@@ -470,3 +470,69 @@ fn serves_syzygy_files_and_survives_a_damaged_one() {
     assert!(kpk["category"].is_string(), "{kpk}");
     stop_with(child, "-TERM");
 }
+
+/// A 6-piece table (KQQQQvK, 515 million indices, made with the 3-5-piece tables it needs)
+/// through every reader: `tb stats` (Syzygy's published longest DTZ: 5 plies with white to
+/// move, 6 with black; white never fails to win), `tb probe`, `tb line` and the server's
+/// `/standard` and `/api/tb` (one answer, as for 5 pieces).
+#[cfg(unix)]
+#[test]
+fn six_piece_tables_are_probed_counted_and_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().to_str().unwrap();
+    let zermelo = || Command::new(env!("CARGO_BIN_EXE_zermelo"));
+    let gen = zermelo()
+        .args(["-q", "tb", "gen", "KQQQQvK", "--tables", t])
+        .output()
+        .unwrap();
+    assert!(gen.status.success(), "{gen:?}");
+    let stats = zermelo()
+        .args(["tb", "stats", "KQQQQvK", "--format", "json", "--tables", t])
+        .output()
+        .unwrap();
+    assert!(stats.status.success(), "{stats:?}");
+    let stats: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    assert_eq!(stats["material"], "KQQQQvK");
+    for key in ["cursed_win", "draw", "blessed_loss", "lose"] {
+        assert_eq!(stats["white"][key], 0, "white {key}: {stats}");
+    }
+    // zermelo's own counts (queens as one combination; counted as Syzygy counts, they are
+    // its published 1,013,793,816 wins and 294,008,532 draws: docs/benchmarks/chess.md).
+    assert_eq!(stats["white"]["win"], 42_243_681, "{stats}");
+    assert_eq!(stats["black"]["draw"], 12_251_123, "{stats}");
+    assert_eq!(stats["black"]["lose"], 239_624_431, "{stats}");
+    assert_eq!(stats["white"]["longest_dtz_win"], 5, "{stats}");
+    assert_eq!(stats["black"]["longest_dtz_loss"], 6, "{stats}");
+    // White to move: four queens against a cornered king.
+    let fen = "3k4/8/8/8/8/8/8/1QQ1QQK1 w - - 0 1";
+    let probe = zermelo()
+        .args(["tb", "probe", fen, "--tables", t])
+        .output()
+        .unwrap();
+    assert!(probe.status.success(), "{probe:?}");
+    let text = String::from_utf8_lossy(&probe.stdout);
+    assert!(text.contains("outcome   win"), "{text}");
+    let line = zermelo()
+        .args(["tb", "line", fen, "--tables", t])
+        .output()
+        .unwrap();
+    assert!(line.status.success(), "{line:?}");
+    assert!(
+        String::from_utf8_lossy(&line.stdout).contains("checkmate"),
+        "{line:?}"
+    );
+    let (child, addr) = start(&["--tables", t]);
+    let std = get(&addr, &format!("/standard?fen={}", fen.replace(' ', "_")));
+    assert!(std.starts_with("HTTP/1.1 200"), "{std}");
+    let std: serde_json::Value =
+        serde_json::from_str(std.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(std["category"], "win", "{std}");
+    assert!(std["dtm"].as_u64().unwrap() >= 1, "{std}");
+    assert!(!std["moves"].as_array().unwrap().is_empty(), "{std}");
+    let api = get(&addr, &format!("/api/tb?fen={}", fen.replace(' ', "%20")));
+    assert!(api.starts_with("HTTP/1.1 200"), "{api}");
+    let api: serde_json::Value =
+        serde_json::from_str(api.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(api["outcome"], "win", "{api}");
+    stop_with(child, "-TERM");
+}
