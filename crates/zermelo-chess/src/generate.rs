@@ -1187,7 +1187,8 @@ struct GroupGame<'a> {
     tb: &'a Tablebase,
     window: &'a Window,
     /// The first failed probe of a smaller table or of a finished group (the trait has no
-    /// error path: the position is given as a hole and the solve is discarded).
+    /// error path: the position is given as a hole, and the engine, told by `failed`, stops
+    /// before a checkpoint keeps it).
     failure: Mutex<Option<ProbeError>>,
     /// When the pages of the mapped smaller tables were last released
     /// ([`release_now_and_then`](Self::release_now_and_then)).
@@ -1308,6 +1309,13 @@ impl IndexedGame for GroupGame<'_> {
             None => true,
         });
         Some(!ran_out)
+    }
+
+    fn failed(&self) -> bool {
+        self.failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
     }
 }
 
