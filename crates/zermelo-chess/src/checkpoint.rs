@@ -57,7 +57,8 @@ pub(crate) fn starts_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.starts"))
 }
 
-fn groups_path(dir: &Path, material: &str) -> PathBuf {
+/// The count of finished groups of `material` (a pawn table).
+pub(crate) fn groups_path(dir: &Path, material: &str) -> PathBuf {
     dir.join(format!("{material}.groups"))
 }
 

@@ -16,7 +16,13 @@
 //! * resuming: checkpoints in the work folder (default `DIR/.work`), so the same job started
 //!   again goes on where a killed one stopped and writes the same bytes;
 //! * writing: a table goes to a file with no name (or a temporary one) in the tables folder,
-//!   is synced and renamed into place, then its work files are deleted.
+//!   is synced and renamed into place, then its work files are deleted;
+//! * disk: a table whose work files cannot fit in the space free is refused before it starts
+//!   (the least they take: [`DiskFull`]), one that may not fit by the estimate
+//!   ([`PlannedTable::disk`](crate::PlannedTable::disk)) is told ([`JobEvent::LowDisk`]),
+//!   and a disk that runs full anyway stops the job with what it still needed and what was
+//!   free ([`JobError::DiskFull`]); the same job started again with space freed goes on from
+//!   the work folder.
 //!
 //! What happens is told to an observer as [`JobEvent`]s (a table started, its progress
 //! counters, solved, written with its statistics, present, waiting for a lock); the run
@@ -40,18 +46,20 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use zermelo::game::compact::CompactError;
 use zermelo::memory::{Estimate, Limit};
 
 use crate::atomic::write_atomically;
+use crate::disk::{self, DiskFull};
 use crate::dtz::DEFAULT_RULE;
 use crate::generate::{
     discard_checkpoint, estimate_memory, estimate_pair_memory, generate_pair, generate_with,
-    GenError, GenOptions, Lookahead,
+    largest_group, GenError, GenOptions, Lookahead,
 };
 use crate::index::Indexer;
-use crate::lock::{Acquire, Holder, TableLock};
+use crate::lock::{lock_path, Acquire, Holder, TableLock};
 use crate::material::Material;
-use crate::plan::Targets;
+use crate::plan::{disk_use, Targets};
 use crate::probe::{table_file_present, ProbeError, Tablebase};
 use crate::table::{Metric, Stats, Table, TableError};
 
@@ -191,6 +199,19 @@ pub enum JobEvent<'a> {
         /// The bytes of the solver's state allowed to stay resident.
         budget: u64,
     },
+    /// By the estimate ([`PlannedTable::disk`](crate::PlannedTable::disk)), `material`'s
+    /// tables and work files may not fit in the space free on `folder`'s disk: the job goes on
+    /// (the estimate is rough), and stops with [`JobError::DiskFull`] if the disk runs full.
+    LowDisk {
+        /// The table about to be generated.
+        material: &'a Material,
+        /// The folder (the work folder, or the tables' folder when they are on two disks).
+        folder: &'a Path,
+        /// The bytes the estimate says it still needs there.
+        needed: u64,
+        /// The bytes free there.
+        free: u64,
+    },
     /// Solved; the tables are written next.
     Solved {
         /// The material.
@@ -329,6 +350,11 @@ pub enum JobError {
     /// A written table's statistics cannot be counted.
     #[error(transparent)]
     Stats(TableError),
+    /// The disk ran full while the job wrote a file, or a table's work files cannot fit in
+    /// the space free: what was needed and what is free. The same job started again once
+    /// there is room goes on where this one stopped.
+    #[error(transparent)]
+    DiskFull(Box<DiskFull>),
 }
 
 impl GenerationJob {
@@ -390,6 +416,7 @@ impl GenerationJob {
             ..GenOptions::default()
         };
         self.check_memory_up_front(&options)?;
+        self.check_disk_up_front(&options)?;
         let started = Instant::now();
         let shared = self.map_tables.then(|| self.tablebase());
         let mut session = Session {
@@ -409,7 +436,9 @@ impl GenerationJob {
                     &fresh
                 }
             };
-            session.material(m, tb, (k + 1, steps))?;
+            session
+                .material(m, tb, (k + 1, steps))
+                .map_err(|e| self.when_disk_full(e, k))?;
         }
         session.report.time = started.elapsed();
         Ok(session.report)
@@ -444,11 +473,10 @@ impl GenerationJob {
         table_file_present(&self.path(m, metric)).map_err(JobError::Table)
     }
 
-    /// Refuses before anything is generated when a table to generate does not fit in memory
-    /// (the largest one is named).
-    fn check_memory_up_front(&self, options: &GenOptions) -> Result<(), JobError> {
-        // (estimate, material, the metric generated alone or `None` for both together)
-        let mut todo: Vec<(u64, &Material, Option<Metric>)> = Vec::new();
+    /// The tables still to generate: each material with the metric generated alone, or
+    /// `None` for both together.
+    fn to_generate(&self) -> Result<Vec<(&Material, Option<Metric>)>, JobError> {
+        let mut todo = Vec::new();
         for m in self.targets.tables() {
             let mut missing = Vec::new();
             for metric in self.metrics() {
@@ -456,22 +484,49 @@ impl GenerationJob {
                     missing.push(metric);
                 }
             }
-            if let [Metric::Dtm, Metric::Dtz { rule }] = missing[..] {
-                todo.push((estimate_pair_memory(m, options, rule), m, None));
+            if let [Metric::Dtm, Metric::Dtz { .. }] = missing[..] {
+                todo.push((m, None));
                 continue;
             }
-            for metric in missing {
-                let options = GenOptions {
-                    metric,
-                    ..options.clone()
-                };
-                todo.push((estimate_memory(m, &options), m, Some(metric)));
+            todo.extend(missing.into_iter().map(|metric| (m, Some(metric))));
+        }
+        Ok(todo)
+    }
+
+    /// Refuses before anything is generated when a table to generate does not fit in memory
+    /// (the largest one is named).
+    fn check_memory_up_front(&self, options: &GenOptions) -> Result<(), JobError> {
+        // (estimate, material, the metric generated alone or `None` for both together)
+        let mut largest: Option<(u64, &Material, Option<Metric>)> = None;
+        for (m, metric) in self.to_generate()? {
+            let estimate = match metric {
+                None => estimate_pair_memory(m, options, self.rule),
+                Some(metric) => estimate_memory(
+                    m,
+                    &GenOptions {
+                        metric,
+                        ..options.clone()
+                    },
+                ),
+            };
+            if largest.is_none_or(|(e, ..)| estimate > e) {
+                largest = Some((estimate, m, metric));
             }
         }
-        todo.sort_by_key(|t| std::cmp::Reverse(t.0));
-        let Some(&(_, m, metric)) = todo.first() else {
-            return Ok(());
-        };
+        match largest {
+            Some((_, m, metric)) => self.fit_up_front(m, metric, options).map(|_| ()),
+            None => Ok(()),
+        }
+    }
+
+    /// [`fit`](Self::fit) for `m`'s table of `metric` (`None`: both together), named as the
+    /// largest table to generate.
+    fn fit_up_front(
+        &self,
+        m: &Material,
+        metric: Option<Metric>,
+        options: &GenOptions,
+    ) -> Result<(GenOptions, Option<(u64, u64)>), JobError> {
         let (table, graph) = match metric {
             Some(Metric::Dtm) => (m.to_string(), self.dependencies_size(m, Metric::Dtm)),
             Some(dtz) => (format!("{m} (DTZ)"), self.dependencies_size(m, dtz)),
@@ -492,7 +547,145 @@ impl GenerationJob {
             Some(_) => estimate_memory(m, o),
             None => estimate_pair_memory(m, o, self.rule),
         };
-        self.fit(table, true, graph, &options, estimate).map(|_| ())
+        self.fit(table, true, graph, &options, estimate)
+    }
+
+    /// Refuses before anything is generated when the work files of a table to generate cannot
+    /// fit in the space free on the work folder's disk (the table needing most is named).
+    fn check_disk_up_front(&self, options: &GenOptions) -> Result<(), JobError> {
+        let mut most: Option<(u64, &Material)> = None;
+        for (m, metric) in self.to_generate()? {
+            // A table refused for its memory is refused when it comes (up front, only the
+            // largest is checked): taken as out of core here.
+            let mapped = self
+                .fit_up_front(m, metric, options)
+                .map_or(true, |(o, _)| o.mapped);
+            let least = self.least_work(m, metric.is_none(), mapped);
+            if most.is_none_or(|(b, _)| least > b) {
+                most = Some((least, m));
+            }
+        }
+        match most {
+            Some((least, m)) => self.check_room(m, least),
+            None => Ok(()),
+        }
+    }
+
+    /// The least the work files of `m` take on the disk besides what they hold already: the
+    /// DTZ starts of its largest group when both tables are made together (`pair`), and the
+    /// solver's state of that group when it is `mapped` (both written whole, 2 bytes per
+    /// index each; the state file reserved at once).
+    fn least_work(&self, m: &Material, pair: bool, mapped: bool) -> u64 {
+        let whole = (u64::from(pair) + u64::from(mapped)) * 2 * largest_group(m);
+        whole.saturating_sub(disk::held(&self.work_folder(), m))
+    }
+
+    /// Refuses `m` when the `least` bytes its work files take are more than the work folder's
+    /// disk has free.
+    fn check_room(&self, m: &Material, least: u64) -> Result<(), JobError> {
+        let work = self.work_folder();
+        match disk::free_space(&work) {
+            Some(free) if free < least => Err(JobError::DiskFull(Box::new(DiskFull {
+                material: m.clone(),
+                file: None,
+                folder: work,
+                needed: least,
+                free: Some(free),
+            }))),
+            _ => Ok(()),
+        }
+    }
+
+    /// The estimate of what generating `m` (both tables with `pair`) still needs on the
+    /// disk, with the folders where it is short of the space free: `(folder, needed, free)`.
+    fn short_of_disk(&self, m: &Material, pair: bool) -> Vec<(PathBuf, u64, u64)> {
+        let (tables, work) = (self.tables.clone(), self.work_folder());
+        let d = disk_use(m);
+        let (files, work_files) = if pair {
+            (d.files, d.work)
+        } else {
+            // One table's file, no DTZ starts.
+            (d.files / 2, d.work.saturating_sub(2 * largest_group(m)))
+        };
+        let work_files = work_files.saturating_sub(disk::held(&work, m));
+        let needs = if disk::same_file_system(&tables, &work) {
+            vec![(work, files + work_files)]
+        } else {
+            vec![(tables, files), (work, work_files)]
+        };
+        needs
+            .into_iter()
+            .filter_map(|(folder, needed)| {
+                let free = disk::free_space(&folder)?;
+                (free < needed).then_some((folder, needed, free))
+            })
+            .collect()
+    }
+
+    /// `e` as [`JobError::DiskFull`] when it is the disk running full while target `k` was
+    /// generated: the file, what the job still needs on that disk, what is free there.
+    fn when_disk_full(&self, e: JobError, k: usize) -> JobError {
+        let (file, source) = match e {
+            JobError::Write { path, source } if disk::is_full(&source) => (path, source),
+            JobError::Lock { material, source } if disk::is_full(&source) => {
+                (lock_path(&self.tables, &material), source)
+            }
+            JobError::Generate(GenError::WorkFile { path, source, .. })
+                if disk::is_full(&source) =>
+            {
+                (path, source)
+            }
+            JobError::Generate(GenError::Engine {
+                source: CompactError::Io { path, source },
+                ..
+            }) if disk::is_full(&source) => (path, source),
+            e => return e,
+        };
+        let work = self.work_folder();
+        let folder = if file.starts_with(&work) {
+            work
+        } else {
+            self.tables.clone()
+        };
+        JobError::DiskFull(Box::new(DiskFull {
+            material: self.targets.tables()[k].clone(),
+            needed: self.remaining_disk(k, &folder),
+            free: disk::free_space(&folder),
+            folder,
+            file: Some((file, source)),
+        }))
+    }
+
+    /// The estimate of what the job still writes on the disk of `folder` (the tables' or the
+    /// work folder) from target `k` on, at its fullest: the files of the tables still to make
+    /// and the largest work folder among them, less what the work files of target `k` hold
+    /// already.
+    fn remaining_disk(&self, k: usize, folder: &Path) -> u64 {
+        let work = self.work_folder();
+        let same = disk::same_file_system(&self.tables, &work);
+        let (on_tables, on_work) = (same || folder != work, same || folder == work);
+        let (mut written, mut peak) = (0u64, 0u64);
+        for m in &self.targets.tables()[k..] {
+            let missing = self
+                .metrics()
+                .iter()
+                .filter(|&&metric| !self.present(m, metric).unwrap_or(false))
+                .count() as u64;
+            if missing == 0 {
+                continue;
+            }
+            let d = disk_use(m);
+            let files = if on_tables { d.files * missing / 2 } else { 0 };
+            let work_files = if on_work { d.work } else { 0 };
+            peak = peak.max(written + files + work_files);
+            written += files;
+        }
+        let held = if on_work {
+            disk::held(&work, &self.targets.tables()[k])
+        } else {
+            0
+        };
+        peak.saturating_sub(held)
     }
 
     /// The memory the job may use as a limit: [`Limit::Available`] becomes
@@ -682,6 +875,7 @@ impl Session<'_> {
             |o| estimate_memory(m, o),
         )?;
         self.tell_out_of_core(m, out_of_core);
+        self.room(m, false, options.mapped)?;
         let t0 = Instant::now();
         let progress = GenProgress::default();
         (self.observe)(&JobEvent::Started {
@@ -720,6 +914,7 @@ impl Session<'_> {
             |o| estimate_pair_memory(m, o, job.rule),
         )?;
         self.tell_out_of_core(m, out_of_core);
+        self.room(m, true, options.mapped)?;
         let progress = GenProgress::default();
         (self.observe)(&JobEvent::Started {
             material: m,
@@ -746,6 +941,23 @@ impl Session<'_> {
             pair.dtm_time,
         )?;
         self.write(m, &pair.dtz, None, job.path(m, dtz), pair.dtz_time)
+    }
+
+    /// Refuses `m` (both tables with `pair`, its state `mapped` or not) when its work files
+    /// cannot fit in the space free on the disk; tells the observer where the estimate says
+    /// that its files may not.
+    fn room(&mut self, m: &Material, pair: bool, mapped: bool) -> Result<(), JobError> {
+        let job = self.job;
+        job.check_room(m, job.least_work(m, pair, mapped))?;
+        for (folder, needed, free) in job.short_of_disk(m, pair) {
+            (self.observe)(&JobEvent::LowDisk {
+                material: m,
+                folder: &folder,
+                needed,
+                free,
+            });
+        }
+        Ok(())
     }
 
     /// Tells the observer that `m` is generated out of core (`(in-memory estimate, budget)`).
@@ -832,6 +1044,7 @@ fn folder(dir: &Path, which: Folder, create: bool) -> Result<(), FolderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use zermelo::memory::human_bytes;
 
     fn job(targets: &str, dir: &Path) -> GenerationJob {
         let m = Material::parse_table(targets).unwrap();
@@ -883,6 +1096,123 @@ mod tests {
             "{e}"
         );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// Every way a write of the job meets a full disk (a table, its lock, a work file of the
+    /// generation, the engine's checkpoint or state) is told as [`JobError::DiskFull`] naming
+    /// the file, with what the job still needs on that disk and what is free there; other
+    /// failures stay what they were.
+    #[test]
+    fn a_full_disk_names_the_file_what_is_needed_and_what_is_free() {
+        let dir = tempfile::tempdir().unwrap();
+        let j = job("KQvKR", dir.path());
+        let k = j.targets.tables().len() - 1;
+        let work = j.work_folder();
+        let m = Material::parse_table("KQvKR").unwrap();
+        let enospc = || io::Error::from_raw_os_error(28);
+        let edquot = || io::Error::from_raw_os_error(122);
+        let starts = work.join("KQvKR.dtz.starts");
+        let cases = [
+            (
+                JobError::Write {
+                    path: dir.path().join("KQvKR.zct"),
+                    source: enospc(),
+                },
+                dir.path().join("KQvKR.zct"),
+            ),
+            (
+                JobError::Lock {
+                    material: m.clone(),
+                    source: edquot(),
+                },
+                dir.path().join("KQvKR.lock"),
+            ),
+            (
+                JobError::Generate(GenError::WorkFile {
+                    material: m.clone(),
+                    path: starts.clone(),
+                    source: enospc(),
+                }),
+                starts.clone(),
+            ),
+            (
+                JobError::Generate(GenError::Engine {
+                    material: m.clone(),
+                    source: CompactError::Io {
+                        path: work.join("KQvKR/state.cells"),
+                        source: io::Error::new(
+                            io::ErrorKind::StorageFull,
+                            "cannot reserve the 6989136 bytes of the solver's state",
+                        ),
+                    },
+                }),
+                work.join("KQvKR/state.cells"),
+            ),
+        ];
+        for (e, file) in cases {
+            let JobError::DiskFull(full) = j.when_disk_full(e, k) else {
+                panic!("{} is a full disk", file.display());
+            };
+            assert_eq!(full.material, m);
+            assert_eq!(full.file.as_ref().unwrap().0, file);
+            let folder = if file.starts_with(&work) {
+                &work
+            } else {
+                &j.tables
+            };
+            assert_eq!(&full.folder, folder);
+            // Nothing made yet: both tables of KQvKR and its work folder at its fullest.
+            let d = disk_use(&m);
+            assert_eq!(full.needed, d.files + d.work);
+            assert!(full.free.is_some());
+            // (The temporary folder has more free than the estimate: "more than".)
+            let text = full.to_string();
+            assert!(
+                text.starts_with(&format!("{}: ", file.display()))
+                    && text.contains("the disk is full; generating KQvKR needs ")
+                    && text.contains(&human_bytes(d.files + d.work))
+                    && text.contains(" free there); free some space"),
+                "{text}"
+            );
+        }
+        let other = JobError::Generate(GenError::WorkFile {
+            material: m.clone(),
+            path: starts,
+            source: io::Error::from_raw_os_error(5),
+        });
+        assert!(matches!(
+            j.when_disk_full(other, k),
+            JobError::Generate(GenError::WorkFile { .. })
+        ));
+    }
+
+    /// The least a table's work files take is what a run has not written yet: the DTZ starts
+    /// of a pair, the state file out of core, less the blocks the work folder holds for it.
+    #[test]
+    fn the_least_disk_of_a_table_is_its_starts_and_state_less_what_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let j = job("KQvKR", dir.path());
+        let m = Material::parse_table("KQvKR").unwrap();
+        let group = Indexer::new(&m).size();
+        assert_eq!(j.least_work(&m, false, false), 0);
+        assert_eq!(j.least_work(&m, true, false), 2 * group);
+        assert_eq!(j.least_work(&m, true, true), 4 * group);
+        let work = j.work_folder();
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::write(work.join("KQvKR.dtz.starts"), vec![7u8; 1 << 20]).unwrap();
+        let left = j.least_work(&m, true, false);
+        assert!(left <= 2 * group - (1 << 20), "{left}");
+        // Refused, naming what is needed and what is free, when the disk has less.
+        assert!(j.check_room(&m, 1 << 20).is_ok());
+        let JobError::DiskFull(e) = j.check_room(&m, u64::MAX).unwrap_err() else {
+            panic!("a full disk");
+        };
+        assert!(e.file.is_none() && e.needed == u64::MAX && e.free.is_some());
+        assert!(
+            e.to_string()
+                .starts_with("KQvKR: its work files need at least "),
+            "{e}"
+        );
     }
 
     #[test]
