@@ -47,7 +47,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use zermelo::game::compact::CompactError;
-use zermelo::memory::{Estimate, Limit};
+use zermelo::memory::{human_bytes, Estimate, Limit};
 
 use crate::atomic::write_atomically;
 use crate::disk::{self, DiskFull};
@@ -147,12 +147,13 @@ pub struct WrittenTable {
 pub const DEFAULT_MEMORY_SHARE: f64 = 0.75;
 
 /// What a generating process holds besides its estimate (code, threads, buffers of the
-/// compressor and of the probes: 24 MiB measured generating KQQQvK), left out of the resident
-/// budget of an out-of-core state.
+/// compressor and of the probes: 24 MiB measured generating KQQQvK, 13 MiB KQvKR), counted
+/// against the memory limit with the estimate, and left out of the resident budget of an
+/// out-of-core state.
 const PROCESS_BASELINE: u64 = 32 << 20;
 
-/// The least resident budget given to an out-of-core state, however tight the limit (below
-/// it, the solver would spend its time faulting pages in).
+/// The least resident budget of an out-of-core state (below it, the solver would spend its
+/// time faulting pages in): a limit that leaves less is refused.
 const MIN_RESIDENT_BUDGET: u64 = 16 << 20;
 
 /// What a job tells its observer, in order.
@@ -704,10 +705,11 @@ impl GenerationJob {
     }
 
     /// How a table is generated within the memory allowed: `options` as they are when the
-    /// smaller tables it reads (`dependencies` bytes) and the solver's estimate fit; else out of
-    /// core (`mapped`, with the resident budget of what the limit leaves); refused
-    /// ([`JobError::Memory`]) when even that does not fit. Returns the options and, out of
-    /// core, the in-memory estimate and the budget.
+    /// smaller tables it reads (`dependencies` bytes), the solver's estimate and the process
+    /// itself ([`PROCESS_BASELINE`]) fit; else out of core (`mapped`, with the resident budget
+    /// of what the limit leaves, at least [`MIN_RESIDENT_BUDGET`]); refused
+    /// ([`JobError::Memory`]) when even that does not fit, so that the peak stays under the
+    /// limit. Returns the options and, out of core, the in-memory estimate and the budget.
     fn fit(
         &self,
         table: String,
@@ -717,10 +719,11 @@ impl GenerationJob {
         estimate: impl Fn(&GenOptions) -> u64,
     ) -> Result<(GenOptions, Option<(u64, u64)>), JobError> {
         let limit = self.limit();
-        let at = |solving| Estimate {
+        // The process itself counts against the limit too: a limit below it cannot be kept.
+        let at = |solving: u64| Estimate {
             graph: dependencies,
             loading: 0,
-            solving,
+            solving: solving.saturating_add(PROCESS_BASELINE),
         };
         let in_memory = estimate(options);
         let bound = match limit {
@@ -745,12 +748,29 @@ impl GenerationJob {
             mapped: true,
             ..options.clone()
         };
+        // Out of core, the state's pages need a resident budget of their own.
         let core = estimate(&mapped);
-        limit.check(at(core)).map_err(|message| JobError::Memory {
-            table,
-            largest,
-            message,
-        })?;
+        let least = core.saturating_add(MIN_RESIDENT_BUDGET);
+        if let Err(message) = limit.check(at(least)) {
+            // Refused: the message gives the lesser of the two needs.
+            let message = match limit.check(at(in_memory)) {
+                Err(m) if in_memory <= least => format!(
+                    "{m} (solving counts {} for the process itself)",
+                    human_bytes(PROCESS_BASELINE)
+                ),
+                _ => format!(
+                    "{message} (the state out of core: solving counts {} for the process \
+                     itself and the {} the state keeps resident at least)",
+                    human_bytes(PROCESS_BASELINE),
+                    human_bytes(MIN_RESIDENT_BUDGET)
+                ),
+            };
+            return Err(JobError::Memory {
+                table,
+                largest,
+                message,
+            });
+        }
         let budget = budget(core).unwrap_or(u64::MAX);
         Ok((
             GenOptions {
@@ -1044,7 +1064,6 @@ fn folder(dir: &Path, which: Folder, create: bool) -> Result<(), FolderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zermelo::memory::human_bytes;
 
     fn job(targets: &str, dir: &Path) -> GenerationJob {
         let m = Material::parse_table(targets).unwrap();
@@ -1096,6 +1115,59 @@ mod tests {
             "{e}"
         );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// `--max-memory` is kept, not only compared with the estimate: the process itself counts,
+    /// and out of core the least resident budget of the state too, so a limit below that is
+    /// refused and one at it is taken (in memory, or out of core with that budget).
+    #[test]
+    fn a_limit_below_the_process_and_its_least_budget_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = GenOptions {
+            work_dir: Some(dir.path().join(".work")),
+            ..GenOptions::default()
+        };
+        let fit = |material: &str, limit: u64| {
+            let m = Material::parse_table(material).unwrap();
+            let mut j = job(material, dir.path());
+            j.memory = Limit::Option(limit, "--max-memory");
+            j.fit(m.to_string(), false, 0, &options, |o| {
+                estimate_pair_memory(&m, o, 100)
+            })
+        };
+        // KRvK: in memory at its estimate and the process, refused below.
+        let m = Material::parse_table("KRvK").unwrap();
+        let least = estimate_pair_memory(&m, &options, 100) + PROCESS_BASELINE;
+        let (o, out_of_core) = fit("KRvK", least).unwrap();
+        assert!(!o.mapped && out_of_core.is_none());
+        let Err(JobError::Memory { message, .. }) = fit("KRvK", least - 1) else {
+            panic!("refused");
+        };
+        // The lesser need: in memory, not out of core.
+        assert!(
+            message.starts_with(&format!("this job needs about {} ", human_bytes(least)))
+                && message.ends_with(&format!(
+                    "but only {} is allowed by --max-memory (solving counts 32.0 MiB for the \
+                     process itself)",
+                    human_bytes(least - 1)
+                )),
+            "{message}"
+        );
+        assert!(fit("KRvK", 1 << 20).is_err());
+        // KQQvKQ (236 MB of state): out of core down to its bitmaps, compressed tables, the
+        // process and the least budget; refused below.
+        let m = Material::parse_table("KQQvKQ").unwrap();
+        let mapped = GenOptions {
+            mapped: true,
+            ..options.clone()
+        };
+        let floor = estimate_pair_memory(&m, &mapped, 100) + PROCESS_BASELINE + MIN_RESIDENT_BUDGET;
+        assert!(floor < estimate_pair_memory(&m, &options, 100) / 2);
+        let (o, out_of_core) = fit("KQQvKQ", floor).unwrap();
+        assert!(o.mapped);
+        assert_eq!(out_of_core.unwrap().1, MIN_RESIDENT_BUDGET);
+        assert_eq!(o.resident_budget, Some(MIN_RESIDENT_BUDGET));
+        assert!(fit("KQQvKQ", floor - 1).is_err());
     }
 
     /// Every way a write of the job meets a full disk (a table, its lock, a work file of the
