@@ -360,8 +360,9 @@ pub enum JobError {
 
 impl GenerationJob {
     /// The job for `targets` in the folder `tables`, with the defaults: the work folder
-    /// `tables/.work`, the 50-move rule, a checkpoint a minute, the solver's state in memory,
-    /// the memory available, waiting for locks.
+    /// `tables/.work`, the 50-move rule, a checkpoint a minute, the solver's state in memory
+    /// while it fits, a memory limit of [`DEFAULT_MEMORY_SHARE`] of the machine's memory (or of
+    /// its memory cgroup's limit), waiting for locks.
     pub fn new(targets: Targets, tables: impl Into<PathBuf>) -> GenerationJob {
         GenerationJob {
             targets,
@@ -1168,6 +1169,77 @@ mod tests {
         assert_eq!(out_of_core.unwrap().1, MIN_RESIDENT_BUDGET);
         assert_eq!(o.resident_budget, Some(MIN_RESIDENT_BUDGET));
         assert!(fit("KQQvKQ", floor - 1).is_err());
+    }
+
+    /// The work folder's section of docs/formats.md names every file a generation leaves
+    /// there and the magic of each file with a header (`<material>` for the material), and no
+    /// longer says that a resumed run ignores the DTZ starts.
+    #[test]
+    fn docs_formats_md_describes_the_work_folder_as_written() {
+        let docs = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/formats.md"),
+        )
+        .unwrap();
+        let start = docs.find("## Chess generation work folder").unwrap();
+        let section = &docs[start..];
+        let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+        assert!(!section.contains("does not read it"), "{section}");
+        // And the global options say what `tb gen`'s default limit is.
+        let global = &docs[docs.find("## Global options").unwrap()..start];
+        assert!(
+            global.contains("`tb gen`'s default is 3/4 of the machine's memory"),
+            "{global}"
+        );
+        // A pawn table stopped after its first groups: values, group counts, DTZ starts.
+        let dir = tempfile::tempdir().unwrap();
+        let mut j = job("KPvK", dir.path());
+        j.stop_after_groups = Some(1);
+        j.checkpoint_interval = Duration::ZERO;
+        assert!(matches!(
+            j.run(&mut |_| {}),
+            Err(JobError::Generate(GenError::Stopped(..)))
+        ));
+        let work = j.work_folder();
+        let mut files: Vec<PathBuf> = Vec::new();
+        let mut dirs = vec![work.clone()];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else {
+                    files.push(p);
+                }
+            }
+        }
+        // And the finished DTM table a pawnless pair keeps there.
+        files.push(crate::checkpoint::finished_table_path(&work, "KQvKR"));
+        let mut magics = 0;
+        for path in &files {
+            let name = path.file_name().unwrap().to_string_lossy();
+            // A DTZ table's files are named after `<material>.dtz` (said once in the section).
+            let documented =
+                name.replacen("KPvK", "<material>", 1)
+                    .replacen("KQvKR", "<material>", 1);
+            let as_dtm = documented.replacen("<material>.dtz.", "<material>.", 1);
+            assert!(
+                [&documented, &as_dtm]
+                    .iter()
+                    .any(|n| section.contains(&format!("`{n}`"))),
+                "{documented} ({}) is not in docs/formats.md",
+                path.display()
+            );
+            let head = std::fs::read(path).unwrap_or_default();
+            if let Some(magic) = head.get(..8).filter(|m| m.starts_with(b"Z")) {
+                let magic = String::from_utf8_lossy(magic);
+                assert!(section.contains(&format!("`{magic}`")), "{magic} of {name}");
+                magics += 1;
+            }
+        }
+        assert!(
+            files.iter().any(|p| p.ends_with("KPvK.dtz.starts")) && magics >= 3,
+            "{files:?}"
+        );
     }
 
     /// Every way a write of the job meets a full disk (a table, its lock, a work file of the

@@ -395,6 +395,15 @@ fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
         ))
         .stderr(contains("but only 1.00 MiB is allowed by --max-memory"));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // The help says so, and what `tb gen`'s default is.
+    zermelo()
+        .args(["tb", "gen", "--help"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "except for `tb gen`, whose default is 3/4 of the machine's memory",
+        ))
+        .stdout(contains("`tb gen` keeps its peak under the limit"));
     // A limit over it is kept, and the tables are those of a run without one.
     zermelo()
         .args([

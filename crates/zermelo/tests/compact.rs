@@ -707,3 +707,57 @@ fn a_game_that_fails_leaves_no_checkpoint_of_its_failure() {
         }
     }
 }
+
+/// docs/formats.md's section on the engine's work folder names every file a failed run leaves
+/// there and the magic of each header, for the cells on the heap and in the state file.
+#[test]
+fn docs_formats_md_names_the_work_folder_files_and_magics() {
+    const SLICE: u64 = 1 << 20; // the engine's seeding slice
+    let docs = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/formats.md"),
+    )
+    .unwrap();
+    let start = docs
+        .find("### Pursuit values (`--values FILE`) and the work folder")
+        .unwrap();
+    let section = &docs[start..];
+    let section = &section[..section[3..].find("\n### ").unwrap() + 3];
+    let mut rng = SplitMix64::new(79);
+    let n = 2 * SLICE + 7;
+    let game = Synthetic::random(&mut rng, n, 2, true);
+    for mapped in [false, true] {
+        let work = tempfile::tempdir().unwrap();
+        let broken = Broken {
+            game: &game,
+            at: Some(2 * SLICE + 1),
+            asked: Default::default(),
+        };
+        let options = CompactOptions {
+            work_dir: Some(work.path().to_path_buf()),
+            mapped,
+            fingerprint: 9,
+            checkpoint_every: Some(std::time::Duration::ZERO),
+            ..CompactOptions::default()
+        };
+        assert!(compact::solve(&broken, &options).is_err());
+        let mut names = Vec::new();
+        for e in std::fs::read_dir(work.path()).unwrap() {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(section.contains(&format!("`{name}`")), "{name}");
+            let head = std::fs::read(&path).unwrap();
+            if head.starts_with(b"ZM") {
+                let magic = String::from_utf8_lossy(&head[..8]).into_owned();
+                assert!(section.contains(&format!("`{magic}`")), "{magic} of {name}");
+            }
+            names.push(name);
+        }
+        names.sort();
+        let kept = if mapped {
+            ["seed.zck", "state.cells"]
+        } else {
+            ["seed.cells", "seed.zck"]
+        };
+        assert_eq!(names, kept, "mapped {mapped}");
+    }
+}
