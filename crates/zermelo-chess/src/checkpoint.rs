@@ -5,8 +5,12 @@
 //! and `.dtz` for its DTZ table (`KRPvKR.dtz`); the files below are named after it.
 //!
 //! * `<material>/`: the compact engine's work folder for the group being solved: its
-//!   checkpoint (`checkpoint.zck`, taken at layer boundaries; see
-//!   [`zermelo::game::compact`]) and, with `--mapped`, its cells (`state.cells`).
+//!   checkpoints (`checkpoint.zck` at layer boundaries, `seed.zck` while it is seeded; see
+//!   [`zermelo::game::compact`]) and, out of core (`--mapped`, or a state that does not fit
+//!   under the job's memory limit), its cells (`state.cells`, which a `ZMSEEDIP` seeding
+//!   checkpoint keeps across a failed run).
+//! * `<material>.dtz.starts` (both tables together): the DTZ starts of the group being
+//!   solved, recorded by its DTM seeding and read back after a kill (`starts.rs`).
 //! * `<material>.finished.zct` (the DTM table of a pawnless pair, [`crate::generate_pair`]):
 //!   the finished table, written (atomically) before the DTZ table is solved, so that a run
 //!   killed during the DTZ solve does not solve or write the DTM table again; checked whole
@@ -57,7 +61,8 @@ pub(crate) fn starts_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.starts"))
 }
 
-fn groups_path(dir: &Path, material: &str) -> PathBuf {
+/// The count of finished groups of `material` (a pawn table).
+pub(crate) fn groups_path(dir: &Path, material: &str) -> PathBuf {
     dir.join(format!("{material}.groups"))
 }
 

@@ -70,6 +70,17 @@ pub enum GenError {
         /// The cause.
         source: std::io::Error,
     },
+    /// A file of the work folder cannot be written or read: the disk is full, a permission,
+    /// an I/O error (a damaged or foreign file is [`GenError::Checkpoint`]).
+    #[error("generating {material}: {}: {source}", path.display())]
+    WorkFile {
+        /// The table being generated.
+        material: Material,
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
     /// The compact engine refused (a damaged or foreign checkpoint, a memory limit, threads).
     #[error("generating {material}: {source}")]
     Engine {
@@ -173,13 +184,38 @@ pub fn discard_checkpoint(
 /// Writes a finished DTM table to `path` in the work folder `dir` and gives it back mapped
 /// from there; removes the DTM checkpoint it supersedes.
 #[allow(unsafe_code)]
-fn keep_table(table: Table, path: &Path, dir: &Path) -> std::io::Result<Table> {
-    let name = work_name(table.material(), Metric::Dtm);
+fn keep_table(table: Table, path: &Path, dir: &Path) -> Result<Table, GenError> {
+    let material = table.material().clone();
+    let name = work_name(&material, Metric::Dtm);
     // SAFETY: as in `kept_table`.
-    let kept =
-        unsafe { table.keep_mapped(path) }.map_err(|e| std::io::Error::other(e.to_string()))?;
-    checkpoint::remove_engine(dir, &name)?;
+    let kept = unsafe { table.keep_mapped(path) }.map_err(|e| match e {
+        TableError::Io { path, source } => work_error(&material, &path, source),
+        e => GenError::Checkpoint {
+            material: material.clone(),
+            source: std::io::Error::other(e.to_string()),
+        },
+    })?;
+    let engine = checkpoint::group_dir(dir, &name);
+    checkpoint::remove_engine(dir, &name).map_err(|e| work_error(&material, &engine, e))?;
     Ok(kept)
+}
+
+/// A failure on the work file `path`: damaged or foreign contents (whose message names the
+/// file) are [`GenError::Checkpoint`], the rest (the disk full, a permission)
+/// [`GenError::WorkFile`].
+fn work_error(material: &Material, path: &Path, source: std::io::Error) -> GenError {
+    use std::io::ErrorKind::{InvalidData, InvalidInput};
+    match source.kind() {
+        InvalidData | InvalidInput => GenError::Checkpoint {
+            material: material.clone(),
+            source,
+        },
+        _ => GenError::WorkFile {
+            material: material.clone(),
+            path: path.to_path_buf(),
+            source,
+        },
+    }
 }
 
 /// The DTM table of a pawnless pair kept in the work folder by a run killed while it solved
@@ -187,10 +223,7 @@ fn keep_table(table: Table, path: &Path, dir: &Path) -> std::io::Result<Table> {
 /// is removed (the table is made again); a path that is not a regular file is refused.
 #[allow(unsafe_code)]
 fn kept_table(path: &Path, material: &Material) -> Result<Option<Table>, GenError> {
-    let ck = |source| GenError::Checkpoint {
-        material: material.clone(),
-        source,
-    };
+    let ck = |source| work_error(material, path, source);
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(ck(e)),
@@ -341,10 +374,9 @@ pub fn generate_pair(
         if let Some(run) = dtm.as_mut().filter(|r| k >= r.done()) {
             let t0 = Instant::now();
             let recorded = match &path {
-                Some(p) => StartLog::open(p, len, rule, print),
-                None => Ok(StartLog::in_memory(len, rule)),
-            }
-            .map_err(|e| run.ck(e))?;
+                Some(p) => StartLog::open(p, len, rule, print).map_err(|e| run.file(p, e))?,
+                None => StartLog::in_memory(len, rule),
+            };
             run.solve_group(
                 k,
                 Seeding::Record {
@@ -356,7 +388,7 @@ pub fn generate_pair(
             dtm_time += t0.elapsed();
         } else if let Some(p) = path.as_deref().filter(|_| k >= dtz.done()) {
             // The DTM group was finished before a kill: its starts may be in the work folder.
-            log = StartLog::existing(p, len, rule, print).map_err(|e| dtz.ck(e))?;
+            log = StartLog::existing(p, len, rule, print).map_err(|e| dtz.file(p, e))?;
         }
         if !dtz.pawns {
             // A pawnless table is one group: its DTM state is freed before the DTZ solve, the
@@ -366,7 +398,7 @@ pub fn generate_pair(
                 let t0 = Instant::now();
                 let table = run.finish()?;
                 dtm_table = Some(match (&kept_path, dtz.dir.as_deref()) {
-                    (Some(p), Some(d)) => keep_table(table, p, d).map_err(|e| dtz.ck(e))?,
+                    (Some(p), Some(d)) => keep_table(table, p, d)?,
                     _ => table,
                 });
                 dtm_time += t0.elapsed();
@@ -457,10 +489,6 @@ impl<'a> Run<'a> {
             material: material.clone(),
             source: Box::new(source),
         };
-        let ck = |source| GenError::Checkpoint {
-            material: material.clone(),
-            source,
-        };
         let metric = options.metric;
         if let Metric::Dtz { rule } = metric {
             if rule != tb.rule() || !(1..=crate::dtz::MAX_RULE).contains(&rule) {
@@ -493,9 +521,8 @@ impl<'a> Run<'a> {
         let name = work_name(material, metric);
         let table_print = fingerprint(material, metric, usize::MAX, ix.size());
         let kept = match dir.as_deref() {
-            Some(d) if pawns => {
-                checkpoint::groups_done(d, &name, table_print, groups.len()).map_err(ck)?
-            }
+            Some(d) if pawns => checkpoint::groups_done(d, &name, table_print, groups.len())
+                .map_err(|e| work_error(material, &checkpoint::groups_path(d, &name), e))?,
             _ => checkpoint::Finished::default(),
         };
         let done = kept.crcs.len();
@@ -509,14 +536,16 @@ impl<'a> Run<'a> {
                     .collect(),
             ),
             (true, Some(d)) => {
-                Store::file(&values_path(d, &name), &game, metric, done > 0).map_err(ck)?
+                let path = values_path(d, &name);
+                Store::file(&path, &game, metric, done > 0)
+                    .map_err(|e| work_error(material, &path, e))?
             }
         };
         // The values of the finished groups are checked before anything is built on them.
         for (k, &crc) in kept.crcs.iter().enumerate() {
             store
                 .check(&Window::new(ix, &groups[k]), k, crc, &name)
-                .map_err(ck)?;
+                .map_err(|e| store.error(material, e))?;
         }
         if pawns {
             // Configurations that hold no position are never solved: count them as done.
@@ -560,11 +589,9 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn ck(&self, source: std::io::Error) -> GenError {
-        GenError::Checkpoint {
-            material: self.material.clone(),
-            source,
-        }
+    /// A failure on the work file `path` ([`work_error`]).
+    fn file(&self, path: &Path, source: std::io::Error) -> GenError {
+        work_error(self.material, path, source)
     }
 
     /// Solves group `k` and keeps its values (a pawnless table's solution stays in `last`);
@@ -633,12 +660,14 @@ impl<'a> Run<'a> {
             replayed: group.replayed.load(Relaxed),
             computed: group.computed.load(Relaxed),
         };
-        if let Some(e) = group
+        match group
             .failure
             .into_inner()
             .unwrap_or_else(|e| e.into_inner())
         {
-            return Err(self.dep(e));
+            Some(Failure::Probe(e)) => return Err(self.dep(e)),
+            Some(Failure::Log(path, e)) => return Err(self.file(&path, e)),
+            None => {}
         }
         let solution = solved.map_err(|source| match source {
             CompactError::TooDeep => GenError::TooDeep(material.clone()),
@@ -657,7 +686,7 @@ impl<'a> Run<'a> {
                 |l| !solution.is_hole(l) && solution.value(l) == Value::Draw,
                 |first, len| solution.release_pages(first, len),
             )
-            .map_err(|e| self.ck(e))?;
+            .map_err(|e| self.file(&log.path(), e))?;
         }
         progress.store(before + window.len() as u64, Relaxed);
         // The blocks of the mapped tables read for this group need not stay resident.
@@ -669,11 +698,11 @@ impl<'a> Run<'a> {
             let crc = self
                 .store
                 .keep(&window, &solution, metric)
-                .map_err(|e| self.ck(e))?;
+                .map_err(|e| self.store.error(material, e))?;
             if let Some(d) = dir {
                 self.kept.crcs.push(crc);
                 checkpoint::set_groups_done(d, &self.name, self.table_print, &self.kept)
-                    .map_err(|e| self.ck(e))?;
+                    .map_err(|e| self.file(&checkpoint::groups_path(d, &self.name), e))?;
             }
             if self.options.stop_after_groups == Some(k + 1) {
                 return Err(GenError::Stopped(material.clone(), k + 1));
@@ -723,7 +752,7 @@ impl<'a> Run<'a> {
                     .for_each(|(b, v)| put(b, v.load(Relaxed)));
                 Ok(Table::from_entries(material, metric, entries))
             }
-            Store::File { file, .. } => {
+            Store::File { file, path, .. } => {
                 let bl = ix.block_len();
                 let w = metric.width() as u64;
                 let configs = ix.pawn_configs();
@@ -746,7 +775,7 @@ impl<'a> Run<'a> {
                         Ok(())
                     },
                 )
-                .map_err(ck)
+                .map_err(|e| work_error(material, &path, e))
             }
         }
     }
@@ -792,13 +821,20 @@ pub fn estimate_pair_memory(material: &Material, options: &GenOptions, rule: u32
     estimate(material, options, &[Metric::Dtm, Metric::Dtz { rule }])
 }
 
-fn estimate(material: &Material, options: &GenOptions, metrics: &[Metric]) -> u64 {
+/// The indices of the largest group of the canonical `material`'s table (the whole table
+/// without pawns): what the engine's state and the DTZ starts are sized by.
+pub(crate) fn largest_group(material: &Material) -> u64 {
     let ix = crate::Indexer::new(material);
-    let largest = plan_groups(&ix)
+    plan_groups(&ix)
         .iter()
         .map(|g| g.len() as u64 * 2 * ix.block_len())
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+}
+
+fn estimate(material: &Material, options: &GenOptions, metrics: &[Metric]) -> u64 {
+    let ix = crate::Indexer::new(material);
+    let largest = largest_group(material);
     let engine = compact::estimate_memory(
         largest,
         &CompactOptions {
@@ -1087,6 +1123,17 @@ impl Store {
         }
     }
 
+    /// A failure on the values file ([`work_error`]).
+    fn error(&self, material: &Material, source: std::io::Error) -> GenError {
+        match self {
+            Store::File { path, .. } => work_error(material, path, source),
+            _ => GenError::Checkpoint {
+                material: material.clone(),
+                source,
+            },
+        }
+    }
+
     /// Checks that the finished group `k` (`window`) still has the CRC `crc` in the values
     /// file (a store in memory holds no earlier groups).
     fn check(&self, window: &Window, k: usize, crc: u32, name: &str) -> std::io::Result<()> {
@@ -1187,14 +1234,23 @@ struct GroupGame<'a> {
     tb: &'a Tablebase,
     window: &'a Window,
     /// The first failed probe of a smaller table or of a finished group (the trait has no
-    /// error path: the position is given as a hole and the solve is discarded).
-    failure: Mutex<Option<ProbeError>>,
+    /// error path: the position is given as a hole, and the engine, told by `failed`, stops
+    /// before a checkpoint keeps it).
+    failure: Mutex<Option<Failure>>,
     /// When the pages of the mapped smaller tables were last released
     /// ([`release_now_and_then`](Self::release_now_and_then)).
     released: Mutex<Instant>,
     /// Replaying: the starts read from the log, and those computed (not recorded there).
     replayed: AtomicU64,
     computed: AtomicU64,
+}
+
+/// What stopped a group's seeding.
+enum Failure {
+    /// A probe of a smaller table or of a finished group.
+    Probe(ProbeError),
+    /// Reading or writing the DTZ start log (its file, the error): the disk full.
+    Log(PathBuf, std::io::Error),
 }
 
 /// How often seeding lets the pages of the mapped smaller tables go (see
@@ -1215,7 +1271,7 @@ impl IndexedGame for GroupGame<'_> {
                     return start;
                 }
                 Ok(None) => self.computed.fetch_add(1, Relaxed),
-                Err(e) => return self.fail(log.io_error(e)),
+                Err(e) => return self.fail(Failure::Log(log.path(), e)),
             };
         }
         thread_local! {
@@ -1225,7 +1281,7 @@ impl IndexedGame for GroupGame<'_> {
         let (start, twin) = CHILDREN.with_borrow_mut(|children| self.starts(local, children));
         if let (Some((_, log)), Some(t)) = (self.twin, twin) {
             if let Err(e) = log.record(local, t) {
-                return self.fail(log.io_error(e));
+                return self.fail(Failure::Log(log.path(), e));
             }
         }
         start
@@ -1236,7 +1292,7 @@ impl IndexedGame for GroupGame<'_> {
         let mut entries = Vec::new();
         if let Some(log) = self.replay {
             if let Err(e) = log.entries(first, out.len(), &mut entries) {
-                out.fill(self.fail(log.io_error(e)));
+                out.fill(self.fail(Failure::Log(log.path(), e)));
                 return;
             }
         }
@@ -1268,7 +1324,7 @@ impl IndexedGame for GroupGame<'_> {
         }
         if let Some((_, log)) = self.twin {
             if let Err(e) = log.record_range(first, &twins) {
-                out.fill(self.fail(log.io_error(e)));
+                out.fill(self.fail(Failure::Log(log.path(), e)));
             }
         }
     }
@@ -1309,6 +1365,13 @@ impl IndexedGame for GroupGame<'_> {
         });
         Some(!ran_out)
     }
+
+    fn failed(&self) -> bool {
+        self.failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
+    }
 }
 
 impl GroupGame<'_> {
@@ -1344,8 +1407,9 @@ impl GroupGame<'_> {
         }
     }
 
-    /// Keeps the first failure and gives the position as a hole (the solve is discarded).
-    fn fail(&self, e: ProbeError) -> Start {
+    /// Keeps the first failure and gives the position as a hole (the engine stops before a
+    /// checkpoint keeps it, and the solve is discarded).
+    fn fail(&self, e: Failure) -> Start {
         let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
         slot.get_or_insert(e);
         Start::Hole
@@ -1366,7 +1430,7 @@ impl GroupGame<'_> {
                     return (Start::Terminal(Outcome::Draw), None)
                 }
                 Ok(_) => {}
-                Err(e) => return (self.fail(ProbeError::Table(e)), None),
+                Err(e) => return (self.fail(Failure::Probe(ProbeError::Table(e))), None),
             }
         }
         let game = self.main.game;
@@ -1374,7 +1438,7 @@ impl GroupGame<'_> {
             return (Start::Hole, Some(Start::Hole));
         };
         match self.exit_of(&b, children) {
-            Err(e) => (self.fail(e), None),
+            Err(e) => (self.fail(Failure::Probe(e)), None),
             Ok(Exits { any: false, .. }) => {
                 let end = Start::Terminal(if game.in_check(&b) {
                     Outcome::Lose
@@ -1598,6 +1662,25 @@ fn through_zeroing(metric: Metric, child: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A work file that cannot be written (the disk full) is named as such, not as a table
+    /// that cannot be read; damaged contents stay a damaged work folder.
+    #[test]
+    fn work_file_failures_name_the_file() {
+        let m = Material::parse_table("KQvKR").unwrap();
+        let path = Path::new("t/.work/KQvKR.dtz.starts");
+        let full = work_error(&m, path, std::io::Error::from_raw_os_error(28));
+        assert!(matches!(&full, GenError::WorkFile { path: p, .. } if p == path));
+        assert_eq!(
+            full.to_string(),
+            "generating KQvKR: t/.work/KQvKR.dtz.starts: No space left on device (os error 28)"
+        );
+        let damaged = std::io::Error::new(std::io::ErrorKind::InvalidData, "x: damaged");
+        assert!(matches!(
+            work_error(&m, path, damaged),
+            GenError::Checkpoint { .. }
+        ));
+    }
 
     /// A group's local and global indices are inverse bijections, block by block: interleaved
     /// where a pawn can promote (and the blocks are long enough), whole blocks elsewhere.

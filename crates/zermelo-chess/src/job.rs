@@ -16,7 +16,13 @@
 //! * resuming: checkpoints in the work folder (default `DIR/.work`), so the same job started
 //!   again goes on where a killed one stopped and writes the same bytes;
 //! * writing: a table goes to a file with no name (or a temporary one) in the tables folder,
-//!   is synced and renamed into place, then its work files are deleted.
+//!   is synced and renamed into place, then its work files are deleted;
+//! * disk: a table whose work files cannot fit in the space free is refused before it starts
+//!   (the least they take: [`DiskFull`]), one that may not fit by the estimate
+//!   ([`PlannedTable::disk`](crate::PlannedTable::disk)) is told ([`JobEvent::LowDisk`]),
+//!   and a disk that runs full anyway stops the job with what it still needed and what was
+//!   free ([`JobError::DiskFull`]); the same job started again with space freed goes on from
+//!   the work folder.
 //!
 //! What happens is told to an observer as [`JobEvent`]s (a table started, its progress
 //! counters, solved, written with its statistics, present, waiting for a lock); the run
@@ -40,18 +46,20 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use zermelo::memory::{Estimate, Limit};
+use zermelo::game::compact::CompactError;
+use zermelo::memory::{human_bytes, Estimate, Limit};
 
 use crate::atomic::write_atomically;
+use crate::disk::{self, DiskFull};
 use crate::dtz::DEFAULT_RULE;
 use crate::generate::{
     discard_checkpoint, estimate_memory, estimate_pair_memory, generate_pair, generate_with,
-    GenError, GenOptions, Lookahead,
+    largest_group, GenError, GenOptions, Lookahead,
 };
 use crate::index::Indexer;
-use crate::lock::{Acquire, Holder, TableLock};
+use crate::lock::{lock_path, Acquire, Holder, TableLock};
 use crate::material::Material;
-use crate::plan::Targets;
+use crate::plan::{disk_use, Targets};
 use crate::probe::{table_file_present, ProbeError, Tablebase};
 use crate::table::{Metric, Stats, Table, TableError};
 
@@ -139,12 +147,13 @@ pub struct WrittenTable {
 pub const DEFAULT_MEMORY_SHARE: f64 = 0.75;
 
 /// What a generating process holds besides its estimate (code, threads, buffers of the
-/// compressor and of the probes: 24 MiB measured generating KQQQvK), left out of the resident
-/// budget of an out-of-core state.
+/// compressor and of the probes: 24 MiB measured generating KQQQvK, 13 MiB KQvKR), counted
+/// against the memory limit with the estimate, and left out of the resident budget of an
+/// out-of-core state.
 const PROCESS_BASELINE: u64 = 32 << 20;
 
-/// The least resident budget given to an out-of-core state, however tight the limit (below
-/// it, the solver would spend its time faulting pages in).
+/// The least resident budget of an out-of-core state (below it, the solver would spend its
+/// time faulting pages in): a limit that leaves less is refused.
 const MIN_RESIDENT_BUDGET: u64 = 16 << 20;
 
 /// What a job tells its observer, in order.
@@ -190,6 +199,19 @@ pub enum JobEvent<'a> {
         in_memory: u64,
         /// The bytes of the solver's state allowed to stay resident.
         budget: u64,
+    },
+    /// By the estimate ([`PlannedTable::disk`](crate::PlannedTable::disk)), `material`'s
+    /// tables and work files may not fit in the space free on `folder`'s disk: the job goes on
+    /// (the estimate is rough), and stops with [`JobError::DiskFull`] if the disk runs full.
+    LowDisk {
+        /// The table about to be generated.
+        material: &'a Material,
+        /// The folder (the work folder, or the tables' folder when they are on two disks).
+        folder: &'a Path,
+        /// The bytes the estimate says it still needs there.
+        needed: u64,
+        /// The bytes free there.
+        free: u64,
     },
     /// Solved; the tables are written next.
     Solved {
@@ -329,12 +351,18 @@ pub enum JobError {
     /// A written table's statistics cannot be counted.
     #[error(transparent)]
     Stats(TableError),
+    /// The disk ran full while the job wrote a file, or a table's work files cannot fit in
+    /// the space free: what was needed and what is free. The same job started again once
+    /// there is room goes on where this one stopped.
+    #[error(transparent)]
+    DiskFull(Box<DiskFull>),
 }
 
 impl GenerationJob {
     /// The job for `targets` in the folder `tables`, with the defaults: the work folder
-    /// `tables/.work`, the 50-move rule, a checkpoint a minute, the solver's state in memory,
-    /// the memory available, waiting for locks.
+    /// `tables/.work`, the 50-move rule, a checkpoint a minute, the solver's state in memory
+    /// while it fits, a memory limit of [`DEFAULT_MEMORY_SHARE`] of the machine's memory (or of
+    /// its memory cgroup's limit), waiting for locks.
     pub fn new(targets: Targets, tables: impl Into<PathBuf>) -> GenerationJob {
         GenerationJob {
             targets,
@@ -390,6 +418,7 @@ impl GenerationJob {
             ..GenOptions::default()
         };
         self.check_memory_up_front(&options)?;
+        self.check_disk_up_front(&options)?;
         let started = Instant::now();
         let shared = self.map_tables.then(|| self.tablebase());
         let mut session = Session {
@@ -409,7 +438,9 @@ impl GenerationJob {
                     &fresh
                 }
             };
-            session.material(m, tb, (k + 1, steps))?;
+            session
+                .material(m, tb, (k + 1, steps))
+                .map_err(|e| self.when_disk_full(e, k))?;
         }
         session.report.time = started.elapsed();
         Ok(session.report)
@@ -444,11 +475,10 @@ impl GenerationJob {
         table_file_present(&self.path(m, metric)).map_err(JobError::Table)
     }
 
-    /// Refuses before anything is generated when a table to generate does not fit in memory
-    /// (the largest one is named).
-    fn check_memory_up_front(&self, options: &GenOptions) -> Result<(), JobError> {
-        // (estimate, material, the metric generated alone or `None` for both together)
-        let mut todo: Vec<(u64, &Material, Option<Metric>)> = Vec::new();
+    /// The tables still to generate: each material with the metric generated alone, or
+    /// `None` for both together.
+    fn to_generate(&self) -> Result<Vec<(&Material, Option<Metric>)>, JobError> {
+        let mut todo = Vec::new();
         for m in self.targets.tables() {
             let mut missing = Vec::new();
             for metric in self.metrics() {
@@ -456,22 +486,49 @@ impl GenerationJob {
                     missing.push(metric);
                 }
             }
-            if let [Metric::Dtm, Metric::Dtz { rule }] = missing[..] {
-                todo.push((estimate_pair_memory(m, options, rule), m, None));
+            if let [Metric::Dtm, Metric::Dtz { .. }] = missing[..] {
+                todo.push((m, None));
                 continue;
             }
-            for metric in missing {
-                let options = GenOptions {
-                    metric,
-                    ..options.clone()
-                };
-                todo.push((estimate_memory(m, &options), m, Some(metric)));
+            todo.extend(missing.into_iter().map(|metric| (m, Some(metric))));
+        }
+        Ok(todo)
+    }
+
+    /// Refuses before anything is generated when a table to generate does not fit in memory
+    /// (the largest one is named).
+    fn check_memory_up_front(&self, options: &GenOptions) -> Result<(), JobError> {
+        // (estimate, material, the metric generated alone or `None` for both together)
+        let mut largest: Option<(u64, &Material, Option<Metric>)> = None;
+        for (m, metric) in self.to_generate()? {
+            let estimate = match metric {
+                None => estimate_pair_memory(m, options, self.rule),
+                Some(metric) => estimate_memory(
+                    m,
+                    &GenOptions {
+                        metric,
+                        ..options.clone()
+                    },
+                ),
+            };
+            if largest.is_none_or(|(e, ..)| estimate > e) {
+                largest = Some((estimate, m, metric));
             }
         }
-        todo.sort_by_key(|t| std::cmp::Reverse(t.0));
-        let Some(&(_, m, metric)) = todo.first() else {
-            return Ok(());
-        };
+        match largest {
+            Some((_, m, metric)) => self.fit_up_front(m, metric, options).map(|_| ()),
+            None => Ok(()),
+        }
+    }
+
+    /// [`fit`](Self::fit) for `m`'s table of `metric` (`None`: both together), named as the
+    /// largest table to generate.
+    fn fit_up_front(
+        &self,
+        m: &Material,
+        metric: Option<Metric>,
+        options: &GenOptions,
+    ) -> Result<(GenOptions, Option<(u64, u64)>), JobError> {
         let (table, graph) = match metric {
             Some(Metric::Dtm) => (m.to_string(), self.dependencies_size(m, Metric::Dtm)),
             Some(dtz) => (format!("{m} (DTZ)"), self.dependencies_size(m, dtz)),
@@ -492,7 +549,145 @@ impl GenerationJob {
             Some(_) => estimate_memory(m, o),
             None => estimate_pair_memory(m, o, self.rule),
         };
-        self.fit(table, true, graph, &options, estimate).map(|_| ())
+        self.fit(table, true, graph, &options, estimate)
+    }
+
+    /// Refuses before anything is generated when the work files of a table to generate cannot
+    /// fit in the space free on the work folder's disk (the table needing most is named).
+    fn check_disk_up_front(&self, options: &GenOptions) -> Result<(), JobError> {
+        let mut most: Option<(u64, &Material)> = None;
+        for (m, metric) in self.to_generate()? {
+            // A table refused for its memory is refused when it comes (up front, only the
+            // largest is checked): taken as out of core here.
+            let mapped = self
+                .fit_up_front(m, metric, options)
+                .map_or(true, |(o, _)| o.mapped);
+            let least = self.least_work(m, metric.is_none(), mapped);
+            if most.is_none_or(|(b, _)| least > b) {
+                most = Some((least, m));
+            }
+        }
+        match most {
+            Some((least, m)) => self.check_room(m, least),
+            None => Ok(()),
+        }
+    }
+
+    /// The least the work files of `m` take on the disk besides what they hold already: the
+    /// DTZ starts of its largest group when both tables are made together (`pair`), and the
+    /// solver's state of that group when it is `mapped` (both written whole, 2 bytes per
+    /// index each; the state file reserved at once).
+    fn least_work(&self, m: &Material, pair: bool, mapped: bool) -> u64 {
+        let whole = (u64::from(pair) + u64::from(mapped)) * 2 * largest_group(m);
+        whole.saturating_sub(disk::held(&self.work_folder(), m))
+    }
+
+    /// Refuses `m` when the `least` bytes its work files take are more than the work folder's
+    /// disk has free.
+    fn check_room(&self, m: &Material, least: u64) -> Result<(), JobError> {
+        let work = self.work_folder();
+        match disk::free_space(&work) {
+            Some(free) if free < least => Err(JobError::DiskFull(Box::new(DiskFull {
+                material: m.clone(),
+                file: None,
+                folder: work,
+                needed: least,
+                free: Some(free),
+            }))),
+            _ => Ok(()),
+        }
+    }
+
+    /// The estimate of what generating `m` (both tables with `pair`) still needs on the
+    /// disk, with the folders where it is short of the space free: `(folder, needed, free)`.
+    fn short_of_disk(&self, m: &Material, pair: bool) -> Vec<(PathBuf, u64, u64)> {
+        let (tables, work) = (self.tables.clone(), self.work_folder());
+        let d = disk_use(m);
+        let (files, work_files) = if pair {
+            (d.files, d.work)
+        } else {
+            // One table's file, no DTZ starts.
+            (d.files / 2, d.work.saturating_sub(2 * largest_group(m)))
+        };
+        let work_files = work_files.saturating_sub(disk::held(&work, m));
+        let needs = if disk::same_file_system(&tables, &work) {
+            vec![(work, files + work_files)]
+        } else {
+            vec![(tables, files), (work, work_files)]
+        };
+        needs
+            .into_iter()
+            .filter_map(|(folder, needed)| {
+                let free = disk::free_space(&folder)?;
+                (free < needed).then_some((folder, needed, free))
+            })
+            .collect()
+    }
+
+    /// `e` as [`JobError::DiskFull`] when it is the disk running full while target `k` was
+    /// generated: the file, what the job still needs on that disk, what is free there.
+    fn when_disk_full(&self, e: JobError, k: usize) -> JobError {
+        let (file, source) = match e {
+            JobError::Write { path, source } if disk::is_full(&source) => (path, source),
+            JobError::Lock { material, source } if disk::is_full(&source) => {
+                (lock_path(&self.tables, &material), source)
+            }
+            JobError::Generate(GenError::WorkFile { path, source, .. })
+                if disk::is_full(&source) =>
+            {
+                (path, source)
+            }
+            JobError::Generate(GenError::Engine {
+                source: CompactError::Io { path, source },
+                ..
+            }) if disk::is_full(&source) => (path, source),
+            e => return e,
+        };
+        let work = self.work_folder();
+        let folder = if file.starts_with(&work) {
+            work
+        } else {
+            self.tables.clone()
+        };
+        JobError::DiskFull(Box::new(DiskFull {
+            material: self.targets.tables()[k].clone(),
+            needed: self.remaining_disk(k, &folder),
+            free: disk::free_space(&folder),
+            folder,
+            file: Some((file, source)),
+        }))
+    }
+
+    /// The estimate of what the job still writes on the disk of `folder` (the tables' or the
+    /// work folder) from target `k` on, at its fullest: the files of the tables still to make
+    /// and the largest work folder among them, less what the work files of target `k` hold
+    /// already.
+    fn remaining_disk(&self, k: usize, folder: &Path) -> u64 {
+        let work = self.work_folder();
+        let same = disk::same_file_system(&self.tables, &work);
+        let (on_tables, on_work) = (same || folder != work, same || folder == work);
+        let (mut written, mut peak) = (0u64, 0u64);
+        for m in &self.targets.tables()[k..] {
+            let missing = self
+                .metrics()
+                .iter()
+                .filter(|&&metric| !self.present(m, metric).unwrap_or(false))
+                .count() as u64;
+            if missing == 0 {
+                continue;
+            }
+            let d = disk_use(m);
+            let files = if on_tables { d.files * missing / 2 } else { 0 };
+            let work_files = if on_work { d.work } else { 0 };
+            peak = peak.max(written + files + work_files);
+            written += files;
+        }
+        let held = if on_work {
+            disk::held(&work, &self.targets.tables()[k])
+        } else {
+            0
+        };
+        peak.saturating_sub(held)
     }
 
     /// The memory the job may use as a limit: [`Limit::Available`] becomes
@@ -511,10 +706,11 @@ impl GenerationJob {
     }
 
     /// How a table is generated within the memory allowed: `options` as they are when the
-    /// smaller tables it reads (`dependencies` bytes) and the solver's estimate fit; else out of
-    /// core (`mapped`, with the resident budget of what the limit leaves); refused
-    /// ([`JobError::Memory`]) when even that does not fit. Returns the options and, out of
-    /// core, the in-memory estimate and the budget.
+    /// smaller tables it reads (`dependencies` bytes), the solver's estimate and the process
+    /// itself ([`PROCESS_BASELINE`]) fit; else out of core (`mapped`, with the resident budget
+    /// of what the limit leaves, at least [`MIN_RESIDENT_BUDGET`]); refused
+    /// ([`JobError::Memory`]) when even that does not fit, so that the peak stays under the
+    /// limit. Returns the options and, out of core, the in-memory estimate and the budget.
     fn fit(
         &self,
         table: String,
@@ -524,10 +720,11 @@ impl GenerationJob {
         estimate: impl Fn(&GenOptions) -> u64,
     ) -> Result<(GenOptions, Option<(u64, u64)>), JobError> {
         let limit = self.limit();
-        let at = |solving| Estimate {
+        // The process itself counts against the limit too: a limit below it cannot be kept.
+        let at = |solving: u64| Estimate {
             graph: dependencies,
             loading: 0,
-            solving,
+            solving: solving.saturating_add(PROCESS_BASELINE),
         };
         let in_memory = estimate(options);
         let bound = match limit {
@@ -552,12 +749,29 @@ impl GenerationJob {
             mapped: true,
             ..options.clone()
         };
+        // Out of core, the state's pages need a resident budget of their own.
         let core = estimate(&mapped);
-        limit.check(at(core)).map_err(|message| JobError::Memory {
-            table,
-            largest,
-            message,
-        })?;
+        let least = core.saturating_add(MIN_RESIDENT_BUDGET);
+        if let Err(message) = limit.check(at(least)) {
+            // Refused: the message gives the lesser of the two needs.
+            let message = match limit.check(at(in_memory)) {
+                Err(m) if in_memory <= least => format!(
+                    "{m} (solving counts {} for the process itself)",
+                    human_bytes(PROCESS_BASELINE)
+                ),
+                _ => format!(
+                    "{message} (the state out of core: solving counts {} for the process \
+                     itself and the {} the state keeps resident at least)",
+                    human_bytes(PROCESS_BASELINE),
+                    human_bytes(MIN_RESIDENT_BUDGET)
+                ),
+            };
+            return Err(JobError::Memory {
+                table,
+                largest,
+                message,
+            });
+        }
         let budget = budget(core).unwrap_or(u64::MAX);
         Ok((
             GenOptions {
@@ -682,6 +896,7 @@ impl Session<'_> {
             |o| estimate_memory(m, o),
         )?;
         self.tell_out_of_core(m, out_of_core);
+        self.room(m, false, options.mapped)?;
         let t0 = Instant::now();
         let progress = GenProgress::default();
         (self.observe)(&JobEvent::Started {
@@ -720,6 +935,7 @@ impl Session<'_> {
             |o| estimate_pair_memory(m, o, job.rule),
         )?;
         self.tell_out_of_core(m, out_of_core);
+        self.room(m, true, options.mapped)?;
         let progress = GenProgress::default();
         (self.observe)(&JobEvent::Started {
             material: m,
@@ -746,6 +962,23 @@ impl Session<'_> {
             pair.dtm_time,
         )?;
         self.write(m, &pair.dtz, None, job.path(m, dtz), pair.dtz_time)
+    }
+
+    /// Refuses `m` (both tables with `pair`, its state `mapped` or not) when its work files
+    /// cannot fit in the space free on the disk; tells the observer where the estimate says
+    /// that its files may not.
+    fn room(&mut self, m: &Material, pair: bool, mapped: bool) -> Result<(), JobError> {
+        let job = self.job;
+        job.check_room(m, job.least_work(m, pair, mapped))?;
+        for (folder, needed, free) in job.short_of_disk(m, pair) {
+            (self.observe)(&JobEvent::LowDisk {
+                material: m,
+                folder: &folder,
+                needed,
+                free,
+            });
+        }
+        Ok(())
     }
 
     /// Tells the observer that `m` is generated out of core (`(in-memory estimate, budget)`).
@@ -883,6 +1116,247 @@ mod tests {
             "{e}"
         );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// `--max-memory` is kept, not only compared with the estimate: the process itself counts,
+    /// and out of core the least resident budget of the state too, so a limit below that is
+    /// refused and one at it is taken (in memory, or out of core with that budget).
+    #[test]
+    fn a_limit_below_the_process_and_its_least_budget_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = GenOptions {
+            work_dir: Some(dir.path().join(".work")),
+            ..GenOptions::default()
+        };
+        let fit = |material: &str, limit: u64| {
+            let m = Material::parse_table(material).unwrap();
+            let mut j = job(material, dir.path());
+            j.memory = Limit::Option(limit, "--max-memory");
+            j.fit(m.to_string(), false, 0, &options, |o| {
+                estimate_pair_memory(&m, o, 100)
+            })
+        };
+        // KRvK: in memory at its estimate and the process, refused below.
+        let m = Material::parse_table("KRvK").unwrap();
+        let least = estimate_pair_memory(&m, &options, 100) + PROCESS_BASELINE;
+        let (o, out_of_core) = fit("KRvK", least).unwrap();
+        assert!(!o.mapped && out_of_core.is_none());
+        let Err(JobError::Memory { message, .. }) = fit("KRvK", least - 1) else {
+            panic!("refused");
+        };
+        // The lesser need: in memory, not out of core.
+        assert!(
+            message.starts_with(&format!("this job needs about {} ", human_bytes(least)))
+                && message.ends_with(&format!(
+                    "but only {} is allowed by --max-memory (solving counts 32.0 MiB for the \
+                     process itself)",
+                    human_bytes(least - 1)
+                )),
+            "{message}"
+        );
+        assert!(fit("KRvK", 1 << 20).is_err());
+        // KQQvKQ (236 MB of state): out of core down to its bitmaps, compressed tables, the
+        // process and the least budget; refused below.
+        let m = Material::parse_table("KQQvKQ").unwrap();
+        let mapped = GenOptions {
+            mapped: true,
+            ..options.clone()
+        };
+        let floor = estimate_pair_memory(&m, &mapped, 100) + PROCESS_BASELINE + MIN_RESIDENT_BUDGET;
+        assert!(floor < estimate_pair_memory(&m, &options, 100) / 2);
+        let (o, out_of_core) = fit("KQQvKQ", floor).unwrap();
+        assert!(o.mapped);
+        assert_eq!(out_of_core.unwrap().1, MIN_RESIDENT_BUDGET);
+        assert_eq!(o.resident_budget, Some(MIN_RESIDENT_BUDGET));
+        assert!(fit("KQQvKQ", floor - 1).is_err());
+    }
+
+    /// The work folder's section of docs/formats.md names every file a generation leaves
+    /// there and the magic of each file with a header (`<material>` for the material), and no
+    /// longer says that a resumed run ignores the DTZ starts.
+    #[test]
+    fn docs_formats_md_describes_the_work_folder_as_written() {
+        let docs = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/formats.md"),
+        )
+        .unwrap();
+        let start = docs.find("## Chess generation work folder").unwrap();
+        let section = &docs[start..];
+        let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+        assert!(!section.contains("does not read it"), "{section}");
+        // And the global options say what `tb gen`'s default limit is.
+        let global = &docs[docs.find("## Global options").unwrap()..start];
+        assert!(
+            global.contains("`tb gen`'s default is 3/4 of the machine's memory"),
+            "{global}"
+        );
+        // A pawn table stopped after its first groups: values, group counts, DTZ starts.
+        let dir = tempfile::tempdir().unwrap();
+        let mut j = job("KPvK", dir.path());
+        j.stop_after_groups = Some(1);
+        j.checkpoint_interval = Duration::ZERO;
+        assert!(matches!(
+            j.run(&mut |_| {}),
+            Err(JobError::Generate(GenError::Stopped(..)))
+        ));
+        let work = j.work_folder();
+        let mut files: Vec<PathBuf> = Vec::new();
+        let mut dirs = vec![work.clone()];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else {
+                    files.push(p);
+                }
+            }
+        }
+        // And the finished DTM table a pawnless pair keeps there.
+        files.push(crate::checkpoint::finished_table_path(&work, "KQvKR"));
+        let mut magics = 0;
+        for path in &files {
+            let name = path.file_name().unwrap().to_string_lossy();
+            // A DTZ table's files are named after `<material>.dtz` (said once in the section).
+            let documented =
+                name.replacen("KPvK", "<material>", 1)
+                    .replacen("KQvKR", "<material>", 1);
+            let as_dtm = documented.replacen("<material>.dtz.", "<material>.", 1);
+            assert!(
+                [&documented, &as_dtm]
+                    .iter()
+                    .any(|n| section.contains(&format!("`{n}`"))),
+                "{documented} ({}) is not in docs/formats.md",
+                path.display()
+            );
+            let head = std::fs::read(path).unwrap_or_default();
+            if let Some(magic) = head.get(..8).filter(|m| m.starts_with(b"Z")) {
+                let magic = String::from_utf8_lossy(magic);
+                assert!(section.contains(&format!("`{magic}`")), "{magic} of {name}");
+                magics += 1;
+            }
+        }
+        assert!(
+            files.iter().any(|p| p.ends_with("KPvK.dtz.starts")) && magics >= 3,
+            "{files:?}"
+        );
+    }
+
+    /// Every way a write of the job meets a full disk (a table, its lock, a work file of the
+    /// generation, the engine's checkpoint or state) is told as [`JobError::DiskFull`] naming
+    /// the file, with what the job still needs on that disk and what is free there; other
+    /// failures stay what they were.
+    #[test]
+    fn a_full_disk_names_the_file_what_is_needed_and_what_is_free() {
+        let dir = tempfile::tempdir().unwrap();
+        let j = job("KQvKR", dir.path());
+        let k = j.targets.tables().len() - 1;
+        let work = j.work_folder();
+        let m = Material::parse_table("KQvKR").unwrap();
+        let enospc = || io::Error::from_raw_os_error(28);
+        let edquot = || io::Error::from_raw_os_error(122);
+        let starts = work.join("KQvKR.dtz.starts");
+        let cases = [
+            (
+                JobError::Write {
+                    path: dir.path().join("KQvKR.zct"),
+                    source: enospc(),
+                },
+                dir.path().join("KQvKR.zct"),
+            ),
+            (
+                JobError::Lock {
+                    material: m.clone(),
+                    source: edquot(),
+                },
+                dir.path().join("KQvKR.lock"),
+            ),
+            (
+                JobError::Generate(GenError::WorkFile {
+                    material: m.clone(),
+                    path: starts.clone(),
+                    source: enospc(),
+                }),
+                starts.clone(),
+            ),
+            (
+                JobError::Generate(GenError::Engine {
+                    material: m.clone(),
+                    source: CompactError::Io {
+                        path: work.join("KQvKR/state.cells"),
+                        source: io::Error::new(
+                            io::ErrorKind::StorageFull,
+                            "cannot reserve the 6989136 bytes of the solver's state",
+                        ),
+                    },
+                }),
+                work.join("KQvKR/state.cells"),
+            ),
+        ];
+        for (e, file) in cases {
+            let JobError::DiskFull(full) = j.when_disk_full(e, k) else {
+                panic!("{} is a full disk", file.display());
+            };
+            assert_eq!(full.material, m);
+            assert_eq!(full.file.as_ref().unwrap().0, file);
+            let folder = if file.starts_with(&work) {
+                &work
+            } else {
+                &j.tables
+            };
+            assert_eq!(&full.folder, folder);
+            // Nothing made yet: both tables of KQvKR and its work folder at its fullest.
+            let d = disk_use(&m);
+            assert_eq!(full.needed, d.files + d.work);
+            assert!(full.free.is_some());
+            // (The temporary folder has more free than the estimate: "more than".)
+            let text = full.to_string();
+            assert!(
+                text.starts_with(&format!("{}: ", file.display()))
+                    && text.contains("the disk is full; generating KQvKR needs ")
+                    && text.contains(&human_bytes(d.files + d.work))
+                    && text.contains(" free there); free some space"),
+                "{text}"
+            );
+        }
+        let other = JobError::Generate(GenError::WorkFile {
+            material: m.clone(),
+            path: starts,
+            source: io::Error::from_raw_os_error(5),
+        });
+        assert!(matches!(
+            j.when_disk_full(other, k),
+            JobError::Generate(GenError::WorkFile { .. })
+        ));
+    }
+
+    /// The least a table's work files take is what a run has not written yet: the DTZ starts
+    /// of a pair, the state file out of core, less the blocks the work folder holds for it.
+    #[test]
+    fn the_least_disk_of_a_table_is_its_starts_and_state_less_what_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let j = job("KQvKR", dir.path());
+        let m = Material::parse_table("KQvKR").unwrap();
+        let group = Indexer::new(&m).size();
+        assert_eq!(j.least_work(&m, false, false), 0);
+        assert_eq!(j.least_work(&m, true, false), 2 * group);
+        assert_eq!(j.least_work(&m, true, true), 4 * group);
+        let work = j.work_folder();
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::write(work.join("KQvKR.dtz.starts"), vec![7u8; 1 << 20]).unwrap();
+        let left = j.least_work(&m, true, false);
+        assert!(left <= 2 * group - (1 << 20), "{left}");
+        // Refused, naming what is needed and what is free, when the disk has less.
+        assert!(j.check_room(&m, 1 << 20).is_ok());
+        let JobError::DiskFull(e) = j.check_room(&m, u64::MAX).unwrap_err() else {
+            panic!("a full disk");
+        };
+        assert!(e.file.is_none() && e.needed == u64::MAX && e.free.is_some());
+        assert!(
+            e.to_string()
+                .starts_with("KQvKR: its work files need at least "),
+            "{e}"
+        );
     }
 
     #[test]

@@ -67,6 +67,7 @@ mod category;
 mod census;
 mod checkpoint;
 mod compare;
+mod disk;
 pub mod dtz;
 mod generate;
 mod index;
@@ -93,6 +94,7 @@ pub use answer::{
 pub use category::{Category, Dtz};
 pub use census::Census;
 pub use compare::{compare_with_syzygy, dtz_agrees, Comparison, Difference};
+pub use disk::DiskFull;
 pub use dtz::Wdl50;
 pub use generate::{
     discard_checkpoint, estimate_memory, estimate_pair_memory, generate, generate_pair,
@@ -106,7 +108,7 @@ pub use job::{
 pub use lock::{lock_path, Acquire, Holder, TableLock};
 pub use material::{Material, ParseMaterialError, TargetError, MAX_PIECES};
 pub use ordered::counts_as_syzygy;
-pub use plan::{Cost, Machine, Plan, PlannedTable, Targets};
+pub use plan::{Cost, DiskUse, Machine, Plan, PlannedTable, Targets};
 pub use position::{FenError, Move, Position, PositionError, Setup, MAX_CLOCK};
 pub use probe::{table_file_present, MoveDtz, ProbeError, Tablebase};
 pub use square::{Color, Piece, Role, Square};

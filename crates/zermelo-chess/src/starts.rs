@@ -434,14 +434,12 @@ impl StartLog {
         self.decode(e)
     }
 
-    /// A failure to read or write the log as a probe error (the engine's game has no error
-    /// path; the generation reports it).
-    pub(crate) fn io_error(&self, source: std::io::Error) -> crate::probe::ProbeError {
-        let path = match &self.backing {
+    /// The log's file, which a failure to read or write it names.
+    pub(crate) fn path(&self) -> PathBuf {
+        match &self.backing {
             Backing::Memory(_) => PathBuf::from("<starts in memory>"),
             Backing::File { path, .. } => path.clone(),
-        };
-        crate::probe::ProbeError::Table(crate::table::TableError::Io { path, source })
+        }
     }
 
     /// The recorded start of local index `i`, if recorded.
@@ -563,6 +561,33 @@ mod tests {
                 StartLog::open(p, len, rule, 7).unwrap()
             }
         }
+    }
+
+    /// A log whose file is a full disk (`/dev/full`): its writes fail as the disk full
+    /// (`ENOSPC`), and the log names its file, as the generation's error does.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_log_on_a_full_disk_fails_as_a_full_disk_naming_its_file() {
+        let path = PathBuf::from("/dev/full");
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        let len = 2 * RUN;
+        let backing = Backing::File {
+            file,
+            path: path.clone(),
+            crcs: (0..2).map(|_| AtomicU64::new(0)).collect(),
+            marked: AtomicBool::new(false),
+        };
+        let log = StartLog::with(backing, len, 100, 7);
+        let starts = vec![Some(Start::Hole); RUN as usize];
+        let e = log.record_range(0, &starts).unwrap_err();
+        assert!(crate::disk::is_full(&e), "{e}");
+        assert_eq!(log.path(), path);
+        // Nothing vouched for: the run reads as unrecorded.
+        assert_eq!(log.get(0).unwrap(), None);
     }
 
     /// Whether a start may hold `value` as its exit (the zeroing exits of the rule).

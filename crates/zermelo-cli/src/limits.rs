@@ -13,7 +13,8 @@ pub fn set_memory_limit(limit: Option<u64>) {
     let _ = MEMORY_LIMIT.set(limit);
 }
 
-/// `--max-memory` as a limit (the memory available when it was not given).
+/// `--max-memory` as a limit (the memory available when it was not given; `tb gen` makes that
+/// 3/4 of the machine's memory, `GenerationJob::memory`).
 pub fn memory_limit() -> zermelo::memory::Limit {
     MEMORY_LIMIT.get().copied().unwrap_or_default()
 }

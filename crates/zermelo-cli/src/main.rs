@@ -56,9 +56,10 @@ struct Cli {
     #[arg(long, short, global = true)]
     quiet: bool,
     /// Refuse jobs whose estimated memory exceeds SIZE (e.g. 800M, 4G); the default limit is the
-    /// memory the machine has available. `tb gen` keeps within it by generating a table whose
-    /// state does not fit out of core (default there: 3/4 of the machine's memory, or of its
-    /// memory cgroup's limit).
+    /// memory the machine has available, except for `tb gen`, whose default is 3/4 of the
+    /// machine's memory (or of its memory cgroup's limit). `tb gen` keeps its peak under the
+    /// limit, the process itself counted (32 MiB): a table whose state does not fit is
+    /// generated out of core, and one that needs more than the limit even so is refused.
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<u64>,
 }

@@ -341,7 +341,7 @@ fn tb_errors_are_clear() {
 #[test]
 fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
     let dir = tempfile::tempdir().unwrap();
-    // KQvK and KRvK (2.25 bytes x 57,288 indices of state) fit in 1 MiB; KQvKR (7.9 MB) does not:
+    // KQvKR (7.9 MB of state, and the process's 32 MiB) is the largest table of the job:
     // refused up front, before its dependencies are generated (issue 22).
     zermelo()
         .args([
@@ -383,12 +383,33 @@ fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
         .stderr(contains("the largest table to generate"));
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-    // What fits is generated, with its statistics.
+    // A limit below what the process needs at the least (its 32 MiB besides KRvK's 0.2 MiB)
+    // cannot be kept: refused, not exceeded (issue 42: 1M peaked at 9.7 MiB).
+    zermelo()
+        .args(["-q", "--max-memory", "1M", "tb", "gen", "KRvK", "--tables"])
+        .arg(dir.path())
+        .assert()
+        .code(3)
+        .stderr(contains(
+            "tb gen KRvK (DTM and DTZ), the largest table to generate: this job needs about 32.",
+        ))
+        .stderr(contains("but only 1.00 MiB is allowed by --max-memory"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // The help says so, and what `tb gen`'s default is.
+    zermelo()
+        .args(["tb", "gen", "--help"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "except for `tb gen`, whose default is 3/4 of the machine's memory",
+        ))
+        .stdout(contains("`tb gen` keeps its peak under the limit"));
+    // A limit over it is kept, and the tables are those of a run without one.
     zermelo()
         .args([
             "-q",
             "--max-memory",
-            "1M",
+            "33M",
             "tb",
             "gen",
             "KRvK",
@@ -400,6 +421,12 @@ fn tb_gen_checks_its_memory_estimate_and_reports_stats() {
         .success()
         .stdout(contains("KRvK:"))
         .stderr(contains("stats: KRvK: 57288 indices in"));
+    let free = tables();
+    for name in ["KRvK.zct", "KRvK.zdz"] {
+        let a = std::fs::read(dir.path().join(name)).unwrap();
+        let b = std::fs::read(free.path().join(name)).unwrap();
+        assert!(a == b, "{name} differs under --max-memory");
+    }
 }
 
 /// `tb probe --stdin`: a NUL byte on line 2 ends the run at line 2, with line 1 answered (it

@@ -9,7 +9,7 @@
 //! |---|---|
 //! | a material or `all` no table holds, an unsupported material | `ValueError` |
 //! | `Memory`, the engine's `TooBig` | `TooBig` |
-//! | `Folder`, `Lock`, `Write`, `Work`, a work file that cannot be read | `ReadError` (an `OSError`) |
+//! | `Folder`, `Lock`, `Write`, `Work`, `DiskFull`, a work file that cannot be read or written | `ReadError` (an `OSError`) |
 //! | a damaged or foreign work folder | `CorruptError` |
 //! | `Table`, `Stats`, a smaller table missing or damaged | as a probe's error (`MissingTable`, `CorruptError`, ...) |
 //! | `Held` (another process generates it, `wait=False`) and the rest | `ZermeloError` |
@@ -343,7 +343,8 @@ fn job_error(e: JobError) -> PyErr {
         JobError::Folder(_)
         | JobError::Lock { .. }
         | JobError::Write { .. }
-        | JobError::Work { .. } => "ReadError",
+        | JobError::Work { .. }
+        | JobError::DiskFull(_) => "ReadError",
         JobError::Generate(g) => match g {
             GenError::Dependency { source, .. } => probe_class(&source),
             GenError::Unsupported(..) => return value_error(message),
@@ -351,6 +352,7 @@ fn job_error(e: JobError) -> PyErr {
                 source: CompactError::TooBig { .. },
                 ..
             } => return errors::too_big(message),
+            GenError::WorkFile { .. } => "ReadError",
             GenError::Checkpoint { source, .. }
                 if source.kind() != std::io::ErrorKind::InvalidData =>
             {

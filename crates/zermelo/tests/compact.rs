@@ -635,3 +635,129 @@ fn a_mapped_seeding_checkpoint_is_the_state_file_itself() {
         assert_eq!(resumed.code(i), fresh.code(i), "index {i}");
     }
 }
+
+/// [`Synthetic`] whose seeding fails on the range holding `at`: the game gives its indices as
+/// holes, as chess does when a probe or its log of starts fails, and says so through
+/// [`IndexedGame::failed`].
+struct Failing<'a> {
+    game: &'a Synthetic,
+    at: u64,
+    failed: std::sync::atomic::AtomicBool,
+}
+
+impl IndexedGame for Failing<'_> {
+    fn index_count(&self) -> u64 {
+        self.game.n
+    }
+
+    fn start_range(&self, first: u64, out: &mut [Start]) {
+        if (first..first + out.len() as u64).contains(&self.at) {
+            self.failed
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+            out.fill(Start::Hole);
+            return;
+        }
+        for (k, s) in out.iter_mut().enumerate() {
+            *s = self.game.start(first + k as u64);
+        }
+    }
+
+    fn start(&self, index: u64) -> Start {
+        self.game.start(index)
+    }
+
+    fn predecessors(&self, index: u64, out: &mut Vec<u64>) {
+        self.game.predecessors(index, out);
+    }
+
+    fn failed(&self) -> bool {
+        self.failed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// A game that fails while it is seeded stops the engine before any checkpoint holds the
+/// starts it gave in place of the real ones, so that the run started again once the cause is
+/// gone (a disk with room again) writes the values of a run that never failed.
+#[test]
+fn a_game_that_fails_leaves_no_checkpoint_of_its_failure() {
+    const SLICE: u64 = 1 << 20; // the engine's seeding slice
+    let mut rng = SplitMix64::new(78);
+    let n = 2 * SLICE + 12_345;
+    let game = Synthetic::random(&mut rng, n, 2, true);
+    let fresh = compact::solve(&game, &CompactOptions::default()).unwrap();
+    for mapped in [false, true] {
+        let work = tempfile::tempdir().unwrap();
+        let options = CompactOptions {
+            work_dir: Some(work.path().to_path_buf()),
+            mapped,
+            fingerprint: 8,
+            checkpoint_every: Some(std::time::Duration::ZERO),
+            ..CompactOptions::default()
+        };
+        let failing = Failing {
+            game: &game,
+            at: 2 * SLICE + 5,
+            failed: Default::default(),
+        };
+        let e = compact::solve(&failing, &options).err();
+        assert!(matches!(e, Some(CompactError::GameFailed)), "{e:?}");
+        let resumed = compact::solve(&game, &options).unwrap();
+        for i in 0..n {
+            assert_eq!(resumed.code(i), fresh.code(i), "index {i}, mapped {mapped}");
+        }
+    }
+}
+
+/// docs/formats.md's section on the engine's work folder names every file a failed run leaves
+/// there and the magic of each header, for the cells on the heap and in the state file.
+#[test]
+fn docs_formats_md_names_the_work_folder_files_and_magics() {
+    const SLICE: u64 = 1 << 20; // the engine's seeding slice
+    let docs = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/formats.md"),
+    )
+    .unwrap();
+    let start = docs
+        .find("### Pursuit values (`--values FILE`) and the work folder")
+        .unwrap();
+    let section = &docs[start..];
+    let section = &section[..section[3..].find("\n### ").unwrap() + 3];
+    let mut rng = SplitMix64::new(79);
+    let n = 2 * SLICE + 7;
+    let game = Synthetic::random(&mut rng, n, 2, true);
+    for mapped in [false, true] {
+        let work = tempfile::tempdir().unwrap();
+        let broken = Broken {
+            game: &game,
+            at: Some(2 * SLICE + 1),
+            asked: Default::default(),
+        };
+        let options = CompactOptions {
+            work_dir: Some(work.path().to_path_buf()),
+            mapped,
+            fingerprint: 9,
+            checkpoint_every: Some(std::time::Duration::ZERO),
+            ..CompactOptions::default()
+        };
+        assert!(compact::solve(&broken, &options).is_err());
+        let mut names = Vec::new();
+        for e in std::fs::read_dir(work.path()).unwrap() {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(section.contains(&format!("`{name}`")), "{name}");
+            let head = std::fs::read(&path).unwrap();
+            if head.starts_with(b"ZM") {
+                let magic = String::from_utf8_lossy(&head[..8]).into_owned();
+                assert!(section.contains(&format!("`{magic}`")), "{magic} of {name}");
+            }
+            names.push(name);
+        }
+        names.sort();
+        let kept = if mapped {
+            ["seed.zck", "state.cells"]
+        } else {
+            ["seed.cells", "seed.zck"]
+        };
+        assert_eq!(names, kept, "mapped {mapped}");
+    }
+}

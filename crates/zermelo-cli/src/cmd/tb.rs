@@ -277,7 +277,7 @@ fn gen(args: GenArgs) -> CliResult {
 
 /// A generation job's failure: its folders, a table present but unusable, a damaged work
 /// folder are bad input (exit 2), a memory limit exit 3, the rest (a lock held with
-/// `--no-wait`, writing) exit 1.
+/// `--no-wait`, writing, a full disk) exit 1.
 fn job_failure(e: JobError) -> Failure {
     match e {
         JobError::Folder(f) => Failure::input(f.describe(match f.folder {
@@ -339,6 +339,20 @@ impl GenLines {
                      kept in the work folder, at most {} of it resident",
                     zermelo::memory::human_bytes(*in_memory),
                     zermelo::memory::human_bytes(*budget)
+                );
+            }
+            JobEvent::LowDisk {
+                material,
+                folder,
+                needed,
+                free,
+            } => {
+                crate::note!(
+                    "zermelo: {material} may need about {} on the disk of {} (estimated: its \
+                     tables and work files at their fullest), and {} is free there",
+                    zermelo::memory::human_bytes(*needed),
+                    folder.display(),
+                    zermelo::memory::human_bytes(*free)
                 );
             }
             JobEvent::Solved { .. } => {

@@ -176,15 +176,18 @@ class Tablebase(_Getters):
         ``zermelo tb gen`` does: the same files, byte for byte. Returns the paths written;
         tables already there are checked and kept.
 
-        Like the command line it refuses up front a table whose memory estimate exceeds
-        ``max_memory`` bytes (default: the memory available) with :class:`zermelo.TooBig`,
+        Like the command line it keeps its peak memory under ``max_memory`` bytes (default:
+        3/4 of the machine's memory, or of its memory cgroup's limit): a table whose state does
+        not fit is generated out of core (its state in a file in ``work_dir``), and one that
+        needs more than the limit even so is refused up front with :class:`zermelo.TooBig`; it
         takes a lock per table in the directory (``wait=False``: raise
         :class:`zermelo.ZermeloError` instead of waiting for another process), checkpoints
         every ``checkpoint_every`` seconds in ``work_dir`` (default ``DIR/.work``) so that the
         same call resumes an interrupted run, and with ``mapped`` keeps the solver's state in a
         file there. It runs without the GIL; Ctrl-C raises ``KeyboardInterrupt`` at once while
         the table being made is finished in the background. A material no table holds raises
-        ``ValueError``; a folder or file that cannot be used :class:`zermelo.ReadError`.
+        ``ValueError``; a folder or file that cannot be used, or a disk that runs full,
+        :class:`zermelo.ReadError`.
         """
         return self._native.generate(
             material,

@@ -287,6 +287,9 @@ fn run<G: IndexedGame + ?Sized>(
         if saving.as_ref().is_some_and(checkpoint::Saving::is_done) {
             settle(&mut saving)?; // the seeding checkpoint it supersedes goes now
         }
+        if game.failed() {
+            return Err(CompactError::GameFailed);
+        }
         if let Some(dir) = &options.work_dir {
             if gap.is_none_or(|gap| last_checkpoint.elapsed() >= gap) {
                 settle(&mut saving)?;
@@ -409,6 +412,9 @@ impl<G: IndexedGame + ?Sized> Engine<'_, G> {
         while from < self.n {
             let to = (from + SEED_SLICE).min(self.n);
             self.seed(from, to)?;
+            if self.game.failed() {
+                return Err(CompactError::GameFailed);
+            }
             self.cells
                 .release_range(from as usize, (to - from) as usize);
             from = to;

@@ -83,6 +83,16 @@ pub trait IndexedGame: Sync {
     fn any_successor(&self, _index: u64, _found: &mut dyn FnMut(u64) -> bool) -> Option<bool> {
         None
     }
+
+    /// Whether the game has met an error that [`start`](Self::start) cannot return (chess: a
+    /// smaller table unreadable, the disk full under its log of starts) and gave some other
+    /// start in its place. The engine asks after every slice of its seeding and before every
+    /// checkpoint, and stops with [`CompactError::GameFailed`] rather than go on or keep a
+    /// checkpoint that holds those starts: the game reports its own error, and a run started
+    /// again resumes from the checkpoints taken before the failure. The default: never.
+    fn failed(&self) -> bool {
+        false
+    }
 }
 
 /// How a layer of lost positions finds the wins one ply above them.
@@ -312,6 +322,9 @@ pub enum CompactError {
         /// The error.
         source: std::io::Error,
     },
+    /// The game said it failed ([`IndexedGame::failed`]); its own error says why.
+    #[error("the game failed while it was seeded")]
+    GameFailed,
     /// A checkpoint that does not belong to this game or is damaged.
     #[error("{path}: {reason}")]
     Checkpoint {
