@@ -4,17 +4,18 @@
 //! loss or draw, infinite play a draw), the outcome class where neither is a draw (else
 //! `null`), and the value: a stopper in its simplest form, or the sides of a game that is not a
 //! stopper (`S & T`, with `onside` and `offside` in JSON), or `null` with the reason when they
-//! are not found.
+//! are not found. A sum's value is its components' values added (`zermelo_cgt::loopy::sum_of`),
+//! its outcome that of the product graph where it fits.
 
 use serde_json::{json, Value as Json};
 use zermelo::graph::TwoPlayerGraph;
-use zermelo_cgt::loopy::{loopy_value, LoopyGraph, LoopyOutcome, Sides};
+use zermelo_cgt::loopy::{loopy_value, sum_of, LoopyGraph, LoopyOutcome, Sides, Summand};
 use zermelo_cgt::{CgtError, OutcomeClass};
 
 use crate::error::{CliResult, Failure};
 use crate::shown::Report;
 
-/// Most positions of a sum's product graph.
+/// Most positions of a sum's product graph (built for the outcome by retrograde analysis).
 const MAX_SUM_POSITIONS: usize = 1 << 22;
 
 /// The value of node `v` of `g`: a stopper's simplest form or a game's sides, or why there are
@@ -87,29 +88,58 @@ pub fn value(game: &TwoPlayerGraph, from: u64) -> CliResult<Report> {
     Ok(report(json, lines))
 }
 
-/// `cgt sum FILE --at A,B,...` when a component has a cycle below it: the product graph of the
-/// components, its outcome by retrograde analysis, and its value when it is a stopper.
+/// `cgt sum FILE --at A,B,...` when a component has a cycle below it: each component valued
+/// alone and the values added (`zermelo_cgt::loopy::sum_of`: stoppers' sums, sides by upsum and
+/// downsum); the outcome by retrograde analysis of the components' product graph when it has at
+/// most `MAX_SUM_POSITIONS` positions, else from the sum's sides.
 pub fn sum(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Report> {
     let g = LoopyGraph::from_two_player(game);
-    let starts: Vec<u32> = at.iter().map(|&p| p as u32).collect();
-    let product = g.sum(&starts, MAX_SUM_POSITIONS).map_err(|e| match e {
-        CgtError::TooBig(m) => Failure::TooBig(format!("{name}: {m}")),
-        e => Failure::input(format!("{name}: {e}")),
-    })?;
     let mut lines = Vec::new();
     let mut components = Vec::new();
+    let mut parts = Some(Vec::new());
     for &p in at {
-        let v = value_of(&g, p as u32)?;
-        let text = v.as_ref().map(|s| s.to_string()).ok();
+        let part = if g.is_loopfree(p as u32) {
+            let v = super::cgt_load::short_values(name, game, &[p])?[0];
+            Ok(Summand::Short(v))
+        } else {
+            value_of(&g, p as u32)?.map(Summand::Sided)
+        };
+        let text = match &part {
+            Ok(Summand::Short(v)) => Some(v.to_string()),
+            Ok(Summand::Sided(s)) => Some(s.to_string()),
+            Err(_) => None,
+        };
         lines.push(format!(
             "position {p}: {}",
             text.as_deref().unwrap_or("no value found")
         ));
         components.push(json!({ "position": p, "value": text }));
+        parts = match (parts, part) {
+            (Some(mut ps), Ok(part)) => {
+                ps.push(part);
+                Some(ps)
+            }
+            _ => None,
+        };
     }
-    let outcome = product.outcomes()[0];
-    let value = value_of(&product, 0)?;
-    let mut json = json!({ "at": at, "components": components, "positions": product.node_count() });
+    let value = match parts {
+        Some(ps) => sum_of(&ps).map_err(|e| crate::limits::cgt_too_big(name, e))?,
+        None => Err("a component's value was not found".to_string()),
+    };
+    let starts: Vec<u32> = at.iter().map(|&p| p as u32).collect();
+    let (outcome, positions) = match g.sum(&starts, MAX_SUM_POSITIONS) {
+        Ok(product) => (product.outcomes()[0], Some(product.node_count())),
+        Err(CgtError::TooBig(m)) => match &value {
+            Ok(s) => (
+                s.outcome()
+                    .map_err(|e| crate::limits::cgt_too_big(name, e))?,
+                None,
+            ),
+            Err(why) => return Err(Failure::TooBig(format!("{name}: {m}; the value: {why}"))),
+        },
+        Err(e) => return Err(Failure::input(format!("{name}: {e}"))),
+    };
+    let mut json = json!({ "at": at, "components": components, "positions": positions });
     describe(&value, outcome, &mut json, &mut lines);
     Ok(report(json, lines))
 }
