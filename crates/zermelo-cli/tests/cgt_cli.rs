@@ -487,7 +487,7 @@ fn loopy_positions_and_notation() {
     let r = run(&dir, &["cgt", "show", "over > 1/64"]);
     assert_eq!((r.code, r.stdout.trim()), (0, "over > 1/64: false"));
     // on + off is dud = on & off (CGSuite prints it `dud`); Bach's carousel has no stopper
-    // sides: no value, with the reason, and its outcome.
+    // sides: no value, its outcome and the reason, exit 2.
     let v = ok_json(&dir, &["cgt", "show", "on + off", "--format", "json"]);
     assert_eq!(
         (
@@ -499,8 +499,18 @@ fn loopy_positions_and_notation() {
     );
     assert_eq!(v["left_first"], "draw");
     let carousel = "a:{0,{1|1,{*,{1+*|1+*,a}|*}}|0}";
-    let v = ok_json(&dir, &["cgt", "show", carousel, "--format", "json"]);
+    let r = run(&dir, &["cgt", "show", carousel, "--format", "json"]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
     assert!(v["value"].is_null() && v["outcome"] == "N", "{v}");
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap()
+            .contains("not found as stoppers"),
+        "{v}"
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no value: not a stopper"), "{}", r.stderr);
     for (text, want) in [
         ("a:{0|b}", "column 6: unknown name `b`"),
         ("{pass|", "column 7"),
@@ -595,6 +605,34 @@ fn loopy_sums_add_the_components_values() {
         (&json!("draw"), &json!("win"))
     );
     assert!(v["positions"].is_null(), "{v}");
+    // A game past the positions whose sides are looked for (a chain of 5,000 `on` positions
+    // padding `1 & 0`): `cgt value` and `cgt sum` print the outcome and the reason, exit 2.
+    let mut text = String::from("5003 5002 3\n0 1\n1 2\n");
+    for v in 3..5003 {
+        text.push_str(&format!("{v} {}\n", (v + 1).min(5002)));
+    }
+    text.push_str("2 1\n1 1\n0 3\n");
+    std::fs::write(dir.path().join("big.txt"), text).unwrap();
+    for args in [
+        &["cgt", "value", "big.txt", "--from", "0", "--format", "json"][..],
+        &["cgt", "sum", "big.txt", "--at", "0,1", "--format", "json"][..],
+    ] {
+        let r = run(&dir, args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert!(
+            v["value"].is_null() && v["left_first"] == "draw",
+            "{args:?}: {v}"
+        );
+        assert!(
+            v["reason"]
+                .as_str()
+                .unwrap()
+                .contains("up to 4096 positions"),
+            "{args:?}: {v}"
+        );
+        assert!(r.stderr.contains("no value"), "{args:?}: {}", r.stderr);
+    }
 }
 
 #[test]
@@ -641,18 +679,37 @@ fn backsliding_toads_and_frogs() {
         (v["left_first"].as_str(), v["right_first"].as_str()),
         (Some("draw"), Some("draw"))
     );
-    // Past the positions whose sides are looked for: no value, the reason, the outcome.
+    // Past the positions whose sides are looked for: the outcome, no value, the reason (the
+    // limit named), exit 2 (issue 44: it was exit 0).
     let r = run(
         &dir,
         &["game", "toads-frogs", "--backsliding", "TTTT....FFFF"],
     );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.contains("draw"), "{}", r.stdout);
     assert!(
-        r.stdout
-            .contains("its sides are looked for up to 4096 positions"),
+        r.stderr.contains(
+            "strip TTTT....FFFF: no value: not a stopper, and its sides are looked for up to \
+             4096 positions (this game has 34650)"
+        ),
         "{}",
-        r.stdout
+        r.stderr
     );
+    let r = run(
+        &dir,
+        &[
+            "game",
+            "toads-frogs",
+            "--backsliding",
+            "TTTT....FFFF",
+            "--format",
+            "json",
+        ],
+    );
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(r.code, 2);
+    assert!(v["value"].is_null() && v["left_first"] == "draw", "{v}");
+    assert!(v["reason"].as_str().unwrap().contains("up to 4096"), "{v}");
     let v = ok_json(
         &dir,
         &[

@@ -33,14 +33,15 @@ fn who(class: OutcomeClass) -> &'static str {
     }
 }
 
-/// The report's value, outcome and results, as JSON fields and lines.
+/// The report's value, outcome and results, as JSON fields and lines; the reason when there is
+/// no value (also JSON's `reason`).
 pub fn describe(
     value: &Result<Sides, String>,
     outcome: LoopyOutcome,
     json: &mut Json,
     lines: &mut Vec<String>,
-) {
-    match value {
+) -> Option<String> {
+    let missing = match value {
         Ok(s) => {
             json["value"] = json!(s.to_string());
             lines.push(format!("value {s}"));
@@ -48,12 +49,15 @@ pub fn describe(
                 json["onside"] = json!(s.onside().to_string());
                 json["offside"] = json!(s.offside().to_string());
             }
+            None
         }
         Err(why) => {
             json["value"] = Json::Null;
+            json["reason"] = json!(why);
             lines.push(format!("value: {why}"));
+            Some(why.clone())
         }
-    }
+    };
     let class = outcome.class();
     json["outcome"] = json!(class.map(|c| c.as_str()));
     json["left_first"] = json!(outcome.left_first.as_str());
@@ -67,12 +71,20 @@ pub fn describe(
         outcome.left_first.as_str(),
         outcome.right_first.as_str()
     ));
+    missing
 }
 
-fn report(json: Json, lines: Vec<String>) -> Report {
+/// The report of `what` (`position 3`, `the sum`), failing with exit 2 after it is printed
+/// when the value is missing: the outcome is there, the value the command was asked for is not.
+pub fn report(json: Json, lines: Vec<String>, what: &str, missing: Option<String>) -> Report {
     let mut r = Report::new(json);
     for l in lines {
         r.line(l);
+    }
+    if let Some(why) = missing {
+        r.lacks(format!(
+            "{what}: no value: {why} (the outcome printed is exact)"
+        ));
     }
     r
 }
@@ -84,8 +96,8 @@ pub fn value(game: &TwoPlayerGraph, from: u64) -> CliResult<Report> {
     let value = value_of(&g, from as u32)?;
     let mut json = json!({ "from": from });
     let mut lines = vec![format!("position {from} (loopy)")];
-    describe(&value, outcome, &mut json, &mut lines);
-    Ok(report(json, lines))
+    let missing = describe(&value, outcome, &mut json, &mut lines);
+    Ok(report(json, lines, &format!("position {from}"), missing))
 }
 
 /// `cgt sum FILE --at A,B,...` when a component has a cycle below it: each component valued
@@ -96,7 +108,7 @@ pub fn sum(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Report> {
     let g = LoopyGraph::from_two_player(game);
     let mut lines = Vec::new();
     let mut components = Vec::new();
-    let mut parts = Some(Vec::new());
+    let mut parts = Ok(Vec::new());
     for &p in at {
         let part = if g.is_loopfree(p as u32) {
             let v = super::cgt_load::short_values(name, game, &[p])?[0];
@@ -104,27 +116,32 @@ pub fn sum(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Report> {
         } else {
             value_of(&g, p as u32)?.map(Summand::Sided)
         };
-        let text = match &part {
-            Ok(Summand::Short(v)) => Some(v.to_string()),
-            Ok(Summand::Sided(s)) => Some(s.to_string()),
-            Err(_) => None,
-        };
-        lines.push(format!(
-            "position {p}: {}",
-            text.as_deref().unwrap_or("no value found")
-        ));
-        components.push(json!({ "position": p, "value": text }));
-        parts = match (parts, part) {
-            (Some(mut ps), Ok(part)) => {
-                ps.push(part);
-                Some(ps)
+        match &part {
+            Ok(part) => {
+                let text = match part {
+                    Summand::Short(v) => v.to_string(),
+                    Summand::Sided(s) => s.to_string(),
+                };
+                lines.push(format!("position {p}: {text}"));
+                components.push(json!({ "position": p, "value": text }));
             }
-            _ => None,
+            Err(why) => {
+                lines.push(format!("position {p}: no value: {why}"));
+                components.push(json!({ "position": p, "value": null, "reason": why }));
+            }
+        }
+        parts = match (parts, part) {
+            (Ok(mut ps), Ok(part)) => {
+                ps.push(part);
+                Ok(ps)
+            }
+            (Ok(_), Err(why)) => Err(format!("position {p} has none: {why}")),
+            (Err(first), _) => Err(first),
         };
     }
     let value = match parts {
-        Some(ps) => sum_of(&ps).map_err(|e| crate::limits::cgt_too_big(name, e))?,
-        None => Err("a component's value was not found".to_string()),
+        Ok(ps) => sum_of(&ps).map_err(|e| crate::limits::cgt_too_big(name, e))?,
+        Err(why) => Err(why),
     };
     let starts: Vec<u32> = at.iter().map(|&p| p as u32).collect();
     let (outcome, positions) = match g.sum(&starts, MAX_SUM_POSITIONS) {
@@ -140,8 +157,8 @@ pub fn sum(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Report> {
         Err(e) => return Err(Failure::input(format!("{name}: {e}"))),
     };
     let mut json = json!({ "at": at, "components": components, "positions": positions });
-    describe(&value, outcome, &mut json, &mut lines);
-    Ok(report(json, lines))
+    let missing = describe(&value, outcome, &mut json, &mut lines);
+    Ok(report(json, lines, "the sum", missing))
 }
 
 /// `cgt show` of a game written in the loopy notation.
@@ -151,8 +168,8 @@ pub fn show_game(g: &LoopyGraph, node: u32) -> CliResult<Report> {
     let value = value_of(&g, 0)?;
     let mut json = json!({});
     let mut lines = Vec::new();
-    describe(&value, outcome, &mut json, &mut lines);
-    Ok(report(json, lines))
+    let missing = describe(&value, outcome, &mut json, &mut lines);
+    Ok(report(json, lines, "the game", missing))
 }
 
 /// `cgt show` of a value written by its sides (`S & T`, or a sum with such a part): the sides,
@@ -163,8 +180,8 @@ pub fn show_sides(sides: &Sides) -> CliResult<Report> {
         .map_err(|e| crate::limits::cgt_too_big("value", e))?;
     let mut json = json!({});
     let mut lines = Vec::new();
-    describe(&Ok(sides.clone()), outcome, &mut json, &mut lines);
-    Ok(report(json, lines))
+    let missing = describe(&Ok(sides.clone()), outcome, &mut json, &mut lines);
+    Ok(report(json, lines, "the value", missing))
 }
 
 /// `cgt show` of a comparison.

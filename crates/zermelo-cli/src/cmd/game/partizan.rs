@@ -236,8 +236,9 @@ fn backsliding(strip: &zermelo_games::toads_frogs::Strip) -> CliResult<Report> {
         "backsliding toads and frogs: {strip} ({})",
         count(b.strips().len() as u64, "position", "positions")
     )];
-    super::super::cgt_loopy::describe(&value, outcome, &mut json, &mut lines);
-    Ok(report(json, lines))
+    let missing = super::super::cgt_loopy::describe(&value, outcome, &mut json, &mut lines);
+    let what = format!("strip {strip}");
+    Ok(super::super::cgt_loopy::report(json, lines, &what, missing))
 }
 
 /// Every strip of 1 to `n` squares: outcomes (draws included) and stoppers, per length.
