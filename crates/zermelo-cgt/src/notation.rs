@@ -21,6 +21,7 @@
 //! The parser reads everything printed, plus sums and differences (`1 + *`, `^ - *`), switches
 //! `x+-y` (= `{x+y | x-y}`), negation `-{1|0}`, `^^^`, and braces inside braces (`{3|{2|0}}`).
 
+use std::collections::HashMap;
 use std::fmt;
 use std::ops::Neg;
 use std::str::FromStr;
@@ -48,6 +49,36 @@ impl Value {
     /// The value in slash notation, for printing it as an option of a larger game.
     pub(crate) fn shown(self) -> Shown {
         store().shown(self)
+    }
+
+    /// How many characters `to_string()` writes, counted without writing them (saturating at
+    /// `u64::MAX`). The canonical form is stored as a DAG and written as a tree, so a form of
+    /// a few hundred positions can take more characters than any memory holds: a sum of 50
+    /// Hackenbush parts of 12 edges, 75 positions, writes out to more than 10^18. O(positions).
+    ///
+    /// ```
+    /// use zermelo_cgt::Value;
+    /// let g: Value = "{3||2|0}".parse().unwrap();
+    /// assert_eq!(g.written_len(), g.to_string().len() as u64);
+    /// ```
+    pub fn written_len(self) -> u64 {
+        let mut memo = HashMap::new();
+        let (len, bars) = store().written(self, &mut memo);
+        braced_len(len, bars)
+    }
+
+    /// `n` when the value is the nimber `*n` (`Some(0)` for 0).
+    pub fn as_nimber(self) -> Option<u32> {
+        store().as_nimber(self)
+    }
+}
+
+/// The length of [`Shown::braced`] of a text of `len` characters with `bars` outer bars.
+fn braced_len(len: u64, bars: usize) -> u64 {
+    if bars == 0 {
+        len
+    } else {
+        len.saturating_add(2)
     }
 }
 
@@ -114,6 +145,38 @@ impl Store {
         let l: Vec<Shown> = left.into_iter().map(|o| self.shown(o)).collect();
         let r: Vec<Shown> = right.into_iter().map(|o| self.shown(o)).collect();
         Shown::options(l, r)
+    }
+
+    /// The length and outer bars of [`Store::shown`]'s text, memoized on the DAG's positions
+    /// (as [`Shown::options`] counts them).
+    fn written(&mut self, v: Value, memo: &mut HashMap<Value, (u64, usize)>) -> (u64, usize) {
+        if let Some(&w) = memo.get(&v) {
+            return w;
+        }
+        let w = match self.name(v) {
+            Some(text) => (text.len() as u64, 0),
+            None => {
+                let (left, right) = (self.left(v), self.right(v));
+                let mut side = |options: Vec<Value>| -> (u64, usize) {
+                    let lens: Vec<(u64, usize)> =
+                        options.into_iter().map(|o| self.written(o, memo)).collect();
+                    if let [only] = lens.as_slice() {
+                        return *only;
+                    }
+                    let commas = lens.len().saturating_sub(1) as u64;
+                    let texts = lens.iter().fold(commas, |n, &(len, bars)| {
+                        n.saturating_add(braced_len(len, bars))
+                    });
+                    (texts, 0)
+                };
+                let (l, lb) = side(left);
+                let (r, rb) = side(right);
+                let bars = lb.max(rb) + 1;
+                (l.saturating_add(bars as u64).saturating_add(r), bars)
+            }
+        };
+        memo.insert(v, w);
+        w
     }
 
     /// `v`'s name when it has one: a number, `x + k.^ + *m`, or `+-x`.

@@ -128,8 +128,28 @@ fn negatives_cancel_and_notation_round_trips() {
             let text = v.to_string();
             let back: Value = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(back, v, "case {case}: {text}");
+            assert_eq!(v.written_len(), text.len() as u64, "case {case}: {text}");
         }
     }
+}
+
+/// Issue 44: the length of a sum's notation is counted without writing it, and the sum of
+/// eight copies of `{0,{0|0,v*}|0,{0|0,v*}}` (a Hackenbush part) has few positions but a long
+/// text.
+#[test]
+fn written_lengths_are_counted_on_the_dag() {
+    let part = v("{0,{0|0,v*}|0,{0|0,v*}}");
+    let mut sum = Value::ZERO;
+    for k in 1..=8 {
+        sum = sum.checked_add(part).unwrap();
+        let text = sum.to_string();
+        assert_eq!(sum.written_len(), text.len() as u64, "{k}: {text}");
+        assert!(sum.positions() < 100, "{k}: {}", sum.positions());
+    }
+    assert_eq!(v("*5").as_nimber(), Some(5));
+    assert_eq!(v("^*").as_nimber(), None);
+    assert_eq!(Value::ZERO.positions(), 1);
+    assert_eq!(v("{1|*}").positions(), 4); // {1|*}, 1, *, 0
 }
 
 #[test]

@@ -7,7 +7,8 @@
 //! * in sums: for every random stopper `X`, Left wins `G + X` (infinite play a draw) iff she
 //!   wins `T + X`, and loses it iff she loses `S + X` (the sides are what `G` is worth in every
 //!   sum, one with infinite play Right's, the other Left's);
-//! * sums of sides against the product graph of the components;
+//! * sums of sides against the product graph of the components; the value of a sum with its
+//!   parts valued alone and added ([`sum_of`]) = the value of the product graph, where found;
 //! * CGSuite's `SidedValueTestCase` (dud, `1 & 0`, `^ & v*`, Bach's carousel refused);
 //! * games of 50-300 positions: the sides found on the reduced game equal those found by
 //!   deletions on the game itself (the algorithm before the reduction, kept as the oracle), and
@@ -16,8 +17,8 @@
 
 use zermelo::graph::generate::SplitMix64;
 use zermelo_cgt::loopy::{
-    offside_leq, onside, onside_by_deletion, onside_leq, onside_order, parse_loopy, LoopyExpr,
-    LoopyGraph, LoopyOutcome, Result3, Sides, Stopper,
+    loopy_value, offside_leq, onside, onside_by_deletion, onside_leq, onside_order, parse_loopy,
+    sum_of, LoopyExpr, LoopyGraph, LoopyOutcome, Result3, Sides, Stopper, Summand,
 };
 use zermelo_cgt::CgtError;
 
@@ -187,6 +188,66 @@ fn sums_of_sides_agree_with_the_product_graph() {
     }
     eprintln!("{checked} sums in {case} cases, {draws} drawn");
     assert!(draws > 100, "{draws} sums with a draw");
+}
+
+/// Issue 44: `cgt sum`'s value, each part valued alone (a short game's canonical form, or a
+/// loopy game's simplest form or sides) and the values added, equals the value of the product
+/// graph of the parts wherever that is found, and its outcome is the product's, on sums of 2-3
+/// random parts (loopy games, stoppers, short games).
+#[test]
+fn the_sum_of_the_parts_values_is_the_product_graphs_value() {
+    let mut rng = SplitMix64::new(4444);
+    let (mut compared, mut outcomes, mut short, mut sided) = (0, 0, 0, 0);
+    for case in 0..3000 {
+        let mut all = LoopyGraph::new();
+        let mut starts = Vec::new();
+        for _ in 0..2 + rng.below(2) {
+            let n = 1 + rng.below(5) as usize;
+            let g = match rng.below(3) {
+                0 => random_loopy(&mut rng, n),
+                _ => random_stopper(&mut rng, n),
+            };
+            starts.push(all.node_count() as u32 + rng.below(n as u64) as u32);
+            all = all.union(&g);
+        }
+        let parts: Option<Vec<Summand>> = starts
+            .iter()
+            .map(|&v| {
+                if all.is_loopfree(v) {
+                    short += 1;
+                    let g = all.restricted(v);
+                    Stopper::new(&g, 0).ok()?.as_value().map(Summand::Short)
+                } else {
+                    loopy_value(&all, v).unwrap().ok().map(Summand::Sided)
+                }
+            })
+            .collect();
+        let Some(parts) = parts else { continue };
+        let Ok(total) = sum_of(&parts).unwrap() else {
+            continue;
+        };
+        sided += usize::from(!total.is_stopper());
+        let product = all.sum(&starts, 1 << 20).unwrap();
+        assert_eq!(
+            total.outcome().unwrap(),
+            product.outcomes()[0],
+            "case {case}: {total}"
+        );
+        outcomes += 1;
+        if let Ok(Ok(whole)) = loopy_value(&product, 0) {
+            assert!(
+                whole.leq(&total).unwrap() && total.leq(&whole).unwrap(),
+                "case {case}: the parts give {total}, the product {whole}"
+            );
+            assert_eq!(total.to_string(), whole.to_string(), "case {case}");
+            compared += 1;
+        }
+    }
+    eprintln!("{outcomes} outcomes, {compared} values, {short} short parts, {sided} sided sums");
+    assert!(
+        compared > 1500 && sided > 100 && short > 500,
+        "{compared} {sided} {short}"
+    );
 }
 
 fn sides(text: &str) -> Result<Sides, CgtError> {

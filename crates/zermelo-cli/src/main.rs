@@ -27,7 +27,8 @@ const EXIT_CODES: &str = "\
 Exit codes:
   0    success
   1    verify: the solution is invalid; or an internal error (e.g. the output cannot be written)
-  2    bad input: malformed, truncated or corrupt file, id out of range, bad flag
+  2    bad input: malformed, truncated or corrupt file, id out of range, bad flag; a value
+       not found within a work limit (the outcome and the reason printed first)
   3    too big: over --max-memory, the memory available, or a size limit
   4    solve --cluster: a peer process was lost or stopped answering
   5    an input cannot be read (missing file, permissions, a read error)

@@ -22,10 +22,12 @@ pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// What a game prints: lines for the table, one object for JSON.
+/// What a game prints: lines for the table, one object for JSON; and, for a report that lacks
+/// what was asked (a value past a work limit), why: printed, then exit 2.
 pub struct Report {
     lines: Vec<String>,
     json: Json,
+    missing: Option<String>,
 }
 
 impl Report {
@@ -34,12 +36,24 @@ impl Report {
         Report {
             lines: Vec::new(),
             json,
+            missing: None,
         }
     }
 
     /// Adds a line of the table.
     pub fn line(&mut self, text: impl Into<String>) {
         self.lines.push(text.into());
+    }
+
+    /// Marks the report as lacking what was asked, and why: the command prints it and fails
+    /// with exit 2 ([`Report::missing`]).
+    pub fn lacks(&mut self, why: impl Into<String>) {
+        self.missing = Some(why.into());
+    }
+
+    /// The failure a report lacking what was asked ends with, after it is printed.
+    pub fn missing(&self) -> Option<crate::error::Failure> {
+        self.missing.as_ref().map(crate::error::Failure::input)
     }
 
     pub fn write(&self, out: &mut dyn Write, format: Shown) -> io::Result<()> {

@@ -4,7 +4,7 @@
 //! with a message that says what and where.
 
 use assert_cmd::Command;
-use serde_json::Value;
+use serde_json::{json, Value};
 use tempfile::TempDir;
 
 struct Run {
@@ -487,7 +487,7 @@ fn loopy_positions_and_notation() {
     let r = run(&dir, &["cgt", "show", "over > 1/64"]);
     assert_eq!((r.code, r.stdout.trim()), (0, "over > 1/64: false"));
     // on + off is dud = on & off (CGSuite prints it `dud`); Bach's carousel has no stopper
-    // sides: no value, with the reason, and its outcome.
+    // sides: no value, its outcome and the reason, exit 2.
     let v = ok_json(&dir, &["cgt", "show", "on + off", "--format", "json"]);
     assert_eq!(
         (
@@ -499,8 +499,18 @@ fn loopy_positions_and_notation() {
     );
     assert_eq!(v["left_first"], "draw");
     let carousel = "a:{0,{1|1,{*,{1+*|1+*,a}|*}}|0}";
-    let v = ok_json(&dir, &["cgt", "show", carousel, "--format", "json"]);
+    let r = run(&dir, &["cgt", "show", carousel, "--format", "json"]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
     assert!(v["value"].is_null() && v["outcome"] == "N", "{v}");
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap()
+            .contains("not found as stoppers"),
+        "{v}"
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no value: not a stopper"), "{}", r.stderr);
     for (text, want) in [
         ("a:{0|b}", "column 6: unknown name `b`"),
         ("{pass|", "column 7"),
@@ -521,6 +531,110 @@ fn loopy_positions_and_notation() {
 
 /// `game toads-frogs --backsliding` (*Winning Ways* ch. 11): a lone toad is `on`, CGSuite's
 /// `ttt..fff` draws whoever starts and is not a stopper; `--all N` counts every strip.
+/// A two-player file: positions 0-2 as examples/partizan.txt (`1 & 0`), or (`stopper`) position
+/// 0 = `{-1|off}`; either padded by a chain of 20 positions that adds nothing to the value.
+fn padded_file(stopper: bool) -> String {
+    let chain = 3..23u32;
+    type Moves = Vec<(u32, u32)>;
+    let (mut left, mut right): (Moves, Moves) = if stopper {
+        // 0: a Left move to 1 = {| 2} = -1 (2 is 0), a Right move to 3 -> 4 -> ... -> 22 -> 22,
+        // Right's moves: off.
+        (vec![(0, 1)], vec![(0, 3), (1, 2)])
+    } else {
+        // A Right move from 0 to 3 -> 4 -> ... -> 22 -> 22 Left's moves (`on`): dominated.
+        (vec![(0, 1), (1, 2)], vec![(2, 1), (1, 1), (0, 3)])
+    };
+    let walk = chain.clone().map(|v| (v, (v + 1).min(22)));
+    if stopper {
+        right.extend(walk);
+    } else {
+        left.extend(walk);
+    }
+    let mut text = format!("23 {} {}\n", left.len(), right.len());
+    for (a, b) in left.iter().chain(&right) {
+        text.push_str(&format!("{a} {b}\n"));
+    }
+    text
+}
+
+/// Issue 44: `cgt sum` of loopy positions values each component alone and adds the values as
+/// `cgt show` adds them (three copies of `{-1|off}`, 23 positions each: the product's 12,167
+/// positions were more than a stopper is simplified for, "not simplified"; three copies of
+/// `1 & 0`: more than sides are looked for, `null`); the outcome by retrograde analysis of the
+/// product where it fits (the sides' outcome agrees), else from the sides (five copies: 6.4
+/// million positions, exit 3 before).
+#[test]
+fn loopy_sums_add_the_components_values() {
+    let dir = TempDir::new().unwrap();
+    for (file, stopper, want) in [("stop.txt", true, "off"), ("sided.txt", false, "3 & 0")] {
+        std::fs::write(dir.path().join(file), padded_file(stopper)).unwrap();
+        let one = ok_json(
+            &dir,
+            &["cgt", "value", file, "--from", "0", "--format", "json"],
+        );
+        let v = ok_json(
+            &dir,
+            &["cgt", "sum", file, "--at", "0,0,0", "--format", "json"],
+        );
+        assert_eq!(
+            (v["value"].as_str(), &v["positions"]),
+            (Some(want), &json!(12167))
+        );
+        let part = one["value"].as_str().unwrap();
+        let expr = format!("{part} + {part} + {part}");
+        let shown = ok_json(&dir, &["cgt", "show", &expr, "--format", "json"]);
+        for key in ["value", "outcome", "left_first", "right_first"] {
+            assert_eq!(v[key], shown[key], "{file} {key}: {v} vs {shown}");
+        }
+    }
+    let v = ok_json(
+        &dir,
+        &[
+            "cgt",
+            "sum",
+            "sided.txt",
+            "--at",
+            "0,0,0,0,0",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(v["value"], "5 & 0");
+    assert_eq!(
+        (&v["left_first"], &v["right_first"]),
+        (&json!("draw"), &json!("win"))
+    );
+    assert!(v["positions"].is_null(), "{v}");
+    // A game past the positions whose sides are looked for (a chain of 5,000 `on` positions
+    // padding `1 & 0`): `cgt value` and `cgt sum` print the outcome and the reason, exit 2.
+    let mut text = String::from("5003 5002 3\n0 1\n1 2\n");
+    for v in 3..5003 {
+        text.push_str(&format!("{v} {}\n", (v + 1).min(5002)));
+    }
+    text.push_str("2 1\n1 1\n0 3\n");
+    std::fs::write(dir.path().join("big.txt"), text).unwrap();
+    for args in [
+        &["cgt", "value", "big.txt", "--from", "0", "--format", "json"][..],
+        &["cgt", "sum", "big.txt", "--at", "0,1", "--format", "json"][..],
+    ] {
+        let r = run(&dir, args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert!(
+            v["value"].is_null() && v["left_first"] == "draw",
+            "{args:?}: {v}"
+        );
+        assert!(
+            v["reason"]
+                .as_str()
+                .unwrap()
+                .contains("up to 4096 positions"),
+            "{args:?}: {v}"
+        );
+        assert!(r.stderr.contains("no value"), "{args:?}: {}", r.stderr);
+    }
+}
+
 #[test]
 fn backsliding_toads_and_frogs() {
     let dir = TempDir::new().unwrap();
@@ -565,18 +679,37 @@ fn backsliding_toads_and_frogs() {
         (v["left_first"].as_str(), v["right_first"].as_str()),
         (Some("draw"), Some("draw"))
     );
-    // Past the positions whose sides are looked for: no value, the reason, the outcome.
+    // Past the positions whose sides are looked for: the outcome, no value, the reason (the
+    // limit named), exit 2 (issue 44: it was exit 0).
     let r = run(
         &dir,
         &["game", "toads-frogs", "--backsliding", "TTTT....FFFF"],
     );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.contains("draw"), "{}", r.stdout);
     assert!(
-        r.stdout
-            .contains("its sides are looked for up to 4096 positions"),
+        r.stderr.contains(
+            "strip TTTT....FFFF: no value: not a stopper, and its sides are looked for up to \
+             4096 positions (this game has 34650)"
+        ),
         "{}",
-        r.stdout
+        r.stderr
     );
+    let r = run(
+        &dir,
+        &[
+            "game",
+            "toads-frogs",
+            "--backsliding",
+            "TTTT....FFFF",
+            "--format",
+            "json",
+        ],
+    );
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(r.code, 2);
+    assert!(v["value"].is_null() && v["left_first"] == "draw", "{v}");
+    assert!(v["reason"].as_str().unwrap().contains("up to 4096"), "{v}");
     let v = ok_json(
         &dir,
         &[

@@ -7,14 +7,24 @@
 //! * any other part of at most [`MAX_SEARCH_EDGES`](crate::blue_red_hackenbush::MAX_SEARCH_EDGES) edges: the search over its standing edges,
 //!   memoized across parts drawn alike (the same edges, numbered in the same order).
 //!
-//! The numbers add exactly, the nimbers by XOR, and only the other parts' canonical forms are
-//! summed as games. A star of n green edges on the ground is n parts of `*`, `O(n)`; the search
-//! of the whole picture would take `2^n` positions.
+//! The numbers add exactly, the nimbers by XOR. A searched part worth a number plus an
+//! infinitesimal (both stops equal: every Hackenbush picture is cold) gives its number to the
+//! numbers and its nimber to the nimbers; only what is left, the infinitesimals, is summed as
+//! games, the smallest forms first and pairwise. A star of n green edges on the ground is n
+//! parts of `*`, `O(n)`; the search of the whole picture would take `2^n` positions.
+//!
+//! **Written out.** A canonical form is a DAG; its notation is a tree. A picture of 1,000 edges
+//! in parts of 12, 30% of them of all three colours, has a canonical form of 75 positions that
+//! takes 1.4 x 10^11 characters to write (all of them mixed: 319 positions, more than 1.8 x
+//! 10^19 characters; CGSuite, which writes canonical forms too, would not finish), so a value
+//! longer than [`MAX_WRITTEN`] is written as the sum of its parts, `x*n + G1 + G2 + ...`, parts
+//! added where their sum writes shorter. The outcome is exact either way: from the stops of the
+//! sum when they decide it, else from the canonical form.
 
 use std::collections::HashMap;
 use std::fmt;
 
-use zermelo_cgt::{BigDyadic, CgtError, Value};
+use zermelo_cgt::{BigDyadic, CgtError, Dyadic, OutcomeClass, Value};
 
 use crate::blue_red_hackenbush::{Colour, Picture, PictureError};
 use crate::hackenbush::green_graph_value;
@@ -23,14 +33,22 @@ use crate::hackenbush::green_graph_value;
 /// neither numbers nor nimbers (`*n` has `n` options, and its sums cost about `n^2` forms).
 pub const MAX_SUMMED_NIMBER: u64 = 1024;
 
-/// The value of a picture as its parts give it: `number + *nimber + rest`.
+/// Longest canonical form written out by [`PictureValue::notation`], in characters; a longer
+/// one is written as the sum of the parts.
+pub const MAX_WRITTEN: u64 = 10_000;
+
+/// The value of a picture as its parts give it: `number + *nimber + terms`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PictureValue {
-    /// The sum of the Blue-Red trees (exact at any size).
+    /// The numbers: the Blue-Red trees' (exact at any size) and those of the other parts worth a
+    /// number plus an infinitesimal.
     pub number: BigDyadic,
-    /// The XOR of the green parts' Grundy values.
+    /// The XOR of the green parts' Grundy values and of the other parts' nimbers.
     pub nimber: u64,
-    /// The sum of the other parts' canonical forms (0 when there are none).
+    /// The other parts' values less their numbers and nimbers, in the order of the parts
+    /// (infinitesimals; a hot part as it is).
+    pub terms: Vec<Value>,
+    /// The canonical form of the sum of the terms (0 when there are none).
     pub rest: Value,
     /// How many parts the picture has.
     pub parts: usize,
@@ -55,14 +73,23 @@ impl PictureValue {
         Value::sum(&[self.rest, Value::number(x), star])
     }
 
-    /// `L`, `R`, `N` or `P` (without building the nimber when the picture is only numbers and
-    /// nimbers).
+    /// `L`, `R`, `N` or `P`: for numbers and nimbers without building the nimber; else by the
+    /// stops when they decide it (the Right stop of `G + H` is at least the sum of theirs, the
+    /// Left stop at most, and a game whose Right stop is above 0 is above 0), else by the
+    /// canonical form.
     ///
     /// # Errors
     /// As [`PictureValue::to_value`].
-    pub fn outcome(&self) -> Result<zermelo_cgt::OutcomeClass, CgtError> {
-        use zermelo_cgt::OutcomeClass;
+    pub fn outcome(&self) -> Result<OutcomeClass, CgtError> {
         if self.rest != Value::ZERO {
+            let (left_stop, right_stop) = self.rest.stops();
+            let with = |stop: Dyadic| self.number.add(&BigDyadic::from_dyadic(stop)).signum();
+            if with(right_stop) > 0 {
+                return Ok(OutcomeClass::L);
+            }
+            if with(left_stop) < 0 {
+                return Ok(OutcomeClass::R);
+            }
             return Ok(self.to_value()?.outcome());
         }
         Ok(match (self.number.signum(), self.nimber) {
@@ -73,23 +100,91 @@ impl PictureValue {
         })
     }
 
-    /// The value in CGSuite notation (`1/2*3`, `*1000`, `{1|*}`).
+    /// The value in CGSuite notation (`1/2*3`, `*1000`, `{1|*}`): the canonical form when it
+    /// writes out in at most [`MAX_WRITTEN`] characters, else the sum of the parts
+    /// ([`PictureValue::as_sum`]).
     ///
     /// # Errors
-    /// As [`PictureValue::to_value`], when there are parts other than numbers and nimbers.
+    /// As [`PictureValue::as_sum`].
     pub fn notation(&self) -> Result<String, CgtError> {
-        if self.rest != Value::ZERO {
-            return Ok(self.to_value()?.to_string());
+        if self.rest == Value::ZERO {
+            // No terms, or terms that cancel (`^* + v*`): a number and a nimber.
+            let plain = PictureValue {
+                terms: Vec::new(),
+                number: self.number.clone(),
+                ..*self
+            };
+            return Ok(plain.to_string());
         }
-        Ok(self.to_string())
+        match self.to_value() {
+            Ok(v) if v.written_len() <= MAX_WRITTEN => Ok(v.to_string()),
+            _ => Ok(self.as_sum()?.to_string()),
+        }
+    }
+
+    /// Is the canonical form written out by [`PictureValue::notation`] (rather than a sum)?
+    pub fn written_canonical(&self) -> bool {
+        self.rest == Value::ZERO
+            || self
+                .to_value()
+                .is_ok_and(|v| v.written_len() <= MAX_WRITTEN)
+    }
+
+    /// The same value with terms added where their sum writes no longer than the two apart
+    /// (equal parts, parts that cancel: `^ + v*` is `*`), the numbers and nimbers this frees
+    /// moved to [`PictureValue::number`] and [`PictureValue::nimber`]; `rest` is unchanged.
+    ///
+    /// # Errors
+    /// [`CgtError`] when a sum outgrows the limits.
+    pub fn as_sum(&self) -> Result<PictureValue, CgtError> {
+        let mut joined: Vec<Value> = Vec::new();
+        for &t in &self.terms {
+            let mut placed = false;
+            for j in joined.iter_mut() {
+                let s = j.checked_add(t)?;
+                if s.written_len() <= j.written_len() + t.written_len() + 3 {
+                    *j = s;
+                    placed = true;
+                    break;
+                }
+            }
+            if !placed {
+                joined.push(t);
+            }
+        }
+        let mut sum = PictureValue {
+            terms: Vec::new(),
+            ..self.clone()
+        };
+        for t in joined {
+            sum.add_part(t)?;
+        }
+        Ok(sum)
+    }
+
+    /// Adds a part's value: its number (when both stops are equal) to the numbers, its nimber
+    /// to the nimbers, the rest to the terms (`rest` is left for the caller to sum).
+    fn add_part(&mut self, v: Value) -> Result<(), CgtError> {
+        let (left_stop, right_stop) = v.stops();
+        let e = if left_stop == right_stop && left_stop != Dyadic::ZERO {
+            self.number = self.number.add(&BigDyadic::from_dyadic(left_stop));
+            v.checked_sub(Value::number(left_stop))?
+        } else {
+            v
+        };
+        match e.as_nimber() {
+            Some(m) => self.nimber ^= u64::from(m),
+            None => self.terms.push(e),
+        }
+        Ok(())
     }
 }
 
 impl fmt::Display for PictureValue {
-    /// `x*n` for the numbers and nimbers; `+ rest` when there are other parts.
+    /// `x*n` for the numbers and nimbers, then `+ G` for each term.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let zero = self.number.signum() == 0;
-        if !zero || (self.nimber == 0 && self.rest == Value::ZERO) {
+        if !zero || (self.nimber == 0 && self.terms.is_empty()) {
             write!(f, "{}", self.number)?;
         }
         match self.nimber {
@@ -97,11 +192,11 @@ impl fmt::Display for PictureValue {
             1 => f.write_str("*")?,
             n => write!(f, "*{n}")?,
         }
-        if self.rest != Value::ZERO {
-            if !zero || self.nimber != 0 {
+        for (i, t) in self.terms.iter().enumerate() {
+            if i > 0 || !zero || self.nimber != 0 {
                 f.write_str(" + ")?;
             }
-            write!(f, "{}", self.rest)?;
+            write!(f, "{t}")?;
         }
         Ok(())
     }
@@ -155,11 +250,11 @@ impl Picture {
         let mut total = PictureValue {
             number: BigDyadic::zero(),
             nimber: 0,
+            terms: Vec::new(),
             rest: Value::ZERO,
             parts: parts.len(),
         };
         let mut searched: HashMap<Vec<(u32, u32, Colour)>, Value> = HashMap::new();
-        let mut others = Vec::new();
         for part in &parts {
             let (vertices, edges) = part.parts();
             if edges.iter().all(|e| e.2 == Colour::Green) {
@@ -167,17 +262,39 @@ impl Picture {
                 total.nimber ^= green_graph_value(vertices, &plain);
             } else if let Some(x) = part.tree_number() {
                 total.number = total.number.add(&x);
-            } else if let Some(&v) = searched.get(edges) {
-                others.push(v);
             } else {
-                let v = part.search_value()?;
-                searched.insert(edges.to_vec(), v);
-                others.push(v);
+                let v = match searched.get(edges) {
+                    Some(&v) => v,
+                    None => {
+                        let v = part.search_value()?;
+                        searched.insert(edges.to_vec(), v);
+                        v
+                    }
+                };
+                total.add_part(v)?;
             }
         }
-        total.rest = Value::sum(&others)?;
+        total.rest = sum_small_first(&total.terms)?;
         Ok(total)
     }
+}
+
+/// The sum of games, the forms with fewest positions first and pairwise (a running sum would
+/// add every part to the largest form), the memory limit checked after each sum.
+fn sum_small_first(terms: &[Value]) -> Result<Value, CgtError> {
+    let mut layer = terms.to_vec();
+    layer.sort_by_cached_key(|v| v.positions());
+    while layer.len() > 1 {
+        layer = layer
+            .chunks(2)
+            .map(|pair| {
+                let s = Value::sum(pair)?;
+                zermelo_cgt::check_memory(0)?;
+                Ok(s)
+            })
+            .collect::<Result<_, CgtError>>()?;
+    }
+    Ok(layer.first().copied().unwrap_or(Value::ZERO))
 }
 
 /// A part with its vertices numbered in the order its edges name them (the ground stays 0).

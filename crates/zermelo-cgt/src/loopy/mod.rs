@@ -21,6 +21,8 @@
 //!   [`CgtError::NotStopperSided`].
 //! * the simplest forms of every position of a stopper too large to order at once, one
 //!   strongly connected component at a time ([`stopper_values`], components.rs).
+//! * the value of a sum, its parts valued alone and added by the theory ([`sum_of`],
+//!   sum.rs), without the product graph of the parts.
 
 mod components;
 mod notation;
@@ -28,6 +30,7 @@ mod order;
 mod reduce;
 mod sides;
 mod stopper;
+mod sum;
 
 pub use components::stopper_values;
 pub use notation::{is_loopy_text, parse_loopy, LoopyExpr, MAX_NOTATION_SIDES_POSITIONS};
@@ -39,6 +42,7 @@ pub use sides::{
     loopy_value, offside, onside, onside_by_deletion, Sides, MAX_SIDES_POSITIONS, MAX_SIDE_TRIALS,
 };
 pub use stopper::{Stopper, MAX_STOPPER_NODES};
+pub use sum::{sum_of, Summand};
 
 use zermelo::graph::{Rules, TwoPlayerGraph};
 use zermelo::{NodeId, Outcome, Player};

@@ -109,7 +109,10 @@ pub fn run(args: CgtArgs) -> CliResult {
         Which::Thermograph(a) => thermograph(a, svg),
     })?;
     match drawn {
-        Drawn::Report(report) => emit(None, |out| report.write(out, shown)),
+        Drawn::Report(report) => {
+            emit(None, |out| report.write(out, shown))?;
+            report.missing().map_or(Ok(()), Err)
+        }
         Drawn::Svg(text) => emit(None, |out| out.write_all(text.as_bytes())),
     }
 }

@@ -4,17 +4,18 @@
 //! loss or draw, infinite play a draw), the outcome class where neither is a draw (else
 //! `null`), and the value: a stopper in its simplest form, or the sides of a game that is not a
 //! stopper (`S & T`, with `onside` and `offside` in JSON), or `null` with the reason when they
-//! are not found.
+//! are not found. A sum's value is its components' values added (`zermelo_cgt::loopy::sum_of`),
+//! its outcome that of the product graph where it fits.
 
 use serde_json::{json, Value as Json};
 use zermelo::graph::TwoPlayerGraph;
-use zermelo_cgt::loopy::{loopy_value, LoopyGraph, LoopyOutcome, Sides};
+use zermelo_cgt::loopy::{loopy_value, sum_of, LoopyGraph, LoopyOutcome, Sides, Summand};
 use zermelo_cgt::{CgtError, OutcomeClass};
 
 use crate::error::{CliResult, Failure};
 use crate::shown::Report;
 
-/// Most positions of a sum's product graph.
+/// Most positions of a sum's product graph (built for the outcome by retrograde analysis).
 const MAX_SUM_POSITIONS: usize = 1 << 22;
 
 /// The value of node `v` of `g`: a stopper's simplest form or a game's sides, or why there are
@@ -32,14 +33,15 @@ fn who(class: OutcomeClass) -> &'static str {
     }
 }
 
-/// The report's value, outcome and results, as JSON fields and lines.
+/// The report's value, outcome and results, as JSON fields and lines; the reason when there is
+/// no value (also JSON's `reason`).
 pub fn describe(
     value: &Result<Sides, String>,
     outcome: LoopyOutcome,
     json: &mut Json,
     lines: &mut Vec<String>,
-) {
-    match value {
+) -> Option<String> {
+    let missing = match value {
         Ok(s) => {
             json["value"] = json!(s.to_string());
             lines.push(format!("value {s}"));
@@ -47,12 +49,15 @@ pub fn describe(
                 json["onside"] = json!(s.onside().to_string());
                 json["offside"] = json!(s.offside().to_string());
             }
+            None
         }
         Err(why) => {
             json["value"] = Json::Null;
+            json["reason"] = json!(why);
             lines.push(format!("value: {why}"));
+            Some(why.clone())
         }
-    }
+    };
     let class = outcome.class();
     json["outcome"] = json!(class.map(|c| c.as_str()));
     json["left_first"] = json!(outcome.left_first.as_str());
@@ -66,12 +71,20 @@ pub fn describe(
         outcome.left_first.as_str(),
         outcome.right_first.as_str()
     ));
+    missing
 }
 
-fn report(json: Json, lines: Vec<String>) -> Report {
+/// The report of `what` (`position 3`, `the sum`), failing with exit 2 after it is printed
+/// when the value is missing: the outcome is there, the value the command was asked for is not.
+pub fn report(json: Json, lines: Vec<String>, what: &str, missing: Option<String>) -> Report {
     let mut r = Report::new(json);
     for l in lines {
         r.line(l);
+    }
+    if let Some(why) = missing {
+        r.lacks(format!(
+            "{what}: no value: {why} (the outcome printed is exact)"
+        ));
     }
     r
 }
@@ -83,35 +96,69 @@ pub fn value(game: &TwoPlayerGraph, from: u64) -> CliResult<Report> {
     let value = value_of(&g, from as u32)?;
     let mut json = json!({ "from": from });
     let mut lines = vec![format!("position {from} (loopy)")];
-    describe(&value, outcome, &mut json, &mut lines);
-    Ok(report(json, lines))
+    let missing = describe(&value, outcome, &mut json, &mut lines);
+    Ok(report(json, lines, &format!("position {from}"), missing))
 }
 
-/// `cgt sum FILE --at A,B,...` when a component has a cycle below it: the product graph of the
-/// components, its outcome by retrograde analysis, and its value when it is a stopper.
+/// `cgt sum FILE --at A,B,...` when a component has a cycle below it: each component valued
+/// alone and the values added (`zermelo_cgt::loopy::sum_of`: stoppers' sums, sides by upsum and
+/// downsum); the outcome by retrograde analysis of the components' product graph when it has at
+/// most `MAX_SUM_POSITIONS` positions, else from the sum's sides.
 pub fn sum(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Report> {
     let g = LoopyGraph::from_two_player(game);
-    let starts: Vec<u32> = at.iter().map(|&p| p as u32).collect();
-    let product = g.sum(&starts, MAX_SUM_POSITIONS).map_err(|e| match e {
-        CgtError::TooBig(m) => Failure::TooBig(format!("{name}: {m}")),
-        e => Failure::input(format!("{name}: {e}")),
-    })?;
     let mut lines = Vec::new();
     let mut components = Vec::new();
+    let mut parts = Ok(Vec::new());
     for &p in at {
-        let v = value_of(&g, p as u32)?;
-        let text = v.as_ref().map(|s| s.to_string()).ok();
-        lines.push(format!(
-            "position {p}: {}",
-            text.as_deref().unwrap_or("no value found")
-        ));
-        components.push(json!({ "position": p, "value": text }));
+        let part = if g.is_loopfree(p as u32) {
+            let v = super::cgt_load::short_values(name, game, &[p])?[0];
+            Ok(Summand::Short(v))
+        } else {
+            value_of(&g, p as u32)?.map(Summand::Sided)
+        };
+        match &part {
+            Ok(part) => {
+                let text = match part {
+                    Summand::Short(v) => v.to_string(),
+                    Summand::Sided(s) => s.to_string(),
+                };
+                lines.push(format!("position {p}: {text}"));
+                components.push(json!({ "position": p, "value": text }));
+            }
+            Err(why) => {
+                lines.push(format!("position {p}: no value: {why}"));
+                components.push(json!({ "position": p, "value": null, "reason": why }));
+            }
+        }
+        parts = match (parts, part) {
+            (Ok(mut ps), Ok(part)) => {
+                ps.push(part);
+                Ok(ps)
+            }
+            (Ok(_), Err(why)) => Err(format!("position {p} has none: {why}")),
+            (Err(first), _) => Err(first),
+        };
     }
-    let outcome = product.outcomes()[0];
-    let value = value_of(&product, 0)?;
-    let mut json = json!({ "at": at, "components": components, "positions": product.node_count() });
-    describe(&value, outcome, &mut json, &mut lines);
-    Ok(report(json, lines))
+    let value = match parts {
+        Ok(ps) => sum_of(&ps).map_err(|e| crate::limits::cgt_too_big(name, e))?,
+        Err(why) => Err(why),
+    };
+    let starts: Vec<u32> = at.iter().map(|&p| p as u32).collect();
+    let (outcome, positions) = match g.sum(&starts, MAX_SUM_POSITIONS) {
+        Ok(product) => (product.outcomes()[0], Some(product.node_count())),
+        Err(CgtError::TooBig(m)) => match &value {
+            Ok(s) => (
+                s.outcome()
+                    .map_err(|e| crate::limits::cgt_too_big(name, e))?,
+                None,
+            ),
+            Err(why) => return Err(Failure::TooBig(format!("{name}: {m}; the value: {why}"))),
+        },
+        Err(e) => return Err(Failure::input(format!("{name}: {e}"))),
+    };
+    let mut json = json!({ "at": at, "components": components, "positions": positions });
+    let missing = describe(&value, outcome, &mut json, &mut lines);
+    Ok(report(json, lines, "the sum", missing))
 }
 
 /// `cgt show` of a game written in the loopy notation.
@@ -121,8 +168,8 @@ pub fn show_game(g: &LoopyGraph, node: u32) -> CliResult<Report> {
     let value = value_of(&g, 0)?;
     let mut json = json!({});
     let mut lines = Vec::new();
-    describe(&value, outcome, &mut json, &mut lines);
-    Ok(report(json, lines))
+    let missing = describe(&value, outcome, &mut json, &mut lines);
+    Ok(report(json, lines, "the game", missing))
 }
 
 /// `cgt show` of a value written by its sides (`S & T`, or a sum with such a part): the sides,
@@ -133,8 +180,8 @@ pub fn show_sides(sides: &Sides) -> CliResult<Report> {
         .map_err(|e| crate::limits::cgt_too_big("value", e))?;
     let mut json = json!({});
     let mut lines = Vec::new();
-    describe(&Ok(sides.clone()), outcome, &mut json, &mut lines);
-    Ok(report(json, lines))
+    let missing = describe(&Ok(sides.clone()), outcome, &mut json, &mut lines);
+    Ok(report(json, lines, "the value", missing))
 }
 
 /// `cgt show` of a comparison.

@@ -70,5 +70,6 @@ pub fn run(args: GameArgs) -> CliResult {
         Which::CopRobber(a) => pursuit::cop_robber(a)?,
         Which::PoliceThief(a) => pursuit::police_thief(a)?,
     };
-    emit(None, |out| report.write(out, args.format))
+    emit(None, |out| report.write(out, args.format))?;
+    report.missing().map_or(Ok(()), Err)
 }

@@ -121,9 +121,11 @@ pub fn hackenbush(picture: Result<Picture, PictureError>, flag: &str) -> CliResu
             v.notation().map_err(too_big)?,
             v.outcome().map_err(too_big)?,
         );
+        let canonical = v.written_canonical();
         let mut r = Report::new(json!({
             "game": "hackenbush", "edges": picture.edge_count(), "parts": v.parts,
             "value": value, "outcome": outcome.as_str(), "depth": null, "move": null,
+            "written_as": if canonical { "canonical form" } else { "sum of parts" },
         }));
         r.line(format!(
             "hackenbush: {} in {} meeting at the ground, {:.3} s",
@@ -132,6 +134,9 @@ pub fn hackenbush(picture: Result<Picture, PictureError>, flag: &str) -> CliResu
             start.elapsed().as_secs_f64()
         ));
         r.line(format!("value {value}"));
+        if !canonical {
+            r.line(written_as_sum(&v));
+        }
         r.line(format!(
             "outcome {} ({})",
             outcome.as_str(),
@@ -139,6 +144,25 @@ pub fn hackenbush(picture: Result<Picture, PictureError>, flag: &str) -> CliResu
         ));
         Ok(r)
     })
+}
+
+/// Why a picture's value is written as the sum of its parts: how big its canonical form is.
+fn written_as_sum(v: &zermelo_games::hackenbush_sum::PictureValue) -> String {
+    let limit = zermelo_games::hackenbush_sum::MAX_WRITTEN;
+    match v.to_value() {
+        Ok(whole) => {
+            let chars = match whole.written_len() {
+                u64::MAX => "more than 1.8e19".to_string(),
+                n => format!("{:.1e}", n as f64),
+            };
+            format!(
+                "(written as the sum of the parts: the canonical form has {} and takes {chars} \
+                 characters written out, more than the {limit} written here)",
+                count(whole.positions() as u64, "position", "positions")
+            )
+        }
+        Err(e) => format!("(written as the sum of the parts: {e})"),
+    }
 }
 
 fn who_wins(outcome: OutcomeClass) -> &'static str {
@@ -212,8 +236,9 @@ fn backsliding(strip: &zermelo_games::toads_frogs::Strip) -> CliResult<Report> {
         "backsliding toads and frogs: {strip} ({})",
         count(b.strips().len() as u64, "position", "positions")
     )];
-    super::super::cgt_loopy::describe(&value, outcome, &mut json, &mut lines);
-    Ok(report(json, lines))
+    let missing = super::super::cgt_loopy::describe(&value, outcome, &mut json, &mut lines);
+    let what = format!("strip {strip}");
+    Ok(super::super::cgt_loopy::report(json, lines, &what, missing))
 }
 
 /// Every strip of 1 to `n` squares: outcomes (draws included) and stoppers, per length.
