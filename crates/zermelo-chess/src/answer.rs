@@ -439,6 +439,25 @@ mod tests {
         (dir, tb)
     }
 
+    /// A position no table holds is named with the command that writes its tables only where
+    /// `tb gen` can write them (not for 7 pieces, which Syzygy's tables hold).
+    #[test]
+    fn no_table_suggests_tb_gen_only_up_to_six_pieces() {
+        let dir = tempfile::tempdir().unwrap();
+        let tb = Tablebase::open(dir.path());
+        let seven = Position::from_fen("7k/8/8/8/8/1r6/r7/KQQQ4 w - - 0 1").unwrap();
+        let e = tb.no_table(&seven).to_string();
+        assert!(
+            e.starts_with("no table for KQQQvKRR (7 pieces) in ")
+                && e.contains("neither zermelo's (which hold at most 6 pieces) nor Syzygy's")
+                && !e.contains("tb gen"),
+            "{e}"
+        );
+        let four = Position::from_fen(KRK).unwrap();
+        let e = tb.no_table(&four).to_string();
+        assert!(e.contains("`zermelo tb gen KRvK` writes them"), "{e}");
+    }
+
     #[test]
     fn the_clock_turns_a_win_into_a_cursed_win_and_ends_the_line() {
         let (_dir, tb) = krk_tables();

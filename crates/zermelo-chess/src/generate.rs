@@ -218,6 +218,25 @@ fn work_error(material: &Material, path: &Path, source: std::io::Error) -> GenEr
     }
 }
 
+/// A damaged checkpoint of the engine with what to do about it: delete the checkpoints of the
+/// group (`dir`, the engine's work folder) and run again, the group then starting over. A
+/// reason that says what to do already is left as it is.
+fn with_remedy(e: CompactError, dir: Option<&Path>) -> CompactError {
+    match (e, dir) {
+        (CompactError::Checkpoint { path, reason }, Some(dir)) if !reason.contains("remove it") => {
+            CompactError::Checkpoint {
+                reason: format!(
+                    "{reason}; delete {} (the checkpoints of the group being solved) and run the \
+                     same command again: the group starts over",
+                    dir.display()
+                ),
+                path,
+            }
+        }
+        (e, _) => e,
+    }
+}
+
 /// The DTM table of a pawnless pair kept in the work folder by a run killed while it solved
 /// the DTZ table: mapped, after every block's checksum is checked. A damaged or foreign file
 /// is removed (the table is made again); a path that is not a regular file is refused.
@@ -655,7 +674,8 @@ impl<'a> Run<'a> {
             })),
             ..CompactOptions::default()
         };
-        let solved = compact::solve(&group, &engine_options);
+        let solved = compact::solve(&group, &engine_options)
+            .map_err(|e| with_remedy(e, engine_options.work_dir.as_deref()));
         let counts = StartCounts {
             replayed: group.replayed.load(Relaxed),
             computed: group.computed.load(Relaxed),

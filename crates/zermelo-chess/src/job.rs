@@ -1118,6 +1118,41 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
+    /// A damaged seeding checkpoint is refused with what to do (delete the group's checkpoints
+    /// and run again), and doing so makes the table.
+    #[test]
+    fn a_damaged_seeding_checkpoint_says_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let j = job("KRvK", dir.path());
+        let group = j.work_folder().join("KRvK");
+        std::fs::create_dir_all(&group).unwrap();
+        let mut header = b"ZMSEED01".to_vec();
+        header.resize(52, 0);
+        std::fs::write(group.join("seed.zck"), header).unwrap();
+        let e = j.run(&mut |_| {}).unwrap_err();
+        assert!(
+            matches!(
+                &e,
+                JobError::Generate(GenError::Engine {
+                    source: CompactError::Checkpoint { .. },
+                    ..
+                })
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "generating KRvK: {}: damaged: checksum mismatch; delete {} (the checkpoints of \
+                 the group being solved) and run the same command again: the group starts over",
+                group.join("seed.zck").display(),
+                group.display()
+            )
+        );
+        std::fs::remove_dir_all(&group).unwrap();
+        assert_eq!(j.run(&mut |_| {}).unwrap().written.len(), 2);
+    }
+
     /// `--max-memory` is kept, not only compared with the estimate: the process itself counts,
     /// and out of core the least resident budget of the state too, so a limit below that is
     /// refused and one at it is taken (in memory, or out of core with that budget).

@@ -59,7 +59,7 @@ pub enum ProbeError {
     #[error(transparent)]
     Syzygy(#[from] SyzygyError),
     /// No table of either kind holds this position.
-    #[error("no table for {material} ({pieces} pieces) in {place}: neither zermelo's ({material}.zct, .zdz; `zermelo tb gen {material}` writes them) nor Syzygy's ({syzygy}.rtbw, .rtbz)")]
+    #[error("no table for {material} ({pieces} pieces) in {place}: neither zermelo's ({}) nor Syzygy's ({syzygy}.rtbw, .rtbz)", zermelo_files(material, *pieces))]
     NoTable {
         /// The material (canonical).
         material: Material,
@@ -70,6 +70,16 @@ pub enum ProbeError {
         /// Where they were looked for.
         place: String,
     },
+}
+
+/// How [`ProbeError::NoTable`] names zermelo's files of `material`: with the command that
+/// writes them where `tb gen` can, and past [`MAX_PIECES`] without it.
+fn zermelo_files(material: &Material, pieces: usize) -> String {
+    if pieces <= MAX_PIECES {
+        format!("{material}.zct, .zdz; `zermelo tb gen {material}` writes them")
+    } else {
+        format!("which hold at most {MAX_PIECES} pieces")
+    }
 }
 
 /// One legal move under the 50-move rule: what it leads to in both metrics.
