@@ -605,6 +605,24 @@ fn loopy_sums_add_the_components_values() {
         (&json!("draw"), &json!("win"))
     );
     assert!(v["positions"].is_null(), "{v}");
+    // A product graph (279,841 positions) past --max-memory is not built: the same outcome,
+    // from the sides.
+    let at = [
+        "cgt",
+        "sum",
+        "sided.txt",
+        "--at",
+        "0,0,0,0",
+        "--format",
+        "json",
+    ];
+    let built = ok_json(&dir, &at);
+    let limited = ok_json(&dir, &[&["--max-memory", "50M"][..], &at[..]].concat());
+    assert_eq!(built["positions"], 279841);
+    assert!(limited["positions"].is_null(), "{limited}");
+    for key in ["value", "left_first", "right_first"] {
+        assert_eq!(built[key], limited[key], "{key}");
+    }
     // A game past the positions whose sides are looked for (a chain of 5,000 `on` positions
     // padding `1 & 0`): `cgt value` and `cgt sum` print the outcome and the reason, exit 2.
     let mut text = String::from("5003 5002 3\n0 1\n1 2\n");

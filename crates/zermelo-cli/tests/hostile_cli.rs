@@ -127,6 +127,47 @@ fn max_memory_holds_for_json_stdin_and_two_player() {
         .code(0);
 }
 
+/// Issue 44: a two-player file of 15 bytes declaring 30 million positions took 3.86 GB before
+/// `cgt value` stopped at `--max-memory 200M`; 100 million, 7.8 GB over 44 s. Refused now from
+/// the header, before anything is allocated (run under a 1.5 GiB address-space limit, which the
+/// old allocations broke), and 4,000,000,000 positions are named as such (they are 8e9 states,
+/// more than the 2^32 - 1 supported), not as "4000000000 nodes, more than 4294967295".
+#[test]
+fn two_player_headers_are_checked_against_the_memory_limit_first() {
+    let d = Dir::new();
+    d.write("m30.txt", "30000000 1 0\n0 0\n");
+    d.write("m100.txt", "100000000 0 0\n");
+    d.write("m4e9.txt", "4000000000 0 0\n");
+    for (args, file) in [
+        ("cgt value", "m30.txt --from 0"),
+        ("cgt value", "m100.txt --from 0"),
+        ("cgt sum", "m30.txt --at 0,0"),
+        ("cgt thermograph", "m30.txt --from 0"),
+    ] {
+        let r = d.shell(&format!(
+            "ulimit -v 1572864; \"$Z\" --max-memory 200M {args} {file}"
+        ));
+        r.code(3)
+            .says("but only 200 MiB is allowed by --max-memory");
+    }
+    d.run(&["cgt", "value", "m4e9.txt", "--from", "0"])
+        .code(3)
+        .says("4000000000 positions need twice as many states")
+        .says("at most 2147483647 positions");
+    // Within the limit, the same kind of file is valued.
+    d.write("m1.txt", "1000000 1 0\n0 0\n");
+    d.run(&[
+        "--max-memory",
+        "1G",
+        "cgt",
+        "value",
+        "m1.txt",
+        "--from",
+        "0",
+    ])
+    .code(0);
+}
+
 #[test]
 fn absurd_max_memory_values_are_refused() {
     let d = Dir::new();

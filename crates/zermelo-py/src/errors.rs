@@ -5,7 +5,7 @@
 //! | `io::ParseError` of kind `io` | `ReadError` | `OSError` |
 //! | `io::ParseError` of kind `syntax`, `out-of-range`, `truncated`, `inconsistent` | `ParseError` (`.source`, `.line`, `.kind`) | `ValueError` |
 //! | `io::ParseError` of kind `corrupt`, `chess::TableError`, `ProbeError::Rule` (a DTZ table of another rule) | `CorruptError` | `ParseError` |
-//! | `io::ParseError` of kind `too-big`, `GameError::TooManyPositions`, `GraphError::TooManyNodes`, `memory::Limit::check` | `TooBig` | - |
+//! | `io::ParseError` of kind `too-big`, `GameError::TooManyPositions`, `GraphError::TooManyNodes`, `GraphError::TooManyPositions`, `memory::Limit::check` | `TooBig` | - |
 //! | `GraphError`, `RulesError`, `ArenaError` | `GraphError` | `ValueError` |
 //! | `solve::Cycle` (Grundy values of a cyclic graph) | `CycleError` (`.cycle`) | `ValueError` |
 //! | `solve::Violation`, `parity::ParityViolation` | `VerifyError` (`.node`) | - |
@@ -111,7 +111,9 @@ pub fn too_big(message: String) -> PyErr {
 /// `GraphError`: too many nodes is `TooBig`, the rest `GraphError`.
 pub fn graph(e: GraphError) -> PyErr {
     match e {
-        GraphError::TooManyNodes(_) => raise(Class::TooBig, e.to_string(), Vec::new()),
+        GraphError::TooManyNodes(_) | GraphError::TooManyPositions(_) => {
+            raise(Class::TooBig, e.to_string(), Vec::new())
+        }
         _ => raise(Class::GraphError, e.to_string(), Vec::new()),
     }
 }

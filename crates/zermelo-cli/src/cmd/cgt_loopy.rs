@@ -144,21 +144,63 @@ pub fn sum(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Report> {
         Err(why) => Err(why),
     };
     let starts: Vec<u32> = at.iter().map(|&p| p as u32).collect();
-    let (outcome, positions) = match g.sum(&starts, MAX_SUM_POSITIONS) {
+    let product = product_memory(&g, &starts, name).and_then(|()| {
+        g.sum(&starts, MAX_SUM_POSITIONS).map_err(|e| match e {
+            CgtError::TooBig(m) => Failure::TooBig(format!("{name}: {m}")),
+            e => Failure::input(format!("{name}: {e}")),
+        })
+    });
+    let (outcome, positions) = match product {
         Ok(product) => (product.outcomes()[0], Some(product.node_count())),
-        Err(CgtError::TooBig(m)) => match &value {
+        Err(Failure::TooBig(m)) => match &value {
             Ok(s) => (
                 s.outcome()
                     .map_err(|e| crate::limits::cgt_too_big(name, e))?,
                 None,
             ),
-            Err(why) => return Err(Failure::TooBig(format!("{name}: {m}; the value: {why}"))),
+            Err(why) => return Err(Failure::TooBig(format!("{m}; the value: {why}"))),
         },
-        Err(e) => return Err(Failure::input(format!("{name}: {e}"))),
+        Err(e) => return Err(e),
     };
     let mut json = json!({ "at": at, "components": components, "positions": positions });
     let missing = describe(&value, outcome, &mut json, &mut lines);
     Ok(report(json, lines, "the sum", missing))
+}
+
+/// Refuses (exit 3) a product graph of the components at `starts` whose positions (at most the
+/// product of the components' sizes) and moves would not fit the memory limit, before it is
+/// built; the sum's outcome then comes from its value.
+fn product_memory(g: &LoopyGraph, starts: &[u32], name: &str) -> CliResult {
+    let parts: Vec<(u64, u64)> = starts
+        .iter()
+        .map(|&s| {
+            let nodes = g.reachable(&[s]);
+            let moves: usize = nodes
+                .iter()
+                .map(|&v| g.left(v).len() + g.right(v).len())
+                .sum();
+            (nodes.len() as u64, moves as u64)
+        })
+        .collect();
+    let positions = parts
+        .iter()
+        .fold(1u64, |a, &(n, _)| a.saturating_mul(n.max(1)));
+    // A tuple's moves are its parts' moves: part i's moves times the other parts' positions.
+    let moves = parts.iter().fold(0u64, |a, &(n, m)| {
+        a.saturating_add(m.saturating_mul(positions / n.max(1)))
+    });
+    // The product graph (as a loopy graph and a table of tuples), then its outcomes, beside
+    // the file's graphs, still held.
+    let held = (0..g.node_count() as u32)
+        .map(|v| (g.left(v).len() + g.right(v).len()) as u64)
+        .sum();
+    let held = zermelo_cgt::two_player_estimate(g.node_count() as u64, held, 0).graph;
+    let mut estimate = zermelo_cgt::two_player_estimate(positions, moves, 0);
+    estimate.graph = estimate
+        .graph
+        .saturating_add(positions.saturating_mul(8))
+        .saturating_add(held);
+    crate::limits::check_memory(&format!("{name}: the product graph"), estimate)
 }
 
 /// `cgt show` of a game written in the loopy notation.

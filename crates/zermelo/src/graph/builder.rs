@@ -13,6 +13,14 @@ pub enum GraphError {
     /// The declared node count is larger than [`MAX_NODES`].
     #[error("{0} nodes is more than the supported maximum of {MAX_NODES}")]
     TooManyNodes(u64),
+    /// A two-player game declares more positions than [`MAX_NODES`] states hold (two states a
+    /// position: one for each player to move).
+    #[error(
+        "{0} positions need twice as many states (one for each player to move), more than the \
+         supported maximum of {MAX_NODES} states: at most {max} positions",
+        max = MAX_NODES / 2
+    )]
+    TooManyPositions(u64),
     /// An edge endpoint is not a node of the graph.
     #[error("node {node} is out of range: the graph has {nodes} nodes (ids 0..{nodes})")]
     NodeOutOfRange {

@@ -37,8 +37,8 @@ impl TwoPlayerGraph {
     pub(crate) fn builder(positions: u64) -> Result<GraphBuilder, GraphError> {
         let states = positions
             .checked_mul(2)
-            .ok_or(GraphError::TooManyNodes(u64::MAX))?;
-        GraphBuilder::new(states).map_err(|_| GraphError::TooManyNodes(positions))
+            .ok_or(GraphError::TooManyPositions(positions))?;
+        GraphBuilder::new(states).map_err(|_| GraphError::TooManyPositions(positions))
     }
 
     /// Adds a move of `player` from position `u` to position `v`.

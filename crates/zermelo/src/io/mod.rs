@@ -133,7 +133,8 @@ impl ParseError {
 /// [`ErrorKind::TooBig`], everything else [`ErrorKind::OutOfRange`].
 pub fn graph_error(e: ParseError, cause: &crate::graph::GraphError) -> ParseError {
     match cause {
-        crate::graph::GraphError::TooManyNodes(_) => e.with_kind(ErrorKind::TooBig),
+        crate::graph::GraphError::TooManyNodes(_)
+        | crate::graph::GraphError::TooManyPositions(_) => e.with_kind(ErrorKind::TooBig),
         _ => e.with_kind(ErrorKind::OutOfRange),
     }
 }
