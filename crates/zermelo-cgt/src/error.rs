@@ -11,9 +11,10 @@ pub enum CgtError {
         "a number in this game needs more than {MAX_BITS} bits or a denominator above 2^{MAX_EXP}"
     )]
     NumberTooLarge,
-    /// The game graph has a cycle, so the game is not short.
+    /// The game graph has a cycle, so the game is not short (its values: [`crate::loopy`]).
     #[error(
-        "the positions have a cycle ({0}); canonical values exist only for finite (acyclic) games"
+        "the positions have a cycle ({0}); canonical forms are of short (acyclic) games: a \
+         loopy position has a simplest form or sides (`loopy`)"
     )]
     Cycle(zermelo::solve::Cycle),
     /// A position id out of range.

@@ -1,8 +1,9 @@
 //! # zermelo-cgt
 //!
 //! Combinatorial game theory for partizan games: Conway values of short games in canonical
-//! form, their sums, negatives, comparison and outcome classes, read and written in CGSuite's
-//! notation. It is for the questions retrograde analysis cannot answer alone: not only who wins
+//! form, their sums, negatives, comparison, outcome classes and thermographs, read and written
+//! in CGSuite's notation; and loopy games ([`loopy`]): outcomes with draws, simplest forms of
+//! stoppers, the sides of other games, their sums. It is for the questions retrograde analysis cannot answer alone: not only who wins
 //! a game, but what it is worth in a sum of games. Every value of a game graph
 //! ([`graph_values`]) is checked in the tests against retrograde analysis of the product graph,
 //! the core crate `zermelo`'s solver.

@@ -112,8 +112,9 @@ enum Command {
     /// Parity games (PGSolver format) and reachability / safety / Büchi / co-Büchi objectives:
     /// solve to `paritysol` or JSON; `parity verify FILE SOLUTION` checks a certificate.
     Parity(cmd::parity::ParityArgs),
-    /// Conway values of short partizan games: `cgt value FILE --from NODE`, `cgt sum FILE --at
-    /// A,B`, `cgt show VALUE` (CGSuite notation; two-player files, player 0 = Left).
+    /// Values of partizan games, short (canonical forms) and loopy (simplest forms, sides):
+    /// `cgt value FILE --from NODE`, `cgt sum FILE --at A,B`, `cgt show VALUE`, `cgt
+    /// thermograph` (CGSuite notation; two-player files, player 0 = Left).
     Cgt(cmd::cgt::CgtArgs),
     /// Reactive synthesis from SYNTCOMP's extended HOA: REALIZABLE (exit 10) or UNREALIZABLE
     /// (exit 20), the controller as AIGER (`-o c.aag`); `synth verify SPEC CIRCUIT` checks a

@@ -340,6 +340,46 @@ fn games_past_the_memory_limit_exit_3() {
 
 /// `cgt thermograph`: the lines, the JSON walls (exact points), the picture, a file position,
 /// and its errors; `cgt show --atomic-weight`.
+/// Issue 44: the help and the errors say what the commands do now that loopy values are
+/// computed: no "short partizan games" only, no "canonical value" of a loopy position, no "at
+/// most 64 edges" for Hackenbush pictures of any size; a thermograph of a loopy position says
+/// thermographs are of short games and names the cycle below it.
+#[test]
+fn help_and_errors_say_what_the_commands_do() {
+    let dir = TempDir::new().unwrap();
+    let help = |args: &[&str]| {
+        let r = run(&dir, args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        r.stdout
+    };
+    let top = help(&["--help"]);
+    let cgt = help(&["cgt", "--help"]);
+    let hackenbush = help(&["game", "hackenbush", "--help"]);
+    for (text, stale) in [
+        (&top, "short partizan games"),
+        (&cgt, "canonical value of a position"),
+        (&hackenbush, "at most 64 edges"),
+    ] {
+        assert!(!text.contains(stale), "{stale}: {text}");
+    }
+    assert!(
+        top.contains("loopy") && cgt.contains("loopy"),
+        "{top}\n{cgt}"
+    );
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/partizan.txt");
+    let r = run(&dir, &["cgt", "thermograph", example, "--from", "0"]);
+    assert_eq!(r.code, 2);
+    for part in [
+        "position 0 is loopy",
+        "(1 -> 1)",
+        "thermographs are of short games",
+        "zermelo cgt value",
+    ] {
+        assert!(r.stderr.contains(part), "{part}: {}", r.stderr);
+    }
+    assert!(!r.stderr.contains("canonical values exist"), "{}", r.stderr);
+}
+
 #[test]
 fn thermographs_and_atomic_weights() {
     let dir = TempDir::new().unwrap();

@@ -1,4 +1,5 @@
-//! `zermelo cgt`: Conway values of short partizan games (canonical forms, CGSuite notation).
+//! `zermelo cgt`: values of partizan games in CGSuite notation: canonical forms of short games,
+//! simplest forms and sides of loopy ones (cgt_loopy.rs).
 //!
 //! `cgt value FILE --from NODE` and `cgt sum FILE --at A,B,...` read the two-player format
 //! (`n m0 m1`; player 0 is Left, player 1 Right); `cgt show VALUE` evaluates a value written in
@@ -43,9 +44,11 @@ enum Format {
 
 #[derive(Debug, Subcommand)]
 enum Which {
-    /// The canonical value of a position of a two-player file (`n m0 m1`, player 0 = Left).
+    /// The value of a position of a two-player file (`n m0 m1`, player 0 = Left): its canonical
+    /// form, or for a loopy position its simplest form or sides, and who wins (draws included).
     Value(ValueArgs),
-    /// The value of the sum of positions of a two-player file: who wins it.
+    /// The value of the sum of positions of a two-player file (each valued alone, the values
+    /// added) and who wins it.
     Sum(SumArgs),
     /// Evaluate a value in CGSuite notation, e.g. `"^ + *"` or `"{3||2|0}"`.
     Show(ShowArgs),

@@ -45,13 +45,6 @@ pub fn positions(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Vec
         .collect()
 }
 
-/// The values of the positions `at` of a two-player file, and the file's name.
-pub fn load_values(file: &Path, at: &[u64]) -> CliResult<(String, Vec<Value>)> {
-    let (name, game) = load_game(file)?;
-    let picked = short_values(&name, &game, at)?;
-    Ok((name, picked))
-}
-
 /// The canonical values of the positions `at` (acyclic below them).
 pub fn short_values(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<Vec<Value>> {
     let starts = positions(name, game, at)?;
@@ -67,8 +60,9 @@ pub fn short_values(name: &str, game: &TwoPlayerGraph, at: &[u64]) -> CliResult<
 pub fn failure(name: &str, e: CgtError) -> Failure {
     match e {
         CgtError::Cycle(cycle) => Failure::input(format!(
-            "{name}: the positions have a cycle ({cycle}); canonical values exist only for \
-             finite (acyclic) games: for who wins, use `zermelo solve --input two-player {name}`"
+            "{name}: the positions have a cycle ({cycle}); canonical forms are of short \
+             (acyclic) games: `zermelo cgt value {name} --from NODE` gives a loopy position's \
+             value"
         )),
         CgtError::TooBig(_) | CgtError::NumberTooLarge => crate::limits::cgt_too_big(name, e),
         e => Failure::input(format!("{name}: {e}")),

@@ -7,10 +7,10 @@ use std::path::Path;
 
 use clap::Args;
 use serde_json::{json, Value as Json};
-use zermelo_cgt::{Dyadic, Thermograph, Trajectory, Value};
+use zermelo_cgt::{CgtError, Dyadic, Thermograph, Trajectory, Value};
 
-use super::cgt_load::{failure, load_values, parse_value};
-use crate::error::CliResult;
+use super::cgt_load::{failure, load_game, parse_value, positions};
+use crate::error::{CliResult, Failure};
 use crate::shown::Report;
 
 /// Arguments of `zermelo cgt thermograph`.
@@ -39,8 +39,18 @@ pub enum Drawn {
 pub fn thermograph(a: ThermographArgs, svg: bool) -> CliResult<Drawn> {
     let (name, value, mut json) = match a.from {
         Some(p) => {
-            let (name, values) = load_values(Path::new(&a.value), &[p])?;
-            (name, values[0], json!({ "from": p }))
+            let (name, game) = load_game(Path::new(&a.value))?;
+            let start = positions(&name, &game, &[p])?[0];
+            let values = zermelo_cgt::graph_values(&game, &[start]).map_err(|e| match e {
+                CgtError::Cycle(cycle) => Failure::input(format!(
+                    "{name}: position {p} is loopy: a cycle of positions lies below it \
+                     ({cycle}); thermographs are of short games (no cycle below them): for its \
+                     value, `zermelo cgt value {name} --from {p}`"
+                )),
+                e => failure(&name, e),
+            })?;
+            let v = values[start as usize].expect("the start is valued");
+            (name, v, json!({ "from": p }))
         }
         None => {
             let v = parse_value(&a.value, a.max_work)?;

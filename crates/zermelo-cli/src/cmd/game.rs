@@ -37,11 +37,12 @@ enum Which {
     /// Wythoff's game: take from one pile or the same from both (exact for u64 piles).
     Wythoff(classic::WythoffArgs),
     /// Hackenbush: Green on a forest given as a parent list (colon principle); Blue-Red(-Green)
-    /// with --colours or --edges (Conway value).
+    /// with --colours or --edges (canonical form, or the sum of the parts' when too long).
     Hackenbush(classic::HackenbushArgs),
     /// Domineering on a board with holes (Left vertical, Right horizontal): Conway value.
     Domineering(partizan::DomineeringArgs),
-    /// Toads and Frogs on a strip (Left's toads move right, Right's frogs left): Conway value.
+    /// Toads and Frogs on a strip (Left's toads move right, Right's frogs left): Conway value;
+    /// with --backsliding (loopy) its simplest form or sides.
     ToadsFrogs(partizan::ToadsFrogsArgs),
     /// Fox and Geese (loopy; Left's geese move down, Right's fox any way): value in simplest
     /// form, as CGSuite gives it.

@@ -81,7 +81,9 @@ pub struct HackenbushArgs {
     )]
     colours: Option<String>,
     /// Blue-Red-Green Hackenbush on a rooted graph: edges `u-v:c` (vertex 0 is the ground),
-    /// e.g. `--edges 0-1:b,1-2:r,0-2:g` (at most 64 edges).
+    /// e.g. `--edges 0-1:b,1-2:r,0-2:g`. Any number of edges (up to 2^24): the parts meeting
+    /// only at the ground are valued alone, each green part or Blue-Red tree at any size, any
+    /// other part searched up to 64 edges.
     #[arg(long, conflicts_with = "parents", value_name = "U-V:C,...")]
     edges: Option<String>,
 }
