@@ -33,4 +33,11 @@ VIRTUAL_ENV="$PWD/$venv" "$venv/bin/maturin" develop --profile pytest --locked -
 (cd crates/zermelo-py && "../../$py" -m mypy --strict python/zermelo tests ../../examples/python)
 # The stubs against the built module: every name, signature and class of zermelo._native.
 "$py" -m mypy.stubtest zermelo._native
+# The 6-piece table that the Rust suite's test generates (serve_cli.rs) serves the Python
+# test of a 6-piece table too (tests/test_chess_six.py); without it that test generates one.
+six=${CARGO_TARGET_DIR:-target}/tmp/six-piece
+if [ -z "${ZERMELO_SIX_PIECE_TABLES:-}" ] && [ -f "$six/KQQQQvK.zdz" ]; then
+    ZERMELO_SIX_PIECE_TABLES=$(cd "$six" && pwd)
+    export ZERMELO_SIX_PIECE_TABLES
+fi
 "$py" -m pytest -q --doctest-modules crates/zermelo-py/tests crates/zermelo-py/python/zermelo "$@"

@@ -116,4 +116,4 @@ pub use syzygy::{export_syzygy, ExportError, SyzygyDtz, SyzygyError, SyzygyExpor
 pub use table::{Codec, Longest, Metric, Stats, Table, TableError, Wdl50Stats, WriteOptions};
 pub use unmove::Unmove;
 pub use value::Value;
-pub use verify::{verify, verify_dtz, Mismatch};
+pub use verify::{verify, verify_dtz, verify_with, Coverage, Mismatch};

@@ -843,7 +843,7 @@ impl Table {
     }
 
     /// Copies the entries' bytes from index `first` on into `out`.
-    fn read_entries(&self, first: u64, out: &mut [u8]) -> Result<(), TableError> {
+    pub(crate) fn read_entries(&self, first: u64, out: &mut [u8]) -> Result<(), TableError> {
         let w = self.metric.width();
         match &self.storage {
             Storage::Entries(v) => {

@@ -474,12 +474,18 @@ fn serves_syzygy_files_and_survives_a_damaged_one() {
 /// A 6-piece table (KQQQQvK, 515 million indices, made with the 3-5-piece tables it needs)
 /// through every reader: `tb stats` (Syzygy's published longest DTZ: 5 plies with white to
 /// move, 6 with black; white never fails to win), `tb probe`, `tb line` and the server's
-/// `/standard` and `/api/tb` (one answer, as for 5 pieces).
+/// `/standard` and `/api/tb` (one answer, as for 5 pieces), and `tb verify`'s certificate
+/// rules. The tables are left in `target/tmp/six-piece` for the Python test of a 6-piece table
+/// (crates/zermelo-py/tests/test_chess_six.py, which scripts/python-tests.sh points there).
 #[cfg(unix)]
 #[test]
 fn six_piece_tables_are_probed_counted_and_served() {
-    let dir = tempfile::tempdir().unwrap();
-    let t = dir.path().to_str().unwrap();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("six-piece");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    let t = dir.to_str().unwrap();
     let zermelo = || Command::new(env!("CARGO_BIN_EXE_zermelo"));
     let gen = zermelo()
         .args(["-q", "tb", "gen", "KQQQQvK", "--tables", t])
@@ -535,4 +541,19 @@ fn six_piece_tables_are_probed_counted_and_served() {
         serde_json::from_str(api.split("\r\n\r\n").nth(1).unwrap()).unwrap();
     assert_eq!(api["outcome"], "win", "{api}");
     stop_with(child, "-TERM");
+    // Every table in the directory (the 6-piece one and the 3-5-piece ones it captures into)
+    // against the certificate rules, on 100,000 indices drawn across each (every index of
+    // the 6-piece table takes CPU-minutes: docs/benchmarks/chess.md).
+    let verify = zermelo()
+        .args(["-q", "tb", "verify", t, "--sample", "100000", "--tables", t])
+        .output()
+        .unwrap();
+    assert!(verify.status.success(), "{verify:?}");
+    let text = String::from_utf8_lossy(&verify.stdout);
+    for table in ["KQQQQvK", "KQQQQvK DTZ"] {
+        let line = format!("{table}: ok (100000 of 515448780 indices checked)");
+        assert!(text.contains(&line), "{text}");
+    }
+    assert!(text.contains("KQvK: ok\n"), "{text}");
+    assert!(text.contains("4 tables verified"), "{text}");
 }

@@ -160,6 +160,30 @@ fn tb_commands_on_krk() {
         .success()
         .stdout(contains("KRvK: ok"))
         .stdout(contains("KRvK DTZ: ok"));
+    // A spot check: 1,000 indices drawn across each table.
+    let size = zermelo_chess::Indexer::new(&"KRvK".parse().unwrap()).size();
+    zermelo()
+        .args(["tb", "verify", t, "--sample", "1000", "--seed", "9"])
+        .assert()
+        .success()
+        .stdout(contains(format!(
+            "KRvK: ok (1000 of {size} indices checked)"
+        )))
+        .stdout(contains(format!(
+            "KRvK DTZ: ok (1000 of {size} indices checked)"
+        )));
+    for bad in [
+        vec!["--sample", "0"],
+        vec!["--sample", "-5"],
+        vec!["--seed", "3"],
+        vec!["--sample", "10", "--against", t],
+    ] {
+        zermelo()
+            .args(["tb", "verify", t])
+            .args(&bad)
+            .assert()
+            .code(2);
+    }
 }
 
 #[test]

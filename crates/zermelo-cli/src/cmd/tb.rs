@@ -6,9 +6,10 @@ use clap::{Args, Subcommand};
 use zermelo::Outcome;
 use zermelo_chess::dtz::{syzygy_dtz, DEFAULT_RULE};
 use zermelo_chess::{
-    verify, verify_dtz, Answer, Category, Dtz, FenError, Folder, GenError, Generating,
-    GenerationJob, JobError, JobEvent, Longest, Lookahead, Material, Metric, Position, ProbeError,
-    Stats, Table, Tablebase, Targets, Value, Wdl50, Wdl50Stats, WrittenTable, MAX_PIECES,
+    verify_with, Answer, Category, Coverage, Dtz, FenError, Folder, GenError, Generating,
+    GenerationJob, Indexer, JobError, JobEvent, Longest, Lookahead, Material, Metric, Position,
+    ProbeError, Stats, Table, Tablebase, Targets, Value, Wdl50, Wdl50Stats, WrittenTable,
+    MAX_PIECES,
 };
 
 use zermelo::game::compact::CompactError;
@@ -180,6 +181,14 @@ struct VerifyArgs {
     /// counts; exit 1 on a difference, 2 on a missing or unusable table.
     #[arg(long, value_name = "DIR")]
     against: Option<PathBuf>,
+    /// Check N positions of each table instead of every one: one index drawn at random in
+    /// each of N equal stretches of the table's index (a spot check of a 6-piece table in
+    /// seconds, where checking every index takes CPU-hours). Not with --against.
+    #[arg(long, value_name = "N", conflicts_with = "against", value_parser = clap::value_parser!(u64).range(1..))]
+    sample: Option<u64>,
+    /// The seed of --sample's draw (the same seed checks the same positions).
+    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sample")]
+    seed: u64,
     #[command(flatten)]
     tables: TablesArg,
     #[command(flatten)]
@@ -936,9 +945,6 @@ fn longest_line(longest: Option<Longest>, value: fn(u32) -> Value) -> String {
     }
 }
 
-/// `verify` or `verify_dtz`.
-type Checker = fn(&Material, &Tablebase) -> Result<Option<zermelo_chess::Mismatch>, ProbeError>;
-
 fn verify_dir(args: VerifyArgs) -> CliResult {
     if let Some(syzygy) = &args.against {
         return super::tb_verify::against(syzygy, &args.tables.tables, &args.items);
@@ -955,22 +961,37 @@ fn verify_dir(args: VerifyArgs) -> CliResult {
     };
     let materials = table_files(&dir)?;
     let tb = Tablebase::open(&dir).with_rule(args.rule.rule);
+    let coverage = match args.sample {
+        Some(count) => Coverage::Sample {
+            count,
+            seed: args.seed,
+        },
+        None => Coverage::All,
+    };
     let mut bad = Vec::new();
     for m in Material::generation_order(&materials) {
         if !materials.contains(&m) {
             continue;
         }
-        let checks: [(&str, bool, Checker); 2] = [
-            ("", tb.has(&m), verify),
-            (" DTZ", tb.has_dtz(&m), verify_dtz),
+        let checks = [
+            ("", tb.has(&m), Metric::Dtm),
+            (" DTZ", tb.has_dtz(&m), Metric::Dtz { rule: tb.rule() }),
         ];
         // A material counts once however many of its tables fail.
         let mut failed = false;
-        for (label, present, check) in checks {
+        for (label, present, metric) in checks {
             if !present {
                 continue;
             }
-            match check(&m, &tb) {
+            let size = Indexer::new(&m).size();
+            let covered = coverage.indices(size);
+            let bar = Progress::global().count(&format!("{m}{label}"), covered);
+            let result = verify_with(&m, &tb, metric, coverage, bar.counter());
+            bar.finish();
+            match result {
+                Ok(None) if covered < size => {
+                    crate::say!("{m}{label}: ok ({covered} of {size} indices checked)")
+                }
                 Ok(None) => crate::say!("{m}{label}: ok"),
                 Ok(Some(x)) => {
                     crate::say!(
