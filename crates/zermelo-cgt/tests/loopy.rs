@@ -262,27 +262,66 @@ fn printing_and_reading_give_back_the_simplest_form() {
     }
 }
 
-/// CGSuite's `CanonicalStopperTestCase` (input, its output, its follower count), named nodes
-/// written `a:{...}`; *Winning Ways* ch. 11 and Siegel ch. VI for the rest.
+/// CGSuite's own canonical-stopper test rows: the input, CGSuite's printed simplest form and its
+/// follower count, from `lib/core/src/test/scala/org/cgsuite/lang/CanonicalStopperTestCase.scala`
+/// in CGSuite's repository (github.com/aaron-siegel/cgsuite). CGSuite's `begin uponth :=
+/// {0||0|0,pass}; ... end` is written out, and zermelo names a node `a:{...}` where CGSuite
+/// writes `a{...}` (both are read). Rows of CGSuite's printed as `Tiny(..)` or `Miny(..)` are not
+/// here: zermelo prints those games in braces.
+const CGSUITE_STOPPERS: &[(&str, &str, usize)] = &[
+    ("on", "on", 1),
+    ("off", "off", 1),
+    ("over", "over", 2),
+    ("{pass|3/2}", "3/2under", 5),
+    ("{-1/4+*|pass}", "-1/4v[on]", 6),
+    ("{0|{0||0|0,pass}||-{0||0|0,pass}}", "{0|^<on>||v<on>}", 7),
+    ("a{0||||0|||a|*||*}", "a:{0||||0|||a|*||*}", 6),
+    (
+        "{0|{0||||-1|||-1+*,a{0||0|a|||-1+*||||-1+*}||-2|b{-2,{-1,-1+*||-1+*|b|||-2}|-2}}}",
+        "{0|{0||||-1|||-1*,a:{0||0|a|||-1*||||-1*}||-2|b:{-2,{-1,-1*||-1*|b|||-2}|-2}}}",
+        17,
+    ),
+    // Grenville's unstable game.
+    (
+        "a{0|{0||||0,*2|||a|0||0}||0}",
+        "a:{0|{0||||0,*2|||a|0||0}||0}",
+        9,
+    ),
+];
+
+/// CGSuite's rows, then *Winning Ways* ch. 11 and Siegel ch. VI. `pass` is the game at the
+/// nearest bars, as in CGSuite: `{0||0|0,pass}` is uponth (`^<on>`), not `^`.
 #[test]
 fn published_values() {
+    for &(input, printed, followers) in CGSUITE_STOPPERS {
+        let s = stopper(input);
+        assert_eq!(s.to_string(), printed, "{input}");
+        assert_eq!(s.node_count(), followers, "{input}");
+        assert_eq!(stopper(printed).to_string(), printed, "{input}");
+    }
     for (input, printed, followers) in [
-        ("on", "on", 1),
-        ("off", "off", 1),
-        ("over", "over", 2),
-        ("{pass|3/2}", "3/2under", 5),
         ("{0|pass}", "over", 2),
         ("{pass|0}", "under", 2),
-        ("{pass|*}", "upon", 3),
+        // upon = {pass|*} = ^[on]; the followers of CGSuite's uponth row.
+        ("{pass|*}", "^[on]", 3),
+        ("upon", "^[on]", 3),
+        ("{0||0|0,pass}", "^<on>", 3),
+        ("{0|0,pass}", "v[on]*", 2),
+        ("{0,pass|0}", "^[on]*", 2),
+        ("{0|{0||0|0,pass}}", "{0|^<on>}", 4),
+        // The same game with the inner game braced: `pass` is still the inner game.
+        ("{0|{0|{0|0,pass}}}", "{0|^<on>}", 4),
+        ("{pass|1*2}", "1^[on]*3", 5),
+        ("{1,1*,1*2||1*2|pass}", "1^<on>*2", 6),
+        // `pass` at the outer bars: `{0|pass||0}` is `{over|0}`; `{0,pass||0|0}` is
+        // `{0,pass|*}`, whose 0 is dominated by the pass (upon > 0).
+        ("{0|pass||0}", "{over|0}", 3),
+        ("{0,pass||0|0}", "^[on]", 3),
     ] {
         let s = stopper(input);
         assert_eq!(s.to_string(), printed, "{input}");
         assert_eq!(s.node_count(), followers, "{input}");
     }
-    // CGSuite: a{0||||0|||a|*||*} is its own simplest form.
-    let s = stopper("a:{0||||0|||a|*||*}");
-    let again = stopper(&s.to_string());
-    assert_eq!(again.node_count(), s.node_count());
     // Idempotents (Siegel VI.? / CGSuite's IsIdempotent): on, off, over; not 3/2under.
     assert!(holds("on + on == on") && holds("off + off == off") && holds("over + over == over"));
     assert!(!holds("3/2under + 3/2under == 3/2under"));
@@ -307,6 +346,19 @@ fn published_values() {
     );
 }
 
+/// Parentheses group parts of a loopy expression as of a short one.
+#[test]
+fn parentheses_group_loopy_parts() {
+    assert_eq!(stopper("(on + *) + ^").to_string(), "on");
+    assert_eq!(stopper("-(over + 1)").to_string(), "-1under");
+    assert_eq!(
+        stopper("+-(5over)").to_string(),
+        stopper("+-{5|pass}").to_string()
+    );
+    assert_eq!(stopper("{(1 + over)|0}").to_string(), "{1over|0}");
+    assert!(holds("(1 & 0) + 1 == 2 & 1") && holds("(over + over) == over"));
+}
+
 #[test]
 fn malformed_loopy_text_is_an_error_with_a_column() {
     for (text, column) in [
@@ -319,6 +371,14 @@ fn malformed_loopy_text_is_an_error_with_a_column() {
         ("dud & off", 1),
         ("0 & 1", 3),
         ("{0|1|2}", 5),
+        // `pass` is an option by itself, never a part of a sum.
+        ("{0|pass+1}", 4),
+        ("-pass", 2),
+        // An unbalanced parenthesis is the column.
+        ("(on + *", 1),
+        ("{0|(over}", 4),
+        ("on + *)", 7),
+        ("(1 & 0) & 0", 1),
     ] {
         let e = parse_loopy(text).unwrap_err();
         assert_eq!(e.column, column, "{text}: {e}");
@@ -330,9 +390,9 @@ fn malformed_loopy_text_is_an_error_with_a_column() {
 #[test]
 fn random_loopy_strings_parse_or_fail_cleanly() {
     let words = [
-        "on", "off", "over", "under", "upon", "dud", "pass", "a", "a:", "b:", "b",
+        "on", "off", "over", "under", "upon", "dud", "pass", "a", "a:", "b:", "b", "^[on]", "v<on>",
     ];
-    let symbols: Vec<char> = "012*^v{}|,+- ".chars().collect();
+    let symbols: Vec<char> = "012*^v{}|,+- ()".chars().collect();
     let mut rng = SplitMix64::new(45);
     let mut stoppers = 0;
     for _ in 0..8_000 {
