@@ -266,8 +266,7 @@ fn printing_and_reading_give_back_the_simplest_form() {
 /// follower count, from `lib/core/src/test/scala/org/cgsuite/lang/CanonicalStopperTestCase.scala`
 /// in CGSuite's repository (github.com/aaron-siegel/cgsuite). CGSuite's `begin uponth :=
 /// {0||0|0,pass}; ... end` is written out, and zermelo names a node `a:{...}` where CGSuite
-/// writes `a{...}` (both are read). Rows of CGSuite's printed as `Tiny(..)` or `Miny(..)` are not
-/// here: zermelo prints those games in braces.
+/// writes `a{...}` (both are read).
 const CGSUITE_STOPPERS: &[(&str, &str, usize)] = &[
     ("on", "on", 1),
     ("off", "off", 1),
@@ -275,6 +274,11 @@ const CGSUITE_STOPPERS: &[(&str, &str, usize)] = &[
     ("{pass|3/2}", "3/2under", 5),
     ("{-1/4+*|pass}", "-1/4v[on]", 6),
     ("{0|{0||0|0,pass}||-{0||0|0,pass}}", "{0|^<on>||v<on>}", 7),
+    ("{0|||0||0|off}", "{0|Tiny(on)}", 5),
+    ("{on|0||0}", "Miny(on)", 4),
+    ("{0||0|under}", "Tiny(over)", 4),
+    ("+-{0|pass}", "+-over", 4),
+    ("+-{5|pass}", "+-(5over)", 14),
     ("a{0||||0|||a|*||*}", "a:{0||||0|||a|*||*}", 6),
     (
         "{0|{0||||-1|||-1+*,a{0||0|a|||-1+*||||-1+*}||-2|b{-2,{-1,-1+*||-1+*|b|||-2}|-2}}}",
@@ -317,6 +321,12 @@ fn published_values() {
         // `{0,pass|*}`, whose 0 is dominated by the pass (upon > 0).
         ("{0|pass||0}", "{over|0}", 3),
         ("{0,pass||0|0}", "^[on]", 3),
+        // Tiny and Miny translated by a number, and a subscript with its number.
+        ("1 + {0||0|off}", "1Tiny(on)", 5),
+        ("{-1+on|-1||-1}", "-1Miny(on)", 5),
+        ("Tiny({1|pass})", "Tiny(1over)", 5),
+        // A switch that is short after all: 1Tiny(on) reverses out.
+        ("+-(1Tiny(on))", "+-1", 4),
     ] {
         let s = stopper(input);
         assert_eq!(s.to_string(), printed, "{input}");
@@ -390,7 +400,8 @@ fn malformed_loopy_text_is_an_error_with_a_column() {
 #[test]
 fn random_loopy_strings_parse_or_fail_cleanly() {
     let words = [
-        "on", "off", "over", "under", "upon", "dud", "pass", "a", "a:", "b:", "b", "^[on]", "v<on>",
+        "on", "off", "over", "under", "upon", "dud", "pass", "a", "a:", "b:", "b", "^[on]",
+        "v<on>", "Tiny(", "Miny(",
     ];
     let symbols: Vec<char> = "012*^v{}|,+- ()".chars().collect();
     let mut rng = SplitMix64::new(45);

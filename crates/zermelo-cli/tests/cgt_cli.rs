@@ -570,8 +570,9 @@ fn loopy_positions_and_notation() {
 }
 
 /// `pass` is the game at the nearest bars, as in CGSuite (`{0||0|0,pass}` is uponth, printed
-/// `^<on>`, not `^`), upon's family prints as CGSuite's `^[on]`, and parentheses group parts of
-/// short and loopy expressions; an unbalanced one is the error's column (exit 2).
+/// `^<on>`, not `^`), stoppers print as CGSuite prints them (`^[on]`, `Tiny(on)`, `+-(5over)`)
+/// and read back, and parentheses group parts of short and loopy expressions; an unbalanced
+/// one is the error's column (exit 2).
 #[test]
 fn show_binds_pass_as_cgsuite_and_reads_parentheses() {
     let dir = TempDir::new().unwrap();
@@ -580,6 +581,8 @@ fn show_binds_pass_as_cgsuite_and_reads_parentheses() {
         ("{0|{0||0|0,pass}||-{0||0|0,pass}}", "{0|^<on>||v<on>}"),
         ("upon", "^[on]"),
         ("{-1/4+*|pass}", "-1/4v[on]"),
+        ("{0|||0||0|off}", "{0|Tiny(on)}"),
+        ("+-{5|pass}", "+-(5over)"),
         ("(on + *) + ^", "on"),
         ("-(over + 1)", "-1under"),
         ("-({1|*})", "{*|-1}"),

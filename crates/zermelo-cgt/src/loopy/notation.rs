@@ -1,13 +1,14 @@
 //! CGSuite's loopy notation: stoppers printed in their simplest form, and loopy expressions
 //! read.
 //!
-//! Printed: a follower with no cycle below it as its short value (`1/2`, `^*`, `{1|*}`); `on`
-//! (`{pass|}`), `off` (`{|pass}`), `over` (`{0|pass}`), `under` (`{pass|0}`), `xover`
-//! (`{x|pass}`) and `xunder` (`{pass|x}`) for a number `x`; upon's and uponth's families as
-//! CGSuite prints them (upon.rs: `upon = {pass|*}` is `^[on]`, `{0||0|0,pass}` is `^<on>`,
-//! `{-1/4*|pass}` is `-1/4v[on]`); anything else as `{L|R}` with CGSuite's slashes
-//! (`{on||0|-1/2}` is `{on|{0|-1/2}}`), where `pass` is the game at its own bars and a node
-//! met again below itself is named: `a:{0||a|*}`.
+//! Printed (print.rs): a follower with no cycle below it as its short value (`1/2`, `^*`,
+//! `{1|*}`); `on` (`{pass|}`), `off` (`{|pass}`), `over` (`{0|pass}`), `under` (`{pass|0}`),
+//! `xover` (`{x|pass}`) and `xunder` (`{pass|x}`) for a number `x`; switches `+-over`,
+//! `+-(5over)`; `Tiny(on)` (`{0||0|off}`) and `Miny(on)`, translated by a number; upon's and
+//! uponth's families as CGSuite prints them (upon.rs: `upon = {pass|*}` is `^[on]`,
+//! `{0||0|0,pass}` is `^<on>`, `{-1/4*|pass}` is `-1/4v[on]`); anything else as `{L|R}` with
+//! CGSuite's slashes (`{on||0|-1/2}` is `{on|{0|-1/2}}`), where `pass` is the game at its own
+//! bars and a node met again below itself is named: `a:{0||a|*}`.
 //!
 //! `pass` binds as in CGSuite, to the nearest bars, not to the braces: `{0||0|0,pass}` is
 //! `{0||a}` with `a = {0|0,a}` (each run of bars splits one game; CGSuite's grammar,
@@ -24,116 +25,13 @@
 //! `S & T`, small games whose sides are stoppers).
 
 use std::collections::HashMap;
-use std::fmt;
 
 use super::stopper::node_value;
 use super::upon::{UponForm, UPON_WORDS};
 use super::{LoopyGraph, Sides, Stopper};
 use crate::error::CgtError;
-use crate::notation::{ParseValueError, Shown};
+use crate::notation::ParseValueError;
 use crate::{Dyadic, Value};
-
-impl fmt::Display for Stopper {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let g = self.graph();
-        let mut p = Printer {
-            g,
-            values: HashMap::new(),
-            names: HashMap::new(),
-            named: 0,
-            stack: Vec::new(),
-        };
-        f.write_str(&p.node(0).braced())
-    }
-}
-
-struct Printer<'a> {
-    g: &'a LoopyGraph,
-    values: HashMap<u32, Option<Value>>,
-    names: HashMap<u32, String>,
-    named: usize,
-    stack: Vec<u32>,
-}
-
-impl Printer<'_> {
-    fn value(&mut self, v: u32) -> Option<Value> {
-        node_value(self.g, v, &mut self.values)
-    }
-
-    fn number(&mut self, v: u32) -> Option<Dyadic> {
-        self.value(v).and_then(Value::as_number)
-    }
-
-    /// `on`, `off`, `xover`, `xunder`, if the node is one.
-    fn special(&mut self, v: u32) -> Option<String> {
-        let (l, r) = (self.g.left(v).to_vec(), self.g.right(v).to_vec());
-        let pseudo = |x: Dyadic, what: &str| {
-            if x == Dyadic::ZERO {
-                what.to_string()
-            } else {
-                format!("{x}{what}")
-            }
-        };
-        match (l.as_slice(), r.as_slice()) {
-            ([a], []) if *a == v => Some("on".into()),
-            ([], [b]) if *b == v => Some("off".into()),
-            ([a], [b]) if *b == v && *a != v => self.number(*a).map(|x| pseudo(x, "over")),
-            ([a], [b]) if *a == v && *b != v => self.number(*b).map(|x| pseudo(x, "under")),
-            _ => None,
-        }
-    }
-
-    fn node(&mut self, v: u32) -> Shown {
-        if let Some(x) = self.value(v) {
-            return x.shown();
-        }
-        if let Some(s) = self.special(v) {
-            return Shown::atom(s);
-        }
-        let g = self.g;
-        if let Some(form) = UponForm::of(g, v, |w| self.value(w)) {
-            return Shown::atom(form.to_string());
-        }
-        if self.stack.contains(&v) {
-            if let Some(name) = self.names.get(&v) {
-                return Shown::atom(name.clone());
-            }
-            let name = name_of(self.named);
-            self.named += 1;
-            self.names.insert(v, name.clone());
-            return Shown::atom(name);
-        }
-        self.stack.push(v);
-        let mut sides = [Vec::new(), Vec::new()];
-        for (side, left) in [(0, true), (1, false)] {
-            for &w in self.g.options(v, left) {
-                let shown = if w == v {
-                    Shown::atom("pass".into())
-                } else {
-                    self.node(w)
-                };
-                sides[side].push(shown);
-            }
-        }
-        self.stack.pop();
-        let [l, r] = sides;
-        let body = Shown::options(l, r);
-        // `pass` is the game at its own bars, so a node with it needs no braces of its own.
-        match self.names.remove(&v) {
-            Some(name) => Shown::atom(format!("{name}:{}", body.braced())),
-            None => body,
-        }
-    }
-}
-
-/// `a`, `b`, ..., `z`, then `n27`, ... (never `v`, which is down).
-fn name_of(i: usize) -> String {
-    let letters: Vec<char> = ('a'..='z').filter(|&c| c != 'v').collect();
-    match letters.get(i) {
-        Some(c) => c.to_string(),
-        None => format!("n{}", i + 2),
-    }
-}
 
 /// A loopy expression read: a game (a node of a graph), a value given by its sides, or a
 /// comparison.
@@ -688,6 +586,7 @@ impl Parser {
             "under" => loopy(self, None, Some(Small::Zero)),
             "upon" => loopy(self, None, Some(Small::Star)),
             "dud" => loopy(self, None, None),
+            "Tiny" | "Miny" if self.peek() == Some('(') => return self.tiny(word == "Tiny", at),
             "pass" => {
                 return Err(self.error_at(
                     at,
@@ -769,7 +668,31 @@ impl Parser {
                 return self.add(node, pseudo, at);
             }
         }
+        // `xTiny(G)`, `xMiny(G)`: translated by the number.
+        for (word, tiny) in [("Tiny(", true), ("Miny(", false)] {
+            let rest: String = self.chars[self.pos..].iter().take(word.len()).collect();
+            if rest == word {
+                self.pos += word.len() - 1;
+                let t = self.tiny(tiny, at)?;
+                return self.add(node, t, at);
+            }
+        }
         Ok(node)
+    }
+
+    /// `Tiny(G) = {0||0|-G}` or `Miny(G) = {G|0||0}`, the word read (from `at`).
+    fn tiny(&mut self, tiny: bool, at: usize) -> Result<u32, ParseValueError> {
+        let t = self.operand()?;
+        let g = self.node(t)?;
+        let zero = Small::Zero.node(&mut self.g);
+        if tiny {
+            let minus = self.negate(g, at)?;
+            let r = self.braces_node(&[zero], &[minus]);
+            Ok(self.braces_node(&[zero], &[r]))
+        } else {
+            let l = self.braces_node(&[g], &[zero]);
+            Ok(self.braces_node(&[l], &[zero]))
+        }
     }
 
     /// `x^[on]*m`, `x^<on>*m` or their `v` negatives (upon.rs), the number `x` (from `at`)
@@ -942,7 +865,10 @@ impl Small {
 }
 
 fn is_keyword(w: &str) -> bool {
-    matches!(w, "on" | "off" | "over" | "under" | "upon" | "dud" | "pass")
+    matches!(
+        w,
+        "on" | "off" | "over" | "under" | "upon" | "dud" | "pass" | "Tiny" | "Miny"
+    )
 }
 
 #[cfg(test)]
