@@ -240,10 +240,15 @@ fn holds(text: &str) -> bool {
     }
 }
 
+/// 20,000 random stoppers printed and read back: the same value, as many positions, the same
+/// text; CGSuite's names (`^[on]`, `^<on>`, `Tiny`, `Miny`, `+-`) and `pass` among them.
 #[test]
 fn printing_and_reading_give_back_the_simplest_form() {
     let mut rng = SplitMix64::new(43);
-    for case in 0..600 {
+    // CGSuite's names met on the way: each must round-trip at least once.
+    let names = ["^[on]", "v[on]", "<on>", "Tiny(", "Miny(", "+-", "pass"];
+    let mut met = [0usize; 7];
+    for case in 0..20_000 {
         let n = 2 + rng.below(8) as usize;
         let g = random_stopper(&mut rng, n);
         let s = Stopper::new(&g, rng.below(n as u64) as u32).unwrap();
@@ -259,7 +264,11 @@ fn printing_and_reading_give_back_the_simplest_form() {
             "case {case}: {text} -> {back}"
         );
         assert_eq!(back.to_string(), text, "case {case}");
+        for (name, count) in names.iter().zip(&mut met) {
+            *count += usize::from(text.contains(name));
+        }
     }
+    assert!(met.iter().all(|&c| c > 0), "{names:?}: {met:?}");
 }
 
 /// CGSuite's own canonical-stopper test rows: the input, CGSuite's printed simplest form and its
