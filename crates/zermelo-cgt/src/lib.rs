@@ -63,7 +63,8 @@ pub use error::CgtError;
 pub use graph::graph_values;
 pub use limits::{MAX_BITS, MAX_EXP, NOTATION_WORK};
 pub use memory::{
-    check_memory, memo_bytes, memory_limit, memory_used, set_memory_limit, two_player_estimate,
+    check_memory, check_two_player_header, memo_bytes, memory_limit, memory_used, set_memory_limit,
+    two_player_estimate,
 };
 pub use notation::ParseValueError;
 pub use thermograph::{Thermograph, Thermographs, Trajectory};

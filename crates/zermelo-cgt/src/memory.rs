@@ -95,3 +95,37 @@ pub fn two_player_estimate(positions: u64, moves: u64, input: u64) -> zermelo::m
         solving: outcomes,
     }
 }
+
+/// Refuses a two-player file whose header declares more than `limit` allows for the value
+/// commands ([`two_player_estimate`]), before anything sized by the header is allocated: the
+/// check the command line (`cgt value`, `sum`, `thermograph` of a file) and Python's
+/// `zermelo.cgt.value` make on the bytes they read. A header may claim more moves than the
+/// input holds (each takes at least a byte), so the moves counted are at most the input's
+/// length; a header past the supported positions, or none, is left to the parser, which refuses
+/// it before it allocates.
+///
+/// ```
+/// use zermelo::memory::Limit;
+/// let header = b"30000000 1 0\n0 0\n";
+/// let e = zermelo_cgt::check_two_player_header(header, Limit::Bytes(200 << 20)).unwrap_err();
+/// assert!(e.to_string().contains("but only 200 MiB is allowed"), "{e}");
+/// assert!(zermelo_cgt::check_two_player_header(b"3 1 0\n0 1\n", Limit::Bytes(1 << 20)).is_ok());
+/// ```
+///
+/// # Errors
+/// [`CgtError::TooBig`] with the limit's message (the memory needed and the limit).
+pub fn check_two_player_header(
+    bytes: &[u8],
+    limit: zermelo::memory::Limit,
+) -> Result<(), CgtError> {
+    use zermelo::io::{declared_size, InputFormat};
+    let Ok(Some((states, moves))) = declared_size(bytes, InputFormat::TwoPlayer) else {
+        return Ok(());
+    };
+    if states > zermelo::graph::MAX_NODES {
+        return Ok(());
+    }
+    let input = bytes.len() as u64;
+    let estimate = two_player_estimate(states / 2, moves.min(input), input);
+    limit.check(estimate).map_err(CgtError::TooBig)
+}

@@ -13,13 +13,15 @@
 //!
 //! Slashes as CGSuite prints them: a side with one option shows it without its braces, and the
 //! outer bars are one more than the most bars inside: `{3||2|0}` is `{3|{2|0}}`,
-//! `{2|1||0|-1}` is `{{2|1}|{0|-1}}`.
+//! `{2|1||0|-1}` is `{{2|1}|{0|-1}}`; a game of four bars keeps its braces, so that no more
+//! than four are printed: `{5|{4||||3|||2||1|0}}`.
 //!
 //! Up multiples are recognised for `|k| <= 8` and infinitesimals whose stops agree; beyond that
 //! the braces form is printed, which is always valid input.
 //!
 //! The parser reads everything printed, plus sums and differences (`1 + *`, `^ - *`), switches
-//! `x+-y` (= `{x+y | x-y}`), negation `-{1|0}`, `^^^`, and braces inside braces (`{3|{2|0}}`).
+//! `x+-y` (= `{x+y | x-y}`), negation `-{1|0}`, `^^^`, braces inside braces (`{3|{2|0}}`) and
+//! parentheses (`-(1 + *)`, `+-(1/2*)`).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -35,6 +37,9 @@ const MAX_UPS: i64 = 8;
 /// Largest nimber accepted by the parser (`*n` has `n` options, and `x + *n` costs about `n^3`
 /// comparisons); `2^6 - 1`, so that nim-sums of accepted nimbers parse again when printed.
 const MAX_NIMBER: u32 = 63;
+/// Most bars printed between two sides: a game that would need more keeps its braces, as
+/// CGSuite prints it (`maxSlashes` in its `CanonicalShortGame`): `{5|{4||||3|||2||1|0}}`.
+const MAX_BARS: usize = 4;
 /// Deepest nesting of braces accepted by the parser.
 const MAX_DEPTH: usize = 200;
 
@@ -114,9 +119,11 @@ impl Shown {
         let (l, lb) = side(left);
         let (r, rb) = side(right);
         let bars = lb.max(rb) + 1;
-        Shown {
-            text: format!("{l}{}{r}", "|".repeat(bars)),
-            bars,
+        let text = format!("{l}{}{r}", "|".repeat(bars));
+        if bars == MAX_BARS {
+            Shown::atom(format!("{{{text}}}"))
+        } else {
+            Shown { text, bars }
         }
     }
 
@@ -172,7 +179,12 @@ impl Store {
                 let (l, lb) = side(left);
                 let (r, rb) = side(right);
                 let bars = lb.max(rb) + 1;
-                (l.saturating_add(bars as u64).saturating_add(r), bars)
+                let len = l.saturating_add(bars as u64).saturating_add(r);
+                if bars == MAX_BARS {
+                    (len.saturating_add(2), 0)
+                } else {
+                    (len, bars)
+                }
             }
         };
         memo.insert(v, w);
@@ -334,13 +346,11 @@ fn parse(text: &str) -> Result<Value, ParseValueError> {
     };
     let v = p.expr()?;
     p.skip_space();
-    if p.pos < p.chars.len() {
-        return Err(p.error(format!(
-            "unexpected {:?} after a complete value",
-            p.chars[p.pos]
-        )));
+    match p.chars.get(p.pos) {
+        Some(')') => Err(p.error("this `)` closes no `(`".into())),
+        Some(c) => Err(p.error(format!("unexpected {c:?} after a complete value"))),
+        None => Ok(v),
     }
-    Ok(v)
 }
 
 struct Parser {
@@ -439,16 +449,44 @@ impl Parser {
         Ok(if negate { v.neg() } else { v })
     }
 
-    /// `{...}`, or `[number][ups][star]`.
+    /// `{...}`, `(expr)`, or `[number][ups][star]`.
     fn atom(&mut self) -> Result<Value, ParseValueError> {
         match self.peek() {
             Some('{') => self.braces(),
+            Some('(') => self.group(),
+            Some(')') => Err(self.error("expected a value, found `)`".into())),
             Some(c) if c.is_ascii_digit() || "-^v*".contains(c) => self.nus(),
             Some(c) => Err(self.error(format!(
-                "expected a value (a number, *, ^, v or {{...}}), found {c:?}"
+                "expected a value (a number, *, ^, v, {{...}} or (...)), found {c:?}"
             ))),
             None => Err(self.error("expected a value, found the end".into())),
         }
+    }
+
+    /// `( expr )`; an unclosed `(` is the error's column.
+    fn group(&mut self) -> Result<Value, ParseValueError> {
+        let open = self.pos;
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error(format!(
+                "braces and parentheses nested deeper than {MAX_DEPTH}"
+            )));
+        }
+        self.pos += 1;
+        let v = self.expr()?;
+        if self.peek() != Some(')') {
+            let found = match self.chars.get(self.pos) {
+                Some(c) => format!("{c:?} at column {}", self.pos + 1),
+                None => "the end".into(),
+            };
+            return Err(ParseValueError {
+                column: open + 1,
+                message: format!("this `(` is not closed: expected `)`, found {found}"),
+            });
+        }
+        self.pos += 1;
+        self.depth -= 1;
+        Ok(v)
     }
 
     /// Up to 38 digits (every number [`Dyadic`] holds has fewer).
@@ -542,7 +580,9 @@ impl Parser {
     fn braces(&mut self) -> Result<Value, ParseValueError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self.error(format!("braces nested deeper than {MAX_DEPTH}")));
+            return Err(self.error(format!(
+                "braces and parentheses nested deeper than {MAX_DEPTH}"
+            )));
         }
         self.pos += 1; // '{'
         let mut items = Vec::new();

@@ -241,6 +241,37 @@ fn notation_prints_the_simplest_forms() {
     assert_eq!(v("1 + * - 1/2").to_string(), "1/2*");
     assert_eq!(v("-{1|0}").to_string(), "{0|-1}");
     assert_eq!(v("{*|*}").to_string(), "0");
+    // Four bars at most, as CGSuite prints: a game of four keeps its braces.
+    assert_eq!(v("{4||||3|||2||1|0}").to_string(), "{4||||3|||2||1|0}");
+    assert_eq!(
+        v("{5|{4|{3|{2|{1|0}}}}}").to_string(),
+        "{5|{4||||3|||2||1|0}}"
+    );
+    let deep = v("{5|{4|{3|{2|{1|0}}}}}");
+    assert_eq!(deep.written_len(), deep.to_string().len() as u64);
+}
+
+/// Parentheses group any part of an expression; an unbalanced one is the error's column.
+#[test]
+fn parentheses_group_and_unbalanced_ones_are_errors() {
+    assert_eq!(v("-(1 + *)").to_string(), "-1*");
+    assert_eq!(v("(^ + *) + ^").to_string(), "^^*");
+    assert_eq!(v("2 - (1 - 1/2)").to_string(), "3/2");
+    assert_eq!(v("+-(1/2 + 1/2)").to_string(), "+-1");
+    assert_eq!(v("{(1 + 1)|((0))}").to_string(), "{2|0}");
+    assert_eq!(v("-({1|*})").to_string(), "{*|-1}");
+    for (text, column, says) in [
+        ("(1 + *", 1, "not closed"),
+        ("  ((1) + *", 3, "not closed"),
+        ("{0|(1}", 4, "not closed"),
+        ("1 + *)", 6, "closes no"),
+        ("()", 2, "found `)`"),
+        ("-(^ ^)", 2, "not closed"),
+    ] {
+        let e = text.parse::<Value>().unwrap_err();
+        assert_eq!(e.column, column, "{text}: {e}");
+        assert!(e.message.contains(says), "{text}: {e}");
+    }
 }
 
 #[test]
@@ -382,7 +413,7 @@ fn super_big() -> Value {
 /// panics, and what parses prints to text that parses back to the same value.
 #[test]
 fn random_strings_parse_or_fail_cleanly_and_round_trip() {
-    let alphabet: Vec<char> = "0123456789/*^v{}|,+- ".chars().collect();
+    let alphabet: Vec<char> = "0123456789/*^v{}|,+- ()".chars().collect();
     let mut rng = SplitMix64::new(77);
     let mut parsed = 0;
     for _ in 0..10_000 {

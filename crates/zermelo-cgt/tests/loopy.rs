@@ -240,10 +240,15 @@ fn holds(text: &str) -> bool {
     }
 }
 
+/// 20,000 random stoppers printed and read back: the same value, as many positions, the same
+/// text; CGSuite's names (`^[on]`, `^<on>`, `Tiny`, `Miny`, `+-`) and `pass` among them.
 #[test]
 fn printing_and_reading_give_back_the_simplest_form() {
     let mut rng = SplitMix64::new(43);
-    for case in 0..600 {
+    // CGSuite's names met on the way: each must round-trip at least once.
+    let names = ["^[on]", "v[on]", "<on>", "Tiny(", "Miny(", "+-", "pass"];
+    let mut met = [0usize; 7];
+    for case in 0..20_000 {
         let n = 2 + rng.below(8) as usize;
         let g = random_stopper(&mut rng, n);
         let s = Stopper::new(&g, rng.below(n as u64) as u32).unwrap();
@@ -259,30 +264,83 @@ fn printing_and_reading_give_back_the_simplest_form() {
             "case {case}: {text} -> {back}"
         );
         assert_eq!(back.to_string(), text, "case {case}");
+        for (name, count) in names.iter().zip(&mut met) {
+            *count += usize::from(text.contains(name));
+        }
     }
+    assert!(met.iter().all(|&c| c > 0), "{names:?}: {met:?}");
 }
 
-/// CGSuite's `CanonicalStopperTestCase` (input, its output, its follower count), named nodes
-/// written `a:{...}`; *Winning Ways* ch. 11 and Siegel ch. VI for the rest.
+/// CGSuite's own canonical-stopper test rows: the input, CGSuite's printed simplest form and its
+/// follower count, from `lib/core/src/test/scala/org/cgsuite/lang/CanonicalStopperTestCase.scala`
+/// in CGSuite's repository (github.com/aaron-siegel/cgsuite). CGSuite's `begin uponth :=
+/// {0||0|0,pass}; ... end` is written out, and zermelo names a node `a:{...}` where CGSuite
+/// writes `a{...}` (both are read).
+const CGSUITE_STOPPERS: &[(&str, &str, usize)] = &[
+    ("on", "on", 1),
+    ("off", "off", 1),
+    ("over", "over", 2),
+    ("{pass|3/2}", "3/2under", 5),
+    ("{-1/4+*|pass}", "-1/4v[on]", 6),
+    ("{0|{0||0|0,pass}||-{0||0|0,pass}}", "{0|^<on>||v<on>}", 7),
+    ("{0|||0||0|off}", "{0|Tiny(on)}", 5),
+    ("{on|0||0}", "Miny(on)", 4),
+    ("{0||0|under}", "Tiny(over)", 4),
+    ("+-{0|pass}", "+-over", 4),
+    ("+-{5|pass}", "+-(5over)", 14),
+    ("a{0||||0|||a|*||*}", "a:{0||||0|||a|*||*}", 6),
+    (
+        "{0|{0||||-1|||-1+*,a{0||0|a|||-1+*||||-1+*}||-2|b{-2,{-1,-1+*||-1+*|b|||-2}|-2}}}",
+        "{0|{0||||-1|||-1*,a:{0||0|a|||-1*||||-1*}||-2|b:{-2,{-1,-1*||-1*|b|||-2}|-2}}}",
+        17,
+    ),
+    // Grenville's unstable game.
+    (
+        "a{0|{0||||0,*2|||a|0||0}||0}",
+        "a:{0|{0||||0,*2|||a|0||0}||0}",
+        9,
+    ),
+];
+
+/// CGSuite's rows, then *Winning Ways* ch. 11 and Siegel ch. VI. `pass` is the game at the
+/// nearest bars, as in CGSuite: `{0||0|0,pass}` is uponth (`^<on>`), not `^`.
 #[test]
 fn published_values() {
+    for &(input, printed, followers) in CGSUITE_STOPPERS {
+        let s = stopper(input);
+        assert_eq!(s.to_string(), printed, "{input}");
+        assert_eq!(s.node_count(), followers, "{input}");
+        assert_eq!(stopper(printed).to_string(), printed, "{input}");
+    }
     for (input, printed, followers) in [
-        ("on", "on", 1),
-        ("off", "off", 1),
-        ("over", "over", 2),
-        ("{pass|3/2}", "3/2under", 5),
         ("{0|pass}", "over", 2),
         ("{pass|0}", "under", 2),
-        ("{pass|*}", "upon", 3),
+        // upon = {pass|*} = ^[on]; the followers of CGSuite's uponth row.
+        ("{pass|*}", "^[on]", 3),
+        ("upon", "^[on]", 3),
+        ("{0||0|0,pass}", "^<on>", 3),
+        ("{0|0,pass}", "v[on]*", 2),
+        ("{0,pass|0}", "^[on]*", 2),
+        ("{0|{0||0|0,pass}}", "{0|^<on>}", 4),
+        // The same game with the inner game braced: `pass` is still the inner game.
+        ("{0|{0|{0|0,pass}}}", "{0|^<on>}", 4),
+        ("{pass|1*2}", "1^[on]*3", 5),
+        ("{1,1*,1*2||1*2|pass}", "1^<on>*2", 6),
+        // `pass` at the outer bars: `{0|pass||0}` is `{over|0}`; `{0,pass||0|0}` is
+        // `{0,pass|*}`, whose 0 is dominated by the pass (upon > 0).
+        ("{0|pass||0}", "{over|0}", 3),
+        ("{0,pass||0|0}", "^[on]", 3),
+        // Tiny and Miny translated by a number, and a subscript with its number.
+        ("1 + {0||0|off}", "1Tiny(on)", 5),
+        ("{-1+on|-1||-1}", "-1Miny(on)", 5),
+        ("Tiny({1|pass})", "Tiny(1over)", 5),
+        // A switch that is short after all: 1Tiny(on) reverses out.
+        ("+-(1Tiny(on))", "+-1", 4),
     ] {
         let s = stopper(input);
         assert_eq!(s.to_string(), printed, "{input}");
         assert_eq!(s.node_count(), followers, "{input}");
     }
-    // CGSuite: a{0||||0|||a|*||*} is its own simplest form.
-    let s = stopper("a:{0||||0|||a|*||*}");
-    let again = stopper(&s.to_string());
-    assert_eq!(again.node_count(), s.node_count());
     // Idempotents (Siegel VI.? / CGSuite's IsIdempotent): on, off, over; not 3/2under.
     assert!(holds("on + on == on") && holds("off + off == off") && holds("over + over == over"));
     assert!(!holds("3/2under + 3/2under == 3/2under"));
@@ -307,6 +365,19 @@ fn published_values() {
     );
 }
 
+/// Parentheses group parts of a loopy expression as of a short one.
+#[test]
+fn parentheses_group_loopy_parts() {
+    assert_eq!(stopper("(on + *) + ^").to_string(), "on");
+    assert_eq!(stopper("-(over + 1)").to_string(), "-1under");
+    assert_eq!(
+        stopper("+-(5over)").to_string(),
+        stopper("+-{5|pass}").to_string()
+    );
+    assert_eq!(stopper("{(1 + over)|0}").to_string(), "{1over|0}");
+    assert!(holds("(1 & 0) + 1 == 2 & 1") && holds("(over + over) == over"));
+}
+
 #[test]
 fn malformed_loopy_text_is_an_error_with_a_column() {
     for (text, column) in [
@@ -319,6 +390,14 @@ fn malformed_loopy_text_is_an_error_with_a_column() {
         ("dud & off", 1),
         ("0 & 1", 3),
         ("{0|1|2}", 5),
+        // `pass` is an option by itself, never a part of a sum.
+        ("{0|pass+1}", 4),
+        ("-pass", 2),
+        // An unbalanced parenthesis is the column.
+        ("(on + *", 1),
+        ("{0|(over}", 4),
+        ("on + *)", 7),
+        ("(1 & 0) & 0", 1),
     ] {
         let e = parse_loopy(text).unwrap_err();
         assert_eq!(e.column, column, "{text}: {e}");
@@ -330,9 +409,10 @@ fn malformed_loopy_text_is_an_error_with_a_column() {
 #[test]
 fn random_loopy_strings_parse_or_fail_cleanly() {
     let words = [
-        "on", "off", "over", "under", "upon", "dud", "pass", "a", "a:", "b:", "b",
+        "on", "off", "over", "under", "upon", "dud", "pass", "a", "a:", "b:", "b", "^[on]",
+        "v<on>", "Tiny(", "Miny(",
     ];
-    let symbols: Vec<char> = "012*^v{}|,+- ".chars().collect();
+    let symbols: Vec<char> = "012*^v{}|,+- ()".chars().collect();
     let mut rng = SplitMix64::new(45);
     let mut stoppers = 0;
     for _ in 0..8_000 {

@@ -152,18 +152,41 @@ fn the_sides_behave_as_the_game_in_every_sum_with_a_stopper() {
     assert!(checked > 500, "{checked}");
 }
 
-#[test]
-fn sums_of_sides_agree_with_the_product_graph() {
-    // The issue's target: 1,000 sums of 2-3 random loopy components (draws included), each
-    // with sides that exist and add.
-    let mut rng = SplitMix64::new(72);
-    let (mut checked, mut draws) = (0, 0);
-    let mut case = 0;
-    while checked < 1000 {
-        case += 1;
+/// What [`random_sums`] checked, and the time of each half.
+struct SumsRun {
+    checked: usize,
+    cases: usize,
+    /// Sums drawn with someone moving first (no outcome class).
+    draws: usize,
+    /// Whose product graph is a stopper, none drawn.
+    stoppers: usize,
+    /// Finding each part's sides, adding them and reading the outcome off the sum's sides.
+    by_values: std::time::Duration,
+    /// Building each product graph and its retrograde analysis.
+    by_product: std::time::Duration,
+}
+
+/// The issue's target: `wanted` sums of 2-3 random loopy components of 1-4 positions, each
+/// with sides that exist and add; the outcome read from the sum of the sides (each player
+/// first, draws included) equals retrograde analysis of the product graph.
+fn random_sums(seed: u64, wanted: usize) -> SumsRun {
+    use std::time::{Duration, Instant};
+    let mut rng = SplitMix64::new(seed);
+    let mut run = SumsRun {
+        checked: 0,
+        cases: 0,
+        draws: 0,
+        stoppers: 0,
+        by_values: Duration::ZERO,
+        by_product: Duration::ZERO,
+    };
+    while run.checked < wanted {
+        run.cases += 1;
         assert!(
-            case < 10_000,
-            "only {checked} sums with sides in {case} cases"
+            run.cases < 10 * wanted,
+            "only {} sums with sides in {} cases",
+            run.checked,
+            run.cases
         );
         let parts: Vec<(LoopyGraph, u32)> = (0..2 + rng.below(2))
             .map(|_| {
@@ -172,6 +195,7 @@ fn sums_of_sides_agree_with_the_product_graph() {
                 (random_loopy(&mut rng, n), at)
             })
             .collect();
+        let started = Instant::now();
         let sides: Result<Vec<Sides>, _> = parts.iter().map(|(g, v)| Sides::new(g, *v)).collect();
         let Ok(sides) = sides else { continue };
         let Ok(total) = sides[1..]
@@ -180,14 +204,55 @@ fn sums_of_sides_agree_with_the_product_graph() {
         else {
             continue;
         };
+        let valued = total.outcome().unwrap();
+        run.by_values += started.elapsed();
+        let started = Instant::now();
         let refs: Vec<(&LoopyGraph, u32)> = parts.iter().map(|(g, v)| (g, *v)).collect();
         let played = outcome_of_sum(&refs);
-        assert_eq!(total.outcome().unwrap(), played, "case {case}: {total}");
-        draws += usize::from(played.class().is_none());
-        checked += 1;
+        run.by_product += started.elapsed();
+        assert_eq!(valued, played, "case {}: {total}", run.cases);
+        run.draws += usize::from(played.class().is_none());
+        run.stoppers += usize::from(total.is_stopper());
+        run.checked += 1;
     }
-    eprintln!("{checked} sums in {case} cases, {draws} drawn");
-    assert!(draws > 100, "{draws} sums with a draw");
+    run
+}
+
+/// 1,000 random sums of 2-3 loopy components, draws among the outcomes: counted, so that the
+/// check cannot pass on sums that all have a winner.
+#[test]
+fn sums_of_sides_agree_with_the_product_graph() {
+    let run = random_sums(72, 1000);
+    eprintln!(
+        "{} sums in {} cases, {} drawn, {} stoppers",
+        run.checked, run.cases, run.draws, run.stoppers
+    );
+    assert_eq!(run.checked, 1000);
+    assert!(run.draws > 100, "{} sums with a draw", run.draws);
+    assert!(run.draws < run.checked - 100, "{} draws", run.draws);
+}
+
+/// The benchmark of the issue's target (BENCHMARKS.md, "Game values"): 10 seeds of 1,000 sums,
+/// the time of the values and of the product graphs printed. Run with
+/// `cargo test -p zermelo-cgt --release --test sides -- --ignored --nocapture random_sums_timed`.
+#[test]
+#[ignore = "a benchmark: prints the time of 10 x 1,000 random sums"]
+fn random_sums_timed() {
+    for seed in 72..82 {
+        let started = std::time::Instant::now();
+        let run = random_sums(seed, 1000);
+        println!(
+            "seed {seed}: {} sums ({} cases tried), {} drawn, {} stoppers; {:.3} s in all, \
+             values {:.3} s, product graphs {:.3} s",
+            run.checked,
+            run.cases,
+            run.draws,
+            run.stoppers,
+            started.elapsed().as_secs_f64(),
+            run.by_values.as_secs_f64(),
+            run.by_product.as_secs_f64()
+        );
+    }
 }
 
 /// Issue 44: `cgt sum`'s value, each part valued alone (a short game's canonical form, or a

@@ -569,6 +569,43 @@ fn loopy_positions_and_notation() {
     }
 }
 
+/// `pass` is the game at the nearest bars, as in CGSuite (`{0||0|0,pass}` is uponth, printed
+/// `^<on>`, not `^`), stoppers print as CGSuite prints them (`^[on]`, `Tiny(on)`, `+-(5over)`)
+/// and read back, and parentheses group parts of short and loopy expressions; an unbalanced
+/// one is the error's column (exit 2).
+#[test]
+fn show_binds_pass_as_cgsuite_and_reads_parentheses() {
+    let dir = TempDir::new().unwrap();
+    for (text, value) in [
+        ("{0||0|0,pass}", "^<on>"),
+        ("{0|{0||0|0,pass}||-{0||0|0,pass}}", "{0|^<on>||v<on>}"),
+        ("upon", "^[on]"),
+        ("{-1/4+*|pass}", "-1/4v[on]"),
+        ("{0|||0||0|off}", "{0|Tiny(on)}"),
+        ("+-{5|pass}", "+-(5over)"),
+        ("(on + *) + ^", "on"),
+        ("-(over + 1)", "-1under"),
+        ("-({1|*})", "{*|-1}"),
+        ("(^ + *) + ^", "^^*"),
+    ] {
+        let v = ok_json(&dir, &["cgt", "show", text, "--format", "json"]);
+        assert_eq!(v["value"], value, "{text}");
+        let again = ok_json(&dir, &["cgt", "show", value, "--format", "json"]);
+        assert_eq!(again["value"], value, "{text}");
+    }
+    for (text, want) in [
+        ("(on + *", "column 1: this `(` is not closed"),
+        ("(1 + *", "column 1: this `(` is not closed"),
+        ("{0|(1}", "column 4: this `(` is not closed"),
+        ("on + *)", "column 7: this `)` closes no `(`"),
+        ("{0|pass+1}", "column 4: `pass` is an option by itself"),
+    ] {
+        let r = run(&dir, &["cgt", "show", text]);
+        assert_eq!(r.code, 2, "{text}");
+        assert!(r.stderr.contains(want), "{text}: {}", r.stderr);
+    }
+}
+
 /// `game toads-frogs --backsliding` (*Winning Ways* ch. 11): a lone toad is `on`, CGSuite's
 /// `ttt..fff` draws whoever starts and is not a stopper; `--all N` counts every strip.
 /// A two-player file: positions 0-2 as examples/partizan.txt (`1 & 0`), or (`stopper`) position

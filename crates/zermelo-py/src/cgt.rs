@@ -188,17 +188,28 @@ fn short_of(
     Ok(x)
 }
 
-/// ``cgt_value(path, at)``: the sum of the positions ``at`` of a two-player file (one position
-/// for its value).
+/// ``cgt_value(path, at, max_memory)``: the sum of the positions ``at`` of a two-player file
+/// (one position for its value). The header is checked against ``max_memory`` bytes (else the
+/// memory available) before anything it sizes is allocated, as by ``zermelo cgt value``:
+/// ``TooBig`` with what it needs and the limit.
 #[pyfunction]
+#[pyo3(signature = (path, at, max_memory=None))]
 pub fn cgt_value(
     py: Python<'_>,
     path: std::path::PathBuf,
     at: Vec<u64>,
+    max_memory: Option<u64>,
 ) -> PyResult<Bound<'_, PyDict>> {
     let name = path.display().to_string();
     let bytes =
         std::fs::read(&path).map_err(|e| errors::parse(zermelo::io::ParseError::io(&name, &e)))?;
+    let limit = max_memory.map_or(zermelo::memory::Limit::Available, |b| {
+        zermelo::memory::Limit::Option(b, "max_memory")
+    });
+    zermelo_cgt::check_two_player_header(&bytes, limit).map_err(|e| match e {
+        CgtError::TooBig(m) => errors::too_big(format!("{name}: {m}")),
+        e => cgt_error(e),
+    })?;
     let game: TwoPlayerGraph =
         zermelo::io::parse_two_player(&bytes, &name).map_err(errors::parse)?;
     let n = game.position_count() as u64;

@@ -90,3 +90,25 @@ def test_errors() -> None:
         cgt.show("2*30+-30*30", max_work=1000)
     with pytest.raises(ValueError, match="comparison"):
         cgt.show("over >= 0")
+
+
+def test_value_checks_the_header_before_allocating(tmp_path: Path) -> None:
+    """Issue 44: a two-player file of 15 bytes declaring 30 million positions is refused from
+    its header (about 3.86 GiB), as `zermelo cgt value` refuses it, before anything is
+    allocated; within the limit the same kind of file is valued."""
+    import resource
+    import time
+
+    huge = tmp_path / "m30.txt"
+    huge.write_text("30000000 1 0\n0 0\n")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    with pytest.raises(zermelo.TooBig, match=r"m30\.txt: .*GiB.*but only 200 MiB is allowed by max_memory"):
+        cgt.value(huge, 0, max_memory=200 << 20)
+    assert time.monotonic() - started < 2
+    # ru_maxrss is in KiB on Linux: the peak grew by less than 100 MiB.
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 100 << 10
+    small = tmp_path / "m1.txt"
+    small.write_text("1000 1 1\n0 1\n0 1\n")
+    assert cgt.value(small, 0, max_memory=1 << 30).value == "*"
+    assert cgt.value(small, 1).value == "0"

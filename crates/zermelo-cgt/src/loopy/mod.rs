@@ -12,7 +12,7 @@
 //! * the simplest form of a stopper, its comparison with other stoppers and the sums of
 //!   stoppers that are stoppers again ([`Stopper`], stopper.rs), printed and read in CGSuite's
 //!   loopy notation (notation.rs: `on`, `off`, `over`, `under`, `upon`, `pass`, named nodes
-//!   `a:{0|a}`).
+//!   `a:{0|a}`; print.rs prints, upon.rs has `^[on]`, `^<on>` and their kin).
 //!
 //! * the value of any position: its onside and offside, each a stopper in simplest form
 //!   ([`Sides`], sides.rs: `S & T` as CGSuite prints it, `dud` for `on & off`, the stopper
@@ -27,10 +27,12 @@
 mod components;
 mod notation;
 mod order;
+mod print;
 mod reduce;
 mod sides;
 mod stopper;
 mod sum;
+mod upon;
 
 pub use components::stopper_values;
 pub use notation::{is_loopy_text, parse_loopy, LoopyExpr, MAX_NOTATION_SIDES_POSITIONS};

@@ -1,132 +1,37 @@
 //! CGSuite's loopy notation: stoppers printed in their simplest form, and loopy expressions
 //! read.
 //!
-//! Printed: a follower with no cycle below it as its short value (`1/2`, `^*`, `{1|*}`); `on`
-//! (`{pass|}`), `off` (`{|pass}`), `over` (`{0|pass}`), `under` (`{pass|0}`), `xover`
-//! (`{x|pass}`) and `xunder` (`{pass|x}`) for a number `x`, `upon` (`{pass|*}`); anything else
-//! as `{L|R}` with CGSuite's slashes (`{on||0|-1/2}` is `{on|{0|-1/2}}`), where `pass` is the
-//! node itself and a node met again below itself is named: `a:{0||a|*}`.
+//! Printed (print.rs): a follower with no cycle below it as its short value (`1/2`, `^*`,
+//! `{1|*}`); `on` (`{pass|}`), `off` (`{|pass}`), `over` (`{0|pass}`), `under` (`{pass|0}`),
+//! `xover` (`{x|pass}`) and `xunder` (`{pass|x}`) for a number `x`; switches `+-over`,
+//! `+-(5over)`; `Tiny(on)` (`{0||0|off}`) and `Miny(on)`, translated by a number; upon's and
+//! uponth's families as CGSuite prints them (upon.rs: `upon = {pass|*}` is `^[on]`,
+//! `{0||0|0,pass}` is `^<on>`, `{-1/4*|pass}` is `-1/4v[on]`); anything else as `{L|R}` with
+//! CGSuite's slashes (`{on||0|-1/2}` is `{on|{0|-1/2}}`), where `pass` is the game at its own
+//! bars and a node met again below itself is named: `a:{0||a|*}`.
 //!
-//! Read: all of the short notation, plus those names and `dud` (`{pass|pass}`), `pass` (the
-//! innermost braces), `name:{...}` and references to it inside, sums and negatives of games
-//! with no reference to an enclosing open node, a value given by its sides `S & T` (two
-//! stoppers with `T <= S`; `&` binds tighter than `+` and `-`, as in CGSuite: `on & off + 1` is
-//! `(on & off) + 1`; not an option inside braces), and one comparison `G >= H`, `G <= H`,
-//! `G == H`, `G > H`, `G < H` of games whose sides are found (stoppers, `S & T`, small games
-//! whose sides are stoppers).
+//! `pass` binds as in CGSuite, to the nearest bars, not to the braces: `{0||0|0,pass}` is
+//! `{0||a}` with `a = {0|0,a}` (each run of bars splits one game; CGSuite's grammar,
+//! `slashExpression` in `Cgsuite.g`, and `LoopyGameSpecNode`, which gives each such game its
+//! own `pass`).
+//!
+//! Read: all of the short notation, plus those names, `upon` (`{pass|*}`), `dud`
+//! (`{pass|pass}`), `pass` (an option by itself), `name:{...}` (or `name{...}`, as CGSuite
+//! writes it) and references to it inside, sums and negatives of games with no reference to an
+//! enclosing open node, parentheses (`(on + *) + ^`, `+-(5over)`), a value given by its sides
+//! `S & T` (two stoppers with `T <= S`; `&` binds tighter than `+` and `-`, as in CGSuite:
+//! `on & off + 1` is `(on & off) + 1`; not an option inside braces), and one comparison
+//! `G >= H`, `G <= H`, `G == H`, `G > H`, `G < H` of games whose sides are found (stoppers,
+//! `S & T`, small games whose sides are stoppers).
 
 use std::collections::HashMap;
-use std::fmt;
 
 use super::stopper::node_value;
+use super::upon::{UponForm, UPON_WORDS};
 use super::{LoopyGraph, Sides, Stopper};
 use crate::error::CgtError;
-use crate::notation::{ParseValueError, Shown};
+use crate::notation::ParseValueError;
 use crate::{Dyadic, Value};
-
-impl fmt::Display for Stopper {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let g = self.graph();
-        let mut p = Printer {
-            g,
-            values: HashMap::new(),
-            names: HashMap::new(),
-            named: 0,
-            stack: Vec::new(),
-        };
-        f.write_str(&p.node(0).braced())
-    }
-}
-
-struct Printer<'a> {
-    g: &'a LoopyGraph,
-    values: HashMap<u32, Option<Value>>,
-    names: HashMap<u32, String>,
-    named: usize,
-    stack: Vec<u32>,
-}
-
-impl Printer<'_> {
-    fn value(&mut self, v: u32) -> Option<Value> {
-        node_value(self.g, v, &mut self.values)
-    }
-
-    fn number(&mut self, v: u32) -> Option<Dyadic> {
-        self.value(v).and_then(Value::as_number)
-    }
-
-    /// `on`, `off`, `xover`, `xunder`, `upon`, if the node is one.
-    fn special(&mut self, v: u32) -> Option<String> {
-        let (l, r) = (self.g.left(v).to_vec(), self.g.right(v).to_vec());
-        let star = Value::nimber(1).ok()?;
-        let pseudo = |x: Dyadic, what: &str| {
-            if x == Dyadic::ZERO {
-                what.to_string()
-            } else {
-                format!("{x}{what}")
-            }
-        };
-        match (l.as_slice(), r.as_slice()) {
-            ([a], []) if *a == v => Some("on".into()),
-            ([], [b]) if *b == v => Some("off".into()),
-            ([a], [b]) if *b == v && *a != v => self.number(*a).map(|x| pseudo(x, "over")),
-            ([a], [b]) if *a == v && *b != v => match self.value(*b) {
-                Some(s) if s == star => Some("upon".into()),
-                _ => self.number(*b).map(|x| pseudo(x, "under")),
-            },
-            _ => None,
-        }
-    }
-
-    fn node(&mut self, v: u32) -> Shown {
-        if let Some(x) = self.value(v) {
-            return x.shown();
-        }
-        if let Some(s) = self.special(v) {
-            return Shown::atom(s);
-        }
-        if self.stack.contains(&v) {
-            if let Some(name) = self.names.get(&v) {
-                return Shown::atom(name.clone());
-            }
-            let name = name_of(self.named);
-            self.named += 1;
-            self.names.insert(v, name.clone());
-            return Shown::atom(name);
-        }
-        self.stack.push(v);
-        let mut sides = [Vec::new(), Vec::new()];
-        for (side, left) in [(0, true), (1, false)] {
-            for &w in self.g.options(v, left) {
-                let shown = if w == v {
-                    Shown::atom("pass".into())
-                } else {
-                    self.node(w)
-                };
-                sides[side].push(shown);
-            }
-        }
-        self.stack.pop();
-        let passes = self.g.left(v).contains(&v) || self.g.right(v).contains(&v);
-        let [l, r] = sides;
-        let body = Shown::options(l, r);
-        match self.names.remove(&v) {
-            Some(name) => Shown::atom(format!("{name}:{}", body.braced())),
-            // `pass` is the innermost braces: a node with it keeps its own.
-            None if passes => Shown::atom(body.braced()),
-            None => body,
-        }
-    }
-}
-
-/// `a`, `b`, ..., `z`, then `n27`, ... (never `v`, which is down).
-fn name_of(i: usize) -> String {
-    let letters: Vec<char> = ('a'..='z').filter(|&c| c != 'v').collect();
-    match letters.get(i) {
-        Some(c) => c.to_string(),
-        None => format!("n{}", i + 2),
-    }
-}
 
 /// A loopy expression read: a game (a node of a graph), a value given by its sides, or a
 /// comparison.
@@ -208,13 +113,11 @@ pub fn parse_loopy(text: &str) -> Result<LoopyExpr, ParseValueError> {
         }
     };
     p.skip_space();
-    if p.pos < p.chars.len() {
-        return Err(p.error(format!(
-            "unexpected {:?} after a complete value",
-            p.chars[p.pos]
-        )));
+    match p.chars.get(p.pos) {
+        Some(')') => Err(p.error("this `)` closes no `(`".into())),
+        Some(c) => Err(p.error(format!("unexpected {c:?} after a complete value"))),
+        None => Ok(result),
     }
-    Ok(result)
 }
 
 /// Does the text use loopy notation (names, `pass`, `:`, `&` or a comparison), rather than only
@@ -237,8 +140,11 @@ struct Parser {
     starts: Vec<(u32, usize)>,
 }
 
+/// An element of a braces list: a game, `pass` (the game at the nearest bars), or a run of `k`
+/// bars (with its position).
 enum Item {
     Game(u32),
+    Pass,
     Bars(usize, usize),
 }
 
@@ -454,20 +360,31 @@ impl Parser {
         }
     }
 
-    /// `atom ('&' atom)?`: a value by its sides, each a stopper, the offside at most the
+    /// `operand ('&' operand)?`: a value by its sides, each a stopper, the offside at most the
     /// onside.
     fn sidle(&mut self) -> Result<Term, ParseValueError> {
         self.skip_space();
         let start = self.pos;
-        let on = self.atom()?;
+        let on = self.operand()?;
         if self.peek() != Some('&') {
-            return Ok(Term::Node(on));
+            return Ok(on);
         }
         let amp = self.pos;
+        let side_of_sides = |p: &Parser, at: usize| {
+            p.error_at(
+                at,
+                "a side of `S & T` is a stopper, not a value given by its sides".into(),
+            )
+        };
+        let Term::Node(on) = on else {
+            return Err(side_of_sides(self, start));
+        };
         self.pos += 1;
         self.skip_space();
         let off_at = self.pos;
-        let off = self.atom()?;
+        let Term::Node(off) = self.operand()? else {
+            return Err(side_of_sides(self, off_at));
+        };
         self.closed(on, start)?;
         self.closed(off, off_at)?;
         let side = |p: &Parser, v: u32, at: usize, which: &str| {
@@ -487,6 +404,59 @@ impl Parser {
         );
         let sides = Sides::from_sides(s, t).map_err(|e| self.error_at(amp, e.to_string()))?;
         Ok(Term::Sided(sides, start))
+    }
+
+    /// `( sum )`, or an atom.
+    fn operand(&mut self) -> Result<Term, ParseValueError> {
+        if self.peek() != Some('(') {
+            return Ok(Term::Node(self.atom()?));
+        }
+        let open = self.pos;
+        self.depth += 1;
+        if self.depth > 200 {
+            return Err(self.error("braces and parentheses nested deeper than 200".into()));
+        }
+        self.pos += 1;
+        let t = self.sum()?;
+        if self.peek() != Some(')') {
+            let found = match self.chars.get(self.pos) {
+                Some(c) => format!("{c:?} at column {}", self.pos + 1),
+                None => "the end".into(),
+            };
+            return Err(self.error_at(
+                open,
+                format!("this `(` is not closed: expected `)`, found {found}"),
+            ));
+        }
+        self.pos += 1;
+        self.depth -= 1;
+        if let Term::Node(v) = t {
+            self.starts.push((v, open));
+        }
+        Ok(t)
+    }
+
+    /// At `pass` standing alone as an option, followed by `,`, `|` or `}` (then read).
+    fn pass_option(&mut self) -> bool {
+        if !self.looking_at("pass") {
+            return false;
+        }
+        let mut end = self.pos + "pass".len();
+        if self
+            .chars
+            .get(end)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_')
+        {
+            return false;
+        }
+        while self.chars.get(end).is_some_and(|c| c.is_whitespace()) {
+            end += 1;
+        }
+        let alone = self.chars.get(end).is_some_and(|c| ",|}".contains(*c));
+        if alone {
+            self.pos = end;
+        }
+        alone
     }
 
     /// A game that sums and negatives may use: nothing below it still being read.
@@ -559,6 +529,7 @@ impl Parser {
             Some('{') => self.braces(None),
             Some(c) if c.is_ascii_alphabetic() && c != 'v' => self.word(),
             Some(c) if c.is_ascii_digit() || "-^v*".contains(c) => self.nus(),
+            Some(')') => Err(self.error("expected a value, found `)`".into())),
             Some(c) => Err(self.error(format!(
                 "expected a value (a number, *, ^, v, on, off, over, under, upon, dud, pass, a \
                  name or {{...}}), found {c:?}"
@@ -577,10 +548,14 @@ impl Parser {
             self.pos += 1;
         }
         let word: String = self.chars[at..self.pos].iter().collect();
-        if self.peek() == Some(':') {
-            self.pos += 1;
-            if self.peek() != Some('{') {
-                return Err(self.error(format!("expected `{{` after `{word}:`")));
+        // `a:{...}`, or `a{...}` as CGSuite writes a named node.
+        let colon = self.peek() == Some(':');
+        if colon || self.peek() == Some('{') {
+            if colon {
+                self.pos += 1;
+                if self.peek() != Some('{') {
+                    return Err(self.error(format!("expected `{{` after `{word}:`")));
+                }
             }
             if is_keyword(&word) {
                 return Err(self.error_at(at, format!("`{word}` is a named value, not a name")));
@@ -611,12 +586,15 @@ impl Parser {
             "under" => loopy(self, None, Some(Small::Zero)),
             "upon" => loopy(self, None, Some(Small::Star)),
             "dud" => loopy(self, None, None),
-            "pass" => *self.open.last().ok_or_else(|| {
-                self.error_at(
+            "Tiny" | "Miny" if self.peek() == Some('(') => return self.tiny(word == "Tiny", at),
+            "pass" => {
+                return Err(self.error_at(
                     at,
-                    "`pass` outside braces: it names the game of the innermost braces".into(),
-                )
-            })?,
+                    "`pass` is an option by itself (`{0|pass}`): a move to the game at the \
+                     nearest bars, not a game to add, negate or use outside braces"
+                        .into(),
+                ))
+            }
             _ => match self.scope.iter().rev().find(|(n, _)| *n == word) {
                 Some(&(_, node)) => node,
                 None => {
@@ -638,6 +616,16 @@ impl Parser {
         let at = self.pos;
         if self.chars.get(self.pos) == Some(&'-') {
             self.pos += 1;
+        }
+        while self
+            .chars
+            .get(self.pos)
+            .is_some_and(|c| c.is_ascii_digit() || *c == '/')
+        {
+            self.pos += 1;
+        }
+        if let Some(node) = self.upon_family(at)? {
+            return Ok(node);
         }
         while self
             .chars
@@ -680,13 +668,84 @@ impl Parser {
                 return self.add(node, pseudo, at);
             }
         }
+        // `xTiny(G)`, `xMiny(G)`: translated by the number.
+        for (word, tiny) in [("Tiny(", true), ("Miny(", false)] {
+            let rest: String = self.chars[self.pos..].iter().take(word.len()).collect();
+            if rest == word {
+                self.pos += word.len() - 1;
+                let t = self.tiny(tiny, at)?;
+                return self.add(node, t, at);
+            }
+        }
         Ok(node)
+    }
+
+    /// `Tiny(G) = {0||0|-G}` or `Miny(G) = {G|0||0}`, the word read (from `at`).
+    fn tiny(&mut self, tiny: bool, at: usize) -> Result<u32, ParseValueError> {
+        let t = self.operand()?;
+        let g = self.node(t)?;
+        let zero = Small::Zero.node(&mut self.g);
+        if tiny {
+            let minus = self.negate(g, at)?;
+            let r = self.braces_node(&[zero], &[minus]);
+            Ok(self.braces_node(&[zero], &[r]))
+        } else {
+            let l = self.braces_node(&[g], &[zero]);
+            Ok(self.braces_node(&[l], &[zero]))
+        }
+    }
+
+    /// `x^[on]*m`, `x^<on>*m` or their `v` negatives (upon.rs), the number `x` (from `at`)
+    /// already passed; `None` when the text goes on otherwise.
+    fn upon_family(&mut self, at: usize) -> Result<Option<u32>, ParseValueError> {
+        let Some(&(word, kind, down)) = UPON_WORDS.iter().find(|(w, ..)| {
+            w.chars()
+                .enumerate()
+                .all(|(i, c)| self.chars.get(self.pos + i) == Some(&c))
+        }) else {
+            return Ok(None);
+        };
+        let number = if self.pos == at {
+            Dyadic::ZERO
+        } else {
+            let text: String = self.chars[at..self.pos].iter().collect();
+            let v = Value::parse_with_work_limit(&text, Some(crate::NOTATION_WORK))
+                .map_err(|e| self.error_at(at + e.column - 1, e.message))?;
+            v.as_number()
+                .ok_or_else(|| self.error_at(at, format!("expected a number, found {text:?}")))?
+        };
+        self.pos += word.len();
+        let mut nimber = 0;
+        if self.chars.get(self.pos) == Some(&'*') {
+            self.pos += 1;
+            let digits = self.pos;
+            while self.chars.get(self.pos).is_some_and(|c| c.is_ascii_digit()) {
+                self.pos += 1;
+            }
+            let text: String = self.chars[digits..self.pos].iter().collect();
+            nimber = match text.as_str() {
+                "" => 1,
+                t => t
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|&m| m <= 63)
+                    .ok_or_else(|| self.error_at(digits, "nimbers up to *63".into()))?,
+            };
+        }
+        let form = UponForm {
+            kind,
+            number,
+            nimber,
+            down,
+        };
+        let part = form.graph().map_err(|e| self.error_at(at, e.to_string()))?;
+        Ok(Some(self.graft(&part)))
     }
 
     fn braces(&mut self, name: Option<String>) -> Result<u32, ParseValueError> {
         self.depth += 1;
         if self.depth > 200 {
-            return Err(self.error("braces nested deeper than 200".into()));
+            return Err(self.error("braces and parentheses nested deeper than 200".into()));
         }
         self.skip_space();
         self.pos += 1; // '{'
@@ -713,6 +772,7 @@ impl Parser {
                 }
                 Some(',') => self.pos += 1,
                 None => return Err(self.error("expected `}` to close `{`".into())),
+                _ if self.pass_option() => items.push(Item::Pass),
                 _ => {
                     let t = self.sum()?;
                     items.push(Item::Game(self.node(t)?));
@@ -738,7 +798,7 @@ impl Parser {
             .iter()
             .filter_map(|i| match i {
                 Item::Bars(k, _) => Some(*k),
-                Item::Game(_) => None,
+                Item::Game(_) | Item::Pass => None,
             })
             .max()
             .unwrap_or(0);
@@ -764,6 +824,8 @@ impl Parser {
                 part.iter()
                     .map(|i| match i {
                         Item::Game(g) => *g,
+                        // As in CGSuite: the game at these bars, not the enclosing braces'.
+                        Item::Pass => node,
                         Item::Bars(..) => unreachable!("no bars here"),
                     })
                     .collect()
@@ -803,7 +865,10 @@ impl Small {
 }
 
 fn is_keyword(w: &str) -> bool {
-    matches!(w, "on" | "off" | "over" | "under" | "upon" | "dud" | "pass")
+    matches!(
+        w,
+        "on" | "off" | "over" | "under" | "upon" | "dud" | "pass" | "Tiny" | "Miny"
+    )
 }
 
 #[cfg(test)]

@@ -3,9 +3,8 @@
 
 use std::path::Path;
 
-use zermelo::graph::{TwoPlayerGraph, MAX_NODES};
+use zermelo::graph::TwoPlayerGraph;
 use zermelo::io::stream::NumberLines;
-use zermelo::io::{declared_size, InputFormat};
 use zermelo::NodeId;
 use zermelo_cgt::{self as cgt, CgtError, Value};
 
@@ -13,18 +12,14 @@ use crate::error::{CliResult, Failure};
 use crate::read::read_text_input;
 
 /// A two-player file, and its name: refused with exit 3 before anything is allocated when what
-/// its header declares would not fit the memory limit (`zermelo_cgt::two_player_estimate`).
+/// its header declares would not fit the memory limit (`zermelo_cgt::check_two_player_header`,
+/// which Python's `zermelo.cgt.value` makes too).
 pub fn load_game(file: &Path) -> CliResult<(String, TwoPlayerGraph)> {
     let (bytes, name) = read_text_input(file, &mut NumberLines::two_player())?;
-    if let Some((states, moves)) = declared_size(&bytes, InputFormat::TwoPlayer)? {
-        // Past MAX_NODES states the parser refuses the header before it allocates; a header
-        // may claim more moves than the input holds (each takes at least a byte).
-        if states <= MAX_NODES {
-            let moves = moves.min(bytes.len() as u64);
-            let estimate = cgt::two_player_estimate(states / 2, moves, bytes.len() as u64);
-            crate::limits::check_memory(&name, estimate)?;
-        }
-    }
+    cgt::check_two_player_header(&bytes, crate::limits::memory_limit()).map_err(|e| match e {
+        CgtError::TooBig(m) => Failure::TooBig(format!("{name}: {m}")),
+        e => Failure::input(format!("{name}: {e}")),
+    })?;
     let game = zermelo::io::parse_two_player(&bytes, &name)?;
     Ok((name, game))
 }

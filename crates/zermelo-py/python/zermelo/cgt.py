@@ -114,11 +114,20 @@ def holds(text: str, *, max_work: int = NOTATION_WORK) -> bool:
     return bool(d["holds"])
 
 
-def value(path: Union[str, "os.PathLike[str]"], at: Union[int, Sequence[int]]) -> Value:
+def value(
+    path: Union[str, "os.PathLike[str]"],
+    at: Union[int, Sequence[int]],
+    *,
+    max_memory: Optional[int] = None,
+) -> Value:
     """The value of position ``at`` of a two-player file (``n m0 m1``, player 0 = Left), or of
-    the sum of the positions ``at``; loopy positions get their results with draws."""
+    the sum of the positions ``at``; loopy positions get their results with draws.
+
+    The header is checked first, as by ``zermelo cgt value``: a file declaring more positions
+    and moves than fit in ``max_memory`` bytes (default: the memory available) raises
+    ``zermelo.TooBig`` before anything is allocated."""
     positions = [at] if isinstance(at, int) else list(at)
-    return _answer(_value(path, positions))
+    return _answer(_value(path, positions, max_memory))
 
 
 def thermograph(text: str, *, max_work: int = NOTATION_WORK) -> Thermograph:
