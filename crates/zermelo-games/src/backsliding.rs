@@ -5,11 +5,12 @@
 //! A board's positions are explored into a [`LoopyGraph`]: outcomes with draws for every
 //! position at once (retrograde analysis), stoppers found at once ([`LoopyGraph::stoppers`]),
 //! and the value of a stopper in its simplest form ([`Stopper`]). [`Backsliding::all`] takes
-//! every strip of a length (3^n of them) as one graph.
+//! every strip of a length (3^n of them) as one graph, and [`Backsliding::values`] values all
+//! its positions at once ([`every_value`]: equal values found once).
 
 use std::collections::HashMap;
 
-use zermelo_cgt::loopy::{LoopyGraph, LoopyOutcome, Sides, Stopper};
+use zermelo_cgt::loopy::{every_value, LoopyGraph, LoopyOutcome, Sides, Stopper, Values};
 use zermelo_cgt::CgtError;
 
 use crate::toads_frogs::Strip;
@@ -153,6 +154,15 @@ impl Backsliding {
     /// [`CgtError::TooBig`] past the simplification's size.
     pub fn value(&self, v: u32) -> Result<Stopper, CgtError> {
         Stopper::new(&self.graph, v)
+    }
+
+    /// The value of every node at once: onsides and offsides in simplest form, each distinct
+    /// stopper once ([`every_value`]). A node whose sides are not found is left unvalued.
+    ///
+    /// # Errors
+    /// [`CgtError::TooBig`] past the size of the Büchi games on the whole graph.
+    pub fn values(&self) -> Result<Values, CgtError> {
+        every_value(&self.graph)
     }
 
     /// The value of node `v`: its onside and offside (the stopper twice for a stopper).

@@ -344,6 +344,16 @@ impl Sides {
         Sides::from_sides(onside(g, x)?, offside(g, x)?)
     }
 
+    /// Sides already known to be in simplest form with `offside <= onside`, equal iff
+    /// `stopper`.
+    pub(crate) fn from_parts(onside: Stopper, offside: Stopper, stopper: bool) -> Sides {
+        Sides {
+            onside,
+            offside,
+            stopper,
+        }
+    }
+
     /// A stopper as its own two sides.
     pub fn of_stopper(s: Stopper) -> Sides {
         Sides {
