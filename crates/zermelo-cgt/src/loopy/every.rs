@@ -28,7 +28,8 @@
 use std::collections::HashMap;
 
 use super::order::onside_leq_all;
-use super::sides::{onside, strongly_connected};
+use super::reduce::dominated_left_deleted;
+use super::sides::{onside, onside_cut, strongly_connected};
 use super::{LoopyGraph, Sides, Stopper, MAX_STOPPER_NODES};
 use crate::error::CgtError;
 
@@ -304,13 +305,16 @@ fn component_onsides(
     if let Some(found) = sidle(g, part, &at, known, values)? {
         return Ok(Some(found.into_iter().map(Some).collect()));
     }
-    let mut out = Vec::with_capacity(roots.len());
-    for &r in &roots {
-        out.push(match onside(&graph, r) {
+    let mut out = shared_cuts(&graph, &roots, values)?;
+    for (i, &r) in roots.iter().enumerate() {
+        if out[i].is_some() {
+            continue;
+        }
+        out[i] = match onside(&graph, r) {
             Ok(s) => Some(values.intern(s)),
             Err(CgtError::TooBig(_) | CgtError::NotStopperSided(_)) => None,
             Err(e) => return Err(e),
-        });
+        };
     }
     Ok(Some(out))
 }
@@ -401,4 +405,52 @@ impl Values {
         self.combined.insert(key, id);
         Ok(Some(id))
     }
+}
+
+/// The onsides of the roots of a component that sidling does not settle, found a few roots at
+/// a time: the moves on infinite alternating runs deleted as [`onside`] deletes them for one
+/// root (after the dominated Left options, which keeps every node's onside), the stopper left
+/// valued at every root, and kept at each root whose onside it matches (one order of all pairs
+/// of the two graphs each way); the next root not matched starts again from the game. `None`
+/// for the roots where no cut is found.
+fn shared_cuts(
+    graph: &LoopyGraph,
+    roots: &[u32],
+    values: &mut Values,
+) -> Result<Vec<Option<StopperId>>, CgtError> {
+    let mut out: Vec<Option<StopperId>> = vec![None; roots.len()];
+    let reduced = match dominated_left_deleted(graph) {
+        Ok(r) => r,
+        Err(CgtError::TooBig(_)) => return Ok(out),
+        Err(e) => return Err(e),
+    };
+    let k = graph.node_count();
+    let mut tried = vec![false; roots.len()];
+    while let Some(i) = (0..roots.len()).find(|&i| out[i].is_none() && !tried[i]) {
+        tried[i] = true;
+        let cut = match onside_cut(&reduced, roots[i]) {
+            Ok(Some(cut)) => cut,
+            Ok(None) | Err(CgtError::TooBig(_)) => continue,
+            Err(e) => return Err(e),
+        };
+        let (up, down) = match (onside_leq_all(graph, &cut), onside_leq_all(&cut, graph)) {
+            (Ok(up), Ok(down)) => (up, down),
+            (Err(CgtError::TooBig(_)), _) | (_, Err(CgtError::TooBig(_))) => continue,
+            (Err(e), _) | (_, Err(e)) => return Err(e),
+        };
+        let same = |r: u32| up[r as usize * k + r as usize] && down[r as usize * k + r as usize];
+        let matched: Vec<usize> = (0..roots.len())
+            .filter(|&j| out[j].is_none() && same(roots[j]))
+            .collect();
+        let at: Vec<u32> = matched.iter().map(|&j| roots[j]).collect();
+        let found = match Stopper::all_of(&cut, &at) {
+            Ok(found) => found,
+            Err(CgtError::TooBig(_)) => continue,
+            Err(e) => return Err(e),
+        };
+        for (j, s) in matched.into_iter().zip(found) {
+            out[j] = Some(values.intern(s));
+        }
+    }
+    Ok(out)
 }
