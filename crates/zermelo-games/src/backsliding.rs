@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use zermelo_cgt::loopy::{every_value, LoopyGraph, LoopyOutcome, Sides, Stopper, Values};
+use zermelo_cgt::loopy::{every_value_negating, LoopyGraph, LoopyOutcome, Sides, Stopper, Values};
 use zermelo_cgt::CgtError;
 
 use crate::toads_frogs::Strip;
@@ -35,6 +35,34 @@ pub fn moves(strip: &Strip, left: bool) -> Vec<Strip> {
         }
     }
     out
+}
+
+/// The number of a strip among all strips of its length: its squares read in base 3 (`.` 0,
+/// `T` 1, `F` 2, first square most significant), as [`Backsliding::all`] numbers them.
+fn rank(s: &Strip) -> u32 {
+    s.cells().iter().fold(0, |r, &c| {
+        3 * r
+            + match c {
+                b'T' => 1,
+                b'F' => 2,
+                _ => 0,
+            }
+    })
+}
+
+/// The strip read backwards with toads and frogs swapped: the negative position.
+fn mirror(s: &Strip) -> Strip {
+    let cells = s
+        .cells()
+        .iter()
+        .rev()
+        .map(|&c| match c {
+            b'T' => b'F',
+            b'F' => b'T',
+            c => c,
+        })
+        .collect();
+    Strip::from_cells(cells)
 }
 
 /// The positions of Backsliding Toads and Frogs reachable from some strips, as a game graph.
@@ -102,16 +130,6 @@ impl Backsliding {
             b.strips.push(Strip::from_cells(cells));
             b.graph.add_node();
         }
-        let rank = |s: &Strip| -> u32 {
-            s.cells().iter().fold(0, |r, &c| {
-                3 * r
-                    + match c {
-                        b'T' => 1,
-                        b'F' => 2,
-                        _ => 0,
-                    }
-            })
-        };
         for i in 0..count {
             for left in [true, false] {
                 for m in moves(&b.strips[i], left) {
@@ -157,12 +175,31 @@ impl Backsliding {
     }
 
     /// The value of every node at once: onsides and offsides in simplest form, each distinct
-    /// stopper once ([`every_value`]). A node whose sides are not found is left unvalued.
+    /// stopper once ([`every_value_negating`]). The strip read backwards with toads and frogs
+    /// swapped is the negative, so where the graph holds every strip's mirror image only the
+    /// onsides are looked for. A node whose sides are not found is left unvalued.
     ///
     /// # Errors
     /// [`CgtError::TooBig`] past the size of the Büchi games on the whole graph.
     pub fn values(&self) -> Result<Values, CgtError> {
-        every_value(&self.graph)
+        every_value_negating(&self.graph, self.mirrors().as_deref())
+    }
+
+    /// The node of each strip's mirror image (read backwards, toads and frogs swapped: the
+    /// negative), when every one is in the graph.
+    fn mirrors(&self) -> Option<Vec<u32>> {
+        let dense = self.index.is_empty();
+        self.strips
+            .iter()
+            .map(|s| {
+                let m = mirror(s);
+                if dense {
+                    Some(rank(&m))
+                } else {
+                    self.index.get(&m).copied()
+                }
+            })
+            .collect()
     }
 
     /// The value of node `v`: its onside and offside (the stopper twice for a stopper).

@@ -14,16 +14,26 @@
 //!    each valued in a graph of its positions and the onsides of the options that leave it. An
 //!    option may be replaced by a game of the same onside without changing the onside (the
 //!    swivel chair through the two options; as for stoppers in components.rs), and a move that
-//!    leaves a component never comes back, so these are the onsides in the whole graph. A
-//!    component without an infinite alternating run is a set of stoppers: one order of all its
-//!    pairs and one simplification give all their simplest forms ([`Stopper::all_of`]); in
-//!    the others each position's onside is looked for as [`onside`] does.
+//!    leaves a component never comes back, so these are the onsides in the whole graph. In a
+//!    component:
+//!    * without an infinite alternating run: one order of all its pairs and one
+//!      simplification give every simplest form ([`Stopper::all_of`]);
+//!    * else by **sidling** (*Winning Ways* ch. 11): all start at `on`, each replaced by the
+//!      simplest form of `{its Left options' | its Right options'}` until nothing changes (the
+//!      greatest fixed point, which the onsides are);
+//!    * where sidling does not settle (an onside with a cycle of its own, such as `under`):
+//!      the moves on alternating runs deleted for one position, each deletion checked, as
+//!      [`onside`] does; the stopper left is the onside of every position where one order
+//!      each way says so; the positions left over are split into components again and valued
+//!      the same way, now knowing those found. The search per position is the last resort.
 //! 3. **Shared.** Every simplest form is interned (equal stoppers have equal numbered graphs),
 //!    so a value is a pair of numbers and an option's value is embedded in a component's graph
-//!    once.
+//!    once. Where the graph holds each position's negative ([`every_value_negating`]; a strip
+//!    of Toads and Frogs read backwards), the offsides are the negatives' onsides negated.
 //!
-//! Cost: the Büchi games, then for a component of `c` positions whose options leave it for
-//! values of `e` positions, one order of `(c + e)^2` pairs (stoppers) or a search per position.
+//! Checked against the search per position on every strip of Backsliding Toads and Frogs of 1
+//! to 6 squares and some of 7 (crates/zermelo-games/tests/backsliding.rs). Measured: all
+//! 797,160 strips of 1 to 12 squares in 5.2-5.6 s (docs/benchmarks/values.md).
 
 use std::collections::HashMap;
 
@@ -120,9 +130,28 @@ impl Values {
 /// ([`super::MAX_ORDER_PAIRS`]); a component past its limits leaves its nodes unvalued (`None`)
 /// instead.
 pub fn every_value(g: &LoopyGraph) -> Result<Values, CgtError> {
+    every_value_negating(g, None)
+}
+
+/// [`every_value`] for a graph that holds the negative of each of its positions: node
+/// `negative[v]` is `-v` (Left's moves of the one are Right's of the other). The offside of
+/// `v` is then the negative of the onside of `negative[v]`, and only the onsides are looked for:
+/// half the work. A map that is not such (checked, O(E log E)) is ignored.
+///
+/// # Errors
+/// As [`every_value`].
+pub fn every_value_negating(g: &LoopyGraph, negative: Option<&[u32]>) -> Result<Values, CgtError> {
     let mut values = Values::new();
     let n = g.node_count();
     let onsides = onsides(g, vec![None; n], &mut values)?;
+    if let Some(negative) = negative.filter(|m| is_negation(g, m)) {
+        let offsides = (0..n)
+            .map(|v| onsides[negative[v] as usize].map(|id| values.negate(id)))
+            .collect();
+        values.onside = onsides;
+        values.offside = offsides;
+        return Ok(values);
+    }
     // A stopper's offside is its onside; the others' offsides are the onsides of -G, negated.
     let stoppers = g.stoppers();
     let known: Vec<Option<StopperId>> = (0..n)
@@ -139,6 +168,27 @@ pub fn every_value(g: &LoopyGraph) -> Result<Values, CgtError> {
     values.onside = onsides;
     values.offside = offsides;
     Ok(values)
+}
+
+/// Is node `negative[v]` the negative of `v` for every `v`: its Left options the negatives of
+/// `v`'s Right options and the other way round?
+fn is_negation(g: &LoopyGraph, negative: &[u32]) -> bool {
+    let n = g.node_count();
+    if negative.len() != n || negative.iter().any(|&w| w as usize >= n) {
+        return false;
+    }
+    let sorted = |mut x: Vec<u32>| {
+        x.sort_unstable();
+        x.dedup();
+        x
+    };
+    (0..n as u32).all(|v| {
+        let w = negative[v as usize];
+        [true, false].iter().all(|&left| {
+            let mirrored = g.options(v, !left).iter().map(|&x| negative[x as usize]);
+            sorted(g.options(w, left).to_vec()) == sorted(mirrored.collect())
+        })
+    })
 }
 
 /// [`onsides`] where a stopper whose onside was not found stays unknown (its offside is the
@@ -229,34 +279,78 @@ fn onsides_with(
         *f = skip[v];
     }
     for part in &members {
-        match component_onsides(g, part, &known, &failed, values)? {
-            Some(found) => {
-                for (&v, id) in part.iter().zip(found) {
-                    match id {
-                        Some(id) => known[v as usize] = Some(id),
-                        None => failed[v as usize] = true,
-                    }
-                }
-            }
-            None => {
-                for &v in part {
-                    failed[v as usize] = true;
-                }
-            }
-        }
+        solve_part(g, part, &mut known, &mut failed, values)?;
     }
     Ok(known)
 }
 
+/// What [`component_onsides`] found for a component's nodes.
+enum Found {
+    /// Every node's onside, or `None` where it was not found.
+    All(Vec<Option<StopperId>>),
+    /// Some nodes' onsides (`None` for the others, still to be looked for, knowing these).
+    Some(Vec<Option<StopperId>>),
+    /// Nothing: an option's onside is unknown, or the component is too large.
+    Nothing,
+}
+
+/// The onsides of one component's nodes into `known` (or `failed`). Where only some are found,
+/// the others are split into components again, below the nodes found, and valued the same way.
+fn solve_part(
+    g: &LoopyGraph,
+    part: &[u32],
+    known: &mut [Option<StopperId>],
+    failed: &mut [bool],
+    values: &mut Values,
+) -> Result<(), CgtError> {
+    let found = component_onsides(g, part, known, failed, values)?;
+    let (ids, partial) = match found {
+        Found::All(ids) => (ids, false),
+        Found::Some(ids) => (ids, true),
+        Found::Nothing => (vec![None; part.len()], false),
+    };
+    let mut rest = Vec::new();
+    for (&v, id) in part.iter().zip(ids) {
+        match id {
+            Some(id) => known[v as usize] = Some(id),
+            None if partial => rest.push(v),
+            None => failed[v as usize] = true,
+        }
+    }
+    if rest.is_empty() {
+        return Ok(());
+    }
+    // Tarjan's numbering of what is left: each piece after the pieces it reaches.
+    let index: HashMap<u32, usize> = rest.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let next = |i: usize| -> Vec<usize> {
+        let v = rest[i];
+        g.left(v)
+            .iter()
+            .chain(g.right(v))
+            .filter_map(|w| index.get(w).copied())
+            .collect()
+    };
+    let component = strongly_connected(rest.len(), next);
+    let count = component.iter().map(|&c| c + 1).max().unwrap_or(0);
+    let mut pieces: Vec<Vec<u32>> = vec![Vec::new(); count];
+    for (i, &c) in component.iter().enumerate() {
+        pieces[c].push(rest[i]);
+    }
+    for piece in &pieces {
+        solve_part(g, piece, known, failed, values)?;
+    }
+    Ok(())
+}
+
 /// The onsides of the nodes of one component (`part`), its options that leave it standing for
-/// their onsides; `None` when an option's onside is not known or the component is too large.
+/// their onsides.
 fn component_onsides(
     g: &LoopyGraph,
     part: &[u32],
     known: &[Option<StopperId>],
     failed: &[bool],
     values: &mut Values,
-) -> Result<Option<Vec<Option<StopperId>>>, CgtError> {
+) -> Result<Found, CgtError> {
     let mut graph = LoopyGraph::new();
     let mut at: HashMap<u32, u32> = HashMap::with_capacity(part.len());
     for &v in part {
@@ -270,10 +364,10 @@ fn component_onsides(
                     Some(&to) => to,
                     None => {
                         if failed[w as usize] {
-                            return Ok(None);
+                            return Ok(Found::Nothing);
                         }
                         let Some(id) = known[w as usize] else {
-                            return Ok(None);
+                            return Ok(Found::Nothing);
                         };
                         *embedded
                             .entry(id)
@@ -289,34 +383,35 @@ fn component_onsides(
         }
     }
     if graph.node_count() > MAX_STOPPER_NODES {
-        return Ok(None);
+        return Ok(Found::Nothing);
     }
     let roots: Vec<u32> = part.iter().map(|v| at[v]).collect();
     if graph.is_stopper(roots[0]) {
         let found = match Stopper::all_of(&graph, &roots) {
             Ok(found) => found,
-            Err(CgtError::TooBig(_)) => return Ok(None),
+            Err(CgtError::TooBig(_)) => return Ok(Found::Nothing),
             Err(e) => return Err(e),
         };
-        return Ok(Some(
+        return Ok(Found::All(
             found.into_iter().map(|s| Some(values.intern(s))).collect(),
         ));
     }
     if let Some(found) = sidle(g, part, &at, known, values)? {
-        return Ok(Some(found.into_iter().map(Some).collect()));
+        return Ok(Found::All(found.into_iter().map(Some).collect()));
     }
-    let mut out = shared_cuts(&graph, &roots, values)?;
-    for (i, &r) in roots.iter().enumerate() {
-        if out[i].is_some() {
-            continue;
-        }
-        out[i] = match onside(&graph, r) {
+    let shared = shared_cut(&graph, &roots, values)?;
+    if shared.iter().any(Option::is_some) {
+        return Ok(Found::Some(shared));
+    }
+    let mut out = Vec::with_capacity(roots.len());
+    for &r in &roots {
+        out.push(match onside(&graph, r) {
             Ok(s) => Some(values.intern(s)),
             Err(CgtError::TooBig(_) | CgtError::NotStopperSided(_)) => None,
             Err(e) => return Err(e),
-        };
+        });
     }
-    Ok(Some(out))
+    Ok(Found::All(out))
 }
 
 /// The most rounds [`sidle`] takes before it gives up.
@@ -407,50 +502,47 @@ impl Values {
     }
 }
 
-/// The onsides of the roots of a component that sidling does not settle, found a few roots at
-/// a time: the moves on infinite alternating runs deleted as [`onside`] deletes them for one
-/// root (after the dominated Left options, which keeps every node's onside), the stopper left
-/// valued at every root, and kept at each root whose onside it matches (one order of all pairs
-/// of the two graphs each way); the next root not matched starts again from the game. `None`
-/// for the roots where no cut is found.
-fn shared_cuts(
+/// The onsides of the roots of a component that sidling does not settle, as many as one cut
+/// gives: the moves on infinite alternating runs deleted as [`onside`] deletes them for the
+/// first root (after the dominated Left options, which keeps every node's onside), the stopper
+/// left valued at every root and kept at each root whose onside it matches (one order of all
+/// pairs of the two graphs each way). `None` for the other roots; all `None` when no cut is
+/// found.
+fn shared_cut(
     graph: &LoopyGraph,
     roots: &[u32],
     values: &mut Values,
 ) -> Result<Vec<Option<StopperId>>, CgtError> {
-    let mut out: Vec<Option<StopperId>> = vec![None; roots.len()];
+    let none = vec![None; roots.len()];
     let reduced = match dominated_left_deleted(graph) {
         Ok(r) => r,
-        Err(CgtError::TooBig(_)) => return Ok(out),
+        Err(CgtError::TooBig(_)) => return Ok(none),
+        Err(e) => return Err(e),
+    };
+    let cut = match onside_cut(&reduced, roots[0]) {
+        Ok(Some(cut)) => cut,
+        Ok(None) | Err(CgtError::TooBig(_)) => return Ok(none),
         Err(e) => return Err(e),
     };
     let k = graph.node_count();
-    let mut tried = vec![false; roots.len()];
-    while let Some(i) = (0..roots.len()).find(|&i| out[i].is_none() && !tried[i]) {
-        tried[i] = true;
-        let cut = match onside_cut(&reduced, roots[i]) {
-            Ok(Some(cut)) => cut,
-            Ok(None) | Err(CgtError::TooBig(_)) => continue,
-            Err(e) => return Err(e),
-        };
-        let (up, down) = match (onside_leq_all(graph, &cut), onside_leq_all(&cut, graph)) {
-            (Ok(up), Ok(down)) => (up, down),
-            (Err(CgtError::TooBig(_)), _) | (_, Err(CgtError::TooBig(_))) => continue,
-            (Err(e), _) | (_, Err(e)) => return Err(e),
-        };
-        let same = |r: u32| up[r as usize * k + r as usize] && down[r as usize * k + r as usize];
-        let matched: Vec<usize> = (0..roots.len())
-            .filter(|&j| out[j].is_none() && same(roots[j]))
-            .collect();
-        let at: Vec<u32> = matched.iter().map(|&j| roots[j]).collect();
-        let found = match Stopper::all_of(&cut, &at) {
-            Ok(found) => found,
-            Err(CgtError::TooBig(_)) => continue,
-            Err(e) => return Err(e),
-        };
-        for (j, s) in matched.into_iter().zip(found) {
-            out[j] = Some(values.intern(s));
-        }
+    let (up, down) = match (onside_leq_all(graph, &cut), onside_leq_all(&cut, graph)) {
+        (Ok(up), Ok(down)) => (up, down),
+        (Err(CgtError::TooBig(_)), _) | (_, Err(CgtError::TooBig(_))) => return Ok(none),
+        (Err(e), _) | (_, Err(e)) => return Err(e),
+    };
+    let same = |r: u32| up[r as usize * k + r as usize] && down[r as usize * k + r as usize];
+    let matched: Vec<u32> = roots.iter().copied().filter(|&r| same(r)).collect();
+    let mut found = match Stopper::all_of(&cut, &matched) {
+        Ok(found) => found.into_iter(),
+        Err(CgtError::TooBig(_)) => return Ok(none),
+        Err(e) => return Err(e),
+    };
+    let mut out = Vec::with_capacity(roots.len());
+    for &r in roots {
+        out.push(match same(r) {
+            true => Some(values.intern(found.next().expect("one for each root matched"))),
+            false => None,
+        });
     }
     Ok(out)
 }

@@ -36,7 +36,7 @@ mod stopper;
 mod sum;
 
 pub use components::stopper_values;
-pub use every::{every_value, StopperId, Values};
+pub use every::{every_value, every_value_negating, StopperId, Values};
 pub use notation::{is_loopy_text, parse_loopy, LoopyExpr, MAX_NOTATION_SIDES_POSITIONS};
 pub use order::{
     offside_leq, onside_leq, onside_leq_all, onside_order, order_bytes, MAX_ORDER_PAIRS,
