@@ -9,7 +9,8 @@
 //!   sum, one with infinite play Right's, the other Left's);
 //! * sums of sides against the product graph of the components; the value of a sum with its
 //!   parts valued alone and added ([`sum_of`]) = the value of the product graph, where found;
-//! * CGSuite's `SidedValueTestCase` (dud, `1 & 0`, `^ & v*`, Bach's carousel refused);
+//! * CGSuite's `SidedValueTestCase` (dud, `1 & 0`, `^ & v*`; Bach's carousel, whose sides
+//!   CGSuite prints as games that are not stoppers, refused here);
 //! * games of 50-300 positions: the sides found on the reduced game equal those found by
 //!   deletions on the game itself (the algorithm before the reduction, kept as the oracle), and
 //!   behave as the game alone and in sums; the onside order of all pairs at once equals the
@@ -257,8 +258,9 @@ fn sides(text: &str) -> Result<Sides, CgtError> {
     }
 }
 
-/// CGSuite's `SidedValueTestCase` (lib/core/src/test/scala/org/cgsuite/lang), named nodes
-/// written `a:{...}`: its inputs and what CGSuite prints for them.
+/// CGSuite's `SidedValueTestCase` (aaron-siegel/cgsuite,
+/// lib/core/src/test/scala/org/cgsuite/lang/SidedValueTestCase.scala), named nodes written
+/// `a:{...}` where CGSuite writes `a{...}`: its inputs and what CGSuite prints for them.
 #[test]
 fn cgsuite_sided_values() {
     for (input, printed) in [
@@ -275,7 +277,12 @@ fn cgsuite_sided_values() {
         (dud.onside().to_string(), dud.offside().to_string()),
         ("on".into(), "off".into())
     );
-    // Bach's carousel (*Winning Ways* ch. 11): its sides are not stoppers.
+    // Bach's carousel: *Winning Ways* (2nd ed., vol. 2, ch. 11) tells how Clive Bach found
+    // this game, whose sides are not stoppers. CGSuite's SidedValueTestCase prints it
+    // `a{1|1,{1*|a||*}||0} & a{0,{1|||1*|a||*}|0}`, of class SidedValue with IsStopperSided
+    // false and outcome class N. Those sides have infinite alternating runs, which `Sides`
+    // cannot hold: the value is refused (the outcome N is checked by `cgt show` in the CLI's
+    // tests).
     let carousel = sides("a:{0,{1|1,{*,{1+*|1+*,a}|*}}|0}");
     assert!(
         matches!(carousel, Err(CgtError::NotStopperSided(_))),

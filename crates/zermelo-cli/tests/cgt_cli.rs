@@ -527,7 +527,9 @@ fn loopy_positions_and_notation() {
     let r = run(&dir, &["cgt", "show", "over > 1/64"]);
     assert_eq!((r.code, r.stdout.trim()), (0, "over > 1/64: false"));
     // on + off is dud = on & off (CGSuite prints it `dud`); Bach's carousel has no stopper
-    // sides: no value, its outcome and the reason, exit 2.
+    // sides: no value, its outcome and the reason, exit 2. CGSuite's SidedValueTestCase.scala
+    // prints its sides, which are not stoppers, as `a{1|1,{1*|a||*}||0} & a{0,{1|||1*|a||*}|0}`
+    // with outcome class N, the outcome checked here.
     let v = ok_json(&dir, &["cgt", "show", "on + off", "--format", "json"]);
     assert_eq!(
         (
