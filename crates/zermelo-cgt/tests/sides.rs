@@ -565,3 +565,40 @@ fn the_onside_of_a_stopper_is_its_simplest_form() {
         assert_eq!(onside(&g, 0).unwrap().to_string(), s.to_string());
     }
 }
+
+/// Every position valued at once (`every_value`: `on`/`off` by Büchi games, stoppers by
+/// components, the rest sidled or cut) against each position valued alone (`loopy_value`), on
+/// random loopy graphs; and with each position's negative in the graph (`g` beside `-g`,
+/// `every_value_negating`) the same values. Where one finds sides and the other does not
+/// (sides that are not stoppers, or limits), nothing is compared.
+#[test]
+fn every_value_at_once_equals_each_alone() {
+    use zermelo_cgt::loopy::{every_value, every_value_negating};
+    let mut rng = SplitMix64::new(4401);
+    let (mut compared, mut not_stoppers) = (0usize, 0usize);
+    for case in 0..300 {
+        let g = random_loopy(&mut rng, 2 + case % 9);
+        let n = g.node_count();
+        let doubled = g.union(&g.negated());
+        let negative: Vec<u32> = (0..2 * n as u32)
+            .map(|v| (v + n as u32) % (2 * n as u32))
+            .collect();
+        let all = every_value(&g).unwrap();
+        let halved = every_value_negating(&doubled, Some(&negative)).unwrap();
+        for v in 0..n as u32 {
+            let alone = loopy_value(&g, v).unwrap().ok().map(|s| s.to_string());
+            let at_once = all.sides(v).map(|s| s.to_string());
+            let mirrored = halved.sides(v).map(|s| s.to_string());
+            if let (Some(a), Some(b)) = (&alone, &at_once) {
+                assert_eq!(a, b, "case {case} node {v}: {g:?}");
+                compared += 1;
+                not_stoppers += usize::from(!g.is_stopper(v));
+            }
+            assert_eq!(at_once, mirrored, "case {case} node {v}: {g:?}");
+        }
+    }
+    assert!(
+        compared > 1000 && not_stoppers > 200,
+        "{compared} {not_stoppers}"
+    );
+}
