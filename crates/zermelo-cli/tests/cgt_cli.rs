@@ -527,7 +527,9 @@ fn loopy_positions_and_notation() {
     let r = run(&dir, &["cgt", "show", "over > 1/64"]);
     assert_eq!((r.code, r.stdout.trim()), (0, "over > 1/64: false"));
     // on + off is dud = on & off (CGSuite prints it `dud`); Bach's carousel has no stopper
-    // sides: no value, its outcome and the reason, exit 2.
+    // sides: no value, its outcome and the reason, exit 2. CGSuite's SidedValueTestCase.scala
+    // prints its sides, which are not stoppers, as `a{1|1,{1*|a||*}||0} & a{0,{1|||1*|a||*}|0}`
+    // with outcome class N, the outcome checked here.
     let v = ok_json(&dir, &["cgt", "show", "on + off", "--format", "json"]);
     assert_eq!(
         (
@@ -824,6 +826,40 @@ fn backsliding_toads_and_frogs() {
         .map(|r| r["strips"].as_u64().unwrap())
         .collect();
     assert_eq!(strips, [3, 9, 27, 81, 243, 729]);
+    // Every strip valued: 20 distinct values of 6 squares, none missing, `on` and `off` the
+    // most frequent (254 strips each).
+    let six = &v["lengths"][5];
+    assert_eq!(
+        (six["values"].as_u64(), six["unvalued"].as_u64()),
+        (Some(20), Some(0))
+    );
+    assert_eq!(six["most_frequent"][0]["strips"], 254, "{six}");
+    // --values: each strip and its value, a JSON object a line, then the summary.
+    let r = run(
+        &dir,
+        &[
+            "game",
+            "toads-frogs",
+            "--backsliding",
+            "--all",
+            "2",
+            "--values",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<serde_json::Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3 + 9 + 1);
+    let value = |s: &str| lines.iter().find(|l| l["strip"] == s).unwrap()["value"].clone();
+    assert_eq!(
+        (value("T."), value(".F"), value("TF")),
+        ("on".into(), "off".into(), "0".into())
+    );
     let r = run(&dir, &["game", "toads-frogs", "--all", "6"]);
     assert_eq!(r.code, 2, "--all needs --backsliding");
 }

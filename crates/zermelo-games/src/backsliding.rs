@@ -5,11 +5,12 @@
 //! A board's positions are explored into a [`LoopyGraph`]: outcomes with draws for every
 //! position at once (retrograde analysis), stoppers found at once ([`LoopyGraph::stoppers`]),
 //! and the value of a stopper in its simplest form ([`Stopper`]). [`Backsliding::all`] takes
-//! every strip of a length (3^n of them) as one graph.
+//! every strip of a length (3^n of them) as one graph, and [`Backsliding::values`] values all
+//! its positions at once ([`every_value`]: equal values found once).
 
 use std::collections::HashMap;
 
-use zermelo_cgt::loopy::{LoopyGraph, LoopyOutcome, Sides, Stopper};
+use zermelo_cgt::loopy::{every_value_negating, LoopyGraph, LoopyOutcome, Sides, Stopper, Values};
 use zermelo_cgt::CgtError;
 
 use crate::toads_frogs::Strip;
@@ -34,6 +35,34 @@ pub fn moves(strip: &Strip, left: bool) -> Vec<Strip> {
         }
     }
     out
+}
+
+/// The number of a strip among all strips of its length: its squares read in base 3 (`.` 0,
+/// `T` 1, `F` 2, first square most significant), as [`Backsliding::all`] numbers them.
+fn rank(s: &Strip) -> u32 {
+    s.cells().iter().fold(0, |r, &c| {
+        3 * r
+            + match c {
+                b'T' => 1,
+                b'F' => 2,
+                _ => 0,
+            }
+    })
+}
+
+/// The strip read backwards with toads and frogs swapped: the negative position.
+fn mirror(s: &Strip) -> Strip {
+    let cells = s
+        .cells()
+        .iter()
+        .rev()
+        .map(|&c| match c {
+            b'T' => b'F',
+            b'F' => b'T',
+            c => c,
+        })
+        .collect();
+    Strip::from_cells(cells)
 }
 
 /// The positions of Backsliding Toads and Frogs reachable from some strips, as a game graph.
@@ -101,16 +130,6 @@ impl Backsliding {
             b.strips.push(Strip::from_cells(cells));
             b.graph.add_node();
         }
-        let rank = |s: &Strip| -> u32 {
-            s.cells().iter().fold(0, |r, &c| {
-                3 * r
-                    + match c {
-                        b'T' => 1,
-                        b'F' => 2,
-                        _ => 0,
-                    }
-            })
-        };
         for i in 0..count {
             for left in [true, false] {
                 for m in moves(&b.strips[i], left) {
@@ -153,6 +172,34 @@ impl Backsliding {
     /// [`CgtError::TooBig`] past the simplification's size.
     pub fn value(&self, v: u32) -> Result<Stopper, CgtError> {
         Stopper::new(&self.graph, v)
+    }
+
+    /// The value of every node at once: onsides and offsides in simplest form, each distinct
+    /// stopper once ([`every_value_negating`]). The strip read backwards with toads and frogs
+    /// swapped is the negative, so where the graph holds every strip's mirror image only the
+    /// onsides are looked for. A node whose sides are not found is left unvalued.
+    ///
+    /// # Errors
+    /// [`CgtError::TooBig`] past the size of the Büchi games on the whole graph.
+    pub fn values(&self) -> Result<Values, CgtError> {
+        every_value_negating(&self.graph, self.mirrors().as_deref())
+    }
+
+    /// The node of each strip's mirror image (read backwards, toads and frogs swapped: the
+    /// negative), when every one is in the graph.
+    fn mirrors(&self) -> Option<Vec<u32>> {
+        let dense = self.index.is_empty();
+        self.strips
+            .iter()
+            .map(|s| {
+                let m = mirror(s);
+                if dense {
+                    Some(rank(&m))
+                } else {
+                    self.index.get(&m).copied()
+                }
+            })
+            .collect()
     }
 
     /// The value of node `v`: its onside and offside (the stopper twice for a stopper).

@@ -1,8 +1,16 @@
-//! Backsliding Toads and Frogs (*Winning Ways* ch. 11) against independent oracles: outcomes
-//! (draws included) against a round-by-round fixpoint of the rules, stoppers found at once
-//! against the check of each position, the graph of every strip of a length against the
-//! positions explored from each strip, stopper values against play, and CGSuite's published
-//! value of `ttt..fff`.
+//! Backsliding Toads and Frogs against independent oracles: outcomes (draws included) against a
+//! round-by-round fixpoint of the rules, stoppers found at once against the check of each
+//! position, the graph of every strip of a length against the positions explored from each
+//! strip, stopper values against play, every strip valued at once against each strip valued
+//! alone, and the one published value we could check, CGSuite's for `ttt..fff`.
+//!
+//! Sources. The game was introduced in *Winning Ways* (2nd ed.), whose loopy games are those of
+//! vol. 2, ch. 11 ("Games Infinite and Indefinite"); A. N. Siegel, "Backsliding Toads and
+//! Frogs", *Games of No Chance 3* (MSRI Publications 56, 2009), characterizes the values of
+//! its natural starting positions. Neither text was at hand: no value here is quoted from
+//! them. The published value tested is from CGSuite's test suite (aaron-siegel/cgsuite,
+//! lib/core/src/test/scala/org/cgsuite/lang/GameStripTest.scala); the others follow from the
+//! definitions or were computed here and checked apart, as each test says.
 
 use zermelo::graph::generate::SplitMix64;
 use zermelo_cgt::loopy::{LoopyOutcome, Result3};
@@ -126,12 +134,14 @@ fn every_strip_of_a_length_at_once_equals_each_explored() {
     }
 }
 
-/// *Winning Ways* ch. 11: a player who can shuttle a piece back and forth alone is `on` (or
-/// `off`); CGSuite's test of its BackslidingToadsAndFrogs (lib/core/src/test/scala/org/cgsuite/
-/// lang/GameStripTest.scala) gives `ttt..fff` the sides `{on||0|-1/2} & {1/2|0||off}`: not a
-/// stopper, and a draw whoever starts (the onside lets Left win each way, the offside Right).
+/// From the definitions, not a book: in `T.` only Left moves, shuttling her toad (`T. -> .T ->
+/// T. ...`), so it is `{.T|}` with `.T = {T.|}`: `on = {on|}`; `.F` is `off` likewise; in `TF`
+/// nobody can move: `0`. CGSuite's GameStripTest.scala gives
+/// `game.strip.BackslidingToadsAndFrogs("ttt..fff").GameValue` as `{on||0|-1/2} & {1/2|0||off}`:
+/// not a stopper (checked here), and a draw whoever starts (the onside lets Left win each way,
+/// the offside Right).
 #[test]
-fn published_values() {
+fn small_strips_and_cgsuites_ttt_fff() {
     let value = |s: &str| {
         Backsliding::explore(&Strip::parse(s).unwrap())
             .value(0)
@@ -149,8 +159,9 @@ fn published_values() {
     );
 }
 
-/// CGSuite's value of `ttt..fff` (GameStripTest.scala: `{on||0|-1/2} & {1/2|0||off}`), the
-/// sides found here equal as stoppers and printed as CGSuite prints them. Its 560 positions are reduced by the onside order of all
+/// CGSuite's value of `ttt..fff` (aaron-siegel/cgsuite, lib/core/src/test/scala/org/cgsuite/
+/// lang/GameStripTest.scala: `{on||0|-1/2} & {1/2|0||off}`), the sides found here equal as
+/// stoppers and printed as CGSuite prints them. Its 560 positions are reduced by the onside order of all
 /// pairs first (the deletions on the whole game took 300 comparisons, 2.5 minutes of CPU).
 #[test]
 fn ttt_ff_sides_are_cgsuites() {
@@ -168,9 +179,10 @@ fn ttt_ff_sides_are_cgsuites() {
     assert_eq!(sides.outcome().unwrap(), b.outcomes()[0]);
 }
 
-/// Past CGSuite's examples: with one more empty square (1,680 positions) and with four toads
-/// and frogs (3,150), each side can keep play going whatever the other does: `dud` (`on &
-/// off`), its outcome the draws retrograde analysis gives. The comparisons of the deletions
+/// Past CGSuite's examples, computed here (no published value was checked): with one more
+/// empty square (1,680 positions) and with four toads and frogs (3,150), each side can keep
+/// play going whatever the other does: `dud` (`on & off`), its outcome the draws retrograde
+/// analysis gives. The comparisons of the deletions
 /// run on the product of the two graphs, unstored, past 2^23 moves of pairs. Checked apart from
 /// the order: the onside is `on` iff Left, moving second, is never stuck when Right may also
 /// pass (`G - on`, where Left has no move in `-on` and Right may pass there), retrograde analysis
@@ -205,4 +217,39 @@ fn wider_strips_are_dud() {
     let b = Backsliding::explore(&Strip::parse("TTT..FFF").unwrap());
     assert_eq!(with_passes(b.graph(), false)[0].right_first, Result3::Loss);
     assert_eq!(with_passes(b.graph(), true)[0].left_first, Result3::Win);
+}
+
+/// Every strip valued at once (`Backsliding::values`: sidling, simplest forms shared) against
+/// each strip valued alone, as `zermelo game toads-frogs --backsliding STRIP` values it (its
+/// positions explored and ordered pair by pair, the sides found by checked deletions): every
+/// strip of 1 to 6 squares, and 300 strips of 7 (all 2,187 take 16 s alone).
+#[test]
+fn every_strip_at_once_equals_each_alone() {
+    use zermelo_cgt::loopy::loopy_value;
+    let alone = |strip: &Strip| {
+        let b = Backsliding::explore(strip);
+        loopy_value(b.graph(), 0)
+            .unwrap()
+            .ok()
+            .map(|s| s.to_string())
+    };
+    let mut rng = SplitMix64::new(52);
+    let mut sides = 0;
+    for n in 1..=7 {
+        let all = Backsliding::all(n);
+        let values = all.values().unwrap();
+        let picked: Vec<u32> = if n <= 6 {
+            (0..all.strips().len() as u32).collect()
+        } else {
+            (0..300).map(|_| rng.below(3u64.pow(7)) as u32).collect()
+        };
+        for v in picked {
+            let strip = &all.strips()[v as usize];
+            let at_once = values.sides(v).map(|s| s.to_string());
+            assert!(at_once.is_some(), "{strip} not valued");
+            assert_eq!(at_once, alone(strip), "{strip}");
+            sides += usize::from(at_once.is_some_and(|t| t.contains(" & ") || t == "dud"));
+        }
+    }
+    assert!(sides >= 19, "{sides}");
 }

@@ -21,10 +21,13 @@
 //!   [`CgtError::NotStopperSided`].
 //! * the simplest forms of every position of a stopper too large to order at once, one
 //!   strongly connected component at a time ([`stopper_values`], components.rs).
+//! * the values of every position of a graph at once, equal values found once
+//!   ([`every_value`], every.rs).
 //! * the value of a sum, its parts valued alone and added by the theory ([`sum_of`],
 //!   sum.rs), without the product graph of the parts.
 
 mod components;
+mod every;
 mod notation;
 mod order;
 mod print;
@@ -35,10 +38,11 @@ mod sum;
 mod upon;
 
 pub use components::stopper_values;
+pub use every::{every_value, every_value_negating, StopperId, Values};
 pub use notation::{is_loopy_text, parse_loopy, LoopyExpr, MAX_NOTATION_SIDES_POSITIONS};
 pub use order::{
-    offside_leq, onside_leq, onside_order, order_bytes, MAX_ORDER_PAIRS, MAX_ORDER_PAIR_MOVES,
-    MAX_SIDE_PAIR_MOVES,
+    offside_leq, onside_leq, onside_leq_all, onside_order, order_bytes, MAX_ORDER_PAIRS,
+    MAX_ORDER_PAIR_MOVES, MAX_SIDE_PAIR_MOVES,
 };
 pub use sides::{
     loopy_value, offside, onside, onside_by_deletion, Sides, MAX_SIDES_POSITIONS, MAX_SIDE_TRIALS,
@@ -56,7 +60,7 @@ use crate::Value;
 pub const MAX_VALUE_NODES: usize = 1 << 16;
 
 /// A game graph: each node's Left options and Right options (node ids).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LoopyGraph {
     left: Vec<Vec<u32>>,
     right: Vec<Vec<u32>>,

@@ -105,6 +105,35 @@ pub fn onside_order(g: &LoopyGraph) -> Result<Vec<bool>, CgtError> {
     Ok((0..k * k).map(|p| wins[2 * p + 1]).collect())
 }
 
+/// The onside order between every node `a` of `g` and every node `b` of `h`: entry
+/// `a * |h| + b` says `a+ <= b+`. One Büchi game on all `|g| |h|` pairs, its moves read off
+/// the graphs: with `h` of one node (`on`, `off`) it decides a property of every position of
+/// `g` at once in O(V + E) per round of attractors.
+///
+/// # Errors
+/// [`CgtError::TooBig`] past [`MAX_ORDER_PAIRS`] pairs or [`MAX_ORDER_PAIR_MOVES`] moves of
+/// pairs.
+pub fn onside_leq_all(g: &LoopyGraph, h: &LoopyGraph) -> Result<Vec<bool>, CgtError> {
+    let moves = |x: &LoopyGraph| -> usize {
+        (0..x.node_count() as u32)
+            .map(|v| x.left(v).len() + x.right(v).len())
+            .sum()
+    };
+    let (kg, kh) = (g.node_count(), h.node_count());
+    let pair_moves = kg
+        .saturating_mul(moves(h))
+        .saturating_add(kh.saturating_mul(moves(g)))
+        .saturating_mul(2);
+    if kg.saturating_mul(kh) > MAX_ORDER_PAIRS || pair_moves > MAX_ORDER_PAIR_MOVES {
+        return Err(CgtError::TooBig(format!(
+            "ordering the sides of games of {kg} and {kh} positions takes more than \
+             {MAX_ORDER_PAIRS} pairs or {MAX_ORDER_PAIR_MOVES} moves of pairs"
+        )));
+    }
+    let wins = left_wins(&Product::new(g, h));
+    Ok((0..kg * kh).map(|p| wins[2 * p + 1]).collect())
+}
+
 /// A game on states `0..states()` whose moves are flagged (a flagged move is made in `H`).
 trait Arena {
     fn states(&self) -> usize;

@@ -27,6 +27,15 @@ use crate::error::CgtError;
 /// # Errors
 /// [`CgtError::TooBig`] past the limits of [`onside_order`].
 pub(super) fn onside_reduced(g: &LoopyGraph) -> Result<LoopyGraph, CgtError> {
+    Ok(dominated_left_deleted(g)?.restricted(0))
+}
+
+/// `g` with dominated Left options deleted, its node numbers kept: every node keeps its
+/// onside.
+///
+/// # Errors
+/// As [`onside_reduced`].
+pub(super) fn dominated_left_deleted(g: &LoopyGraph) -> Result<LoopyGraph, CgtError> {
     let k = g.node_count();
     let order = onside_order(g)?;
     let le = |a: u32, b: u32| order[a as usize * k + b as usize];
@@ -34,5 +43,5 @@ pub(super) fn onside_reduced(g: &LoopyGraph) -> Result<LoopyGraph, CgtError> {
     for v in 0..k as u32 {
         drop_dominated(&mut h, v, true, &le);
     }
-    Ok(h.restricted(0))
+    Ok(h)
 }

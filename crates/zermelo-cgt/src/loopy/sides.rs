@@ -208,14 +208,14 @@ fn deleted_onside(mut h: LoopyGraph, reduce: bool) -> Result<Stopper, CgtError> 
             .copied()
             .filter(|&(v, t, left)| !left && h.left(t).contains(&v))
             .collect();
-        let mut cut = cut_batch(&h, &back, &mut trials)?;
+        let mut cut = cut_batch(&h, 0, &back, &mut trials)?;
         for left in [false, true] {
             if cut.is_some() {
                 break;
             }
             let batch: Vec<(u32, u32, bool)> =
                 moves.iter().copied().filter(|m| m.2 == left).collect();
-            cut = cut_batch(&h, &batch, &mut trials)?;
+            cut = cut_batch(&h, 0, &batch, &mut trials)?;
         }
         match cut {
             Some(smaller) if reduce && smaller.node_count() > REDUCE_AGAIN_FROM => {
@@ -227,10 +227,11 @@ fn deleted_onside(mut h: LoopyGraph, reduce: bool) -> Result<Stopper, CgtError> 
     }
 }
 
-/// `h` without as many of `moves` (all of one player) as can go while the onside of node 0
-/// stays, or `None` when none can. Node numbers stay as in `h`.
+/// `h` without as many of `moves` (all of one player) as can go while the onside of node
+/// `root` stays, or `None` when none can. Node numbers stay as in `h`.
 fn cut_batch(
     h: &LoopyGraph,
+    root: u32,
     moves: &[(u32, u32, bool)],
     trials: &mut usize,
 ) -> Result<Option<LoopyGraph>, CgtError> {
@@ -247,9 +248,9 @@ fn cut_batch(
     // Deleting Left moves can only lower the onside, Right moves only raise it: the deletion
     // is kept when the other comparison holds too.
     let same = if left {
-        onside_leq(h, 0, &cut, 0)?
+        onside_leq(h, root, &cut, root)?
     } else {
-        onside_leq(&cut, 0, h, 0)?
+        onside_leq(&cut, root, h, root)?
     };
     if same {
         return Ok(Some(cut));
@@ -258,9 +259,45 @@ fn cut_batch(
         return Ok(None);
     }
     let (first, second) = moves.split_at(moves.len() / 2);
-    let after_first = cut_batch(h, first, trials)?;
+    let after_first = cut_batch(h, root, first, trials)?;
     let base = after_first.as_ref().unwrap_or(h);
-    Ok(cut_batch(base, second, trials)?.or(after_first))
+    Ok(cut_batch(base, root, second, trials)?.or(after_first))
+}
+
+/// `g` without moves on infinite alternating runs, each deletion keeping the onside of node
+/// `root` (as [`onside`] deletes them, on every node of `g` and with its numbers kept), or
+/// `None` when some run's moves cannot go. Every node of what is returned is a stopper; those
+/// other than `root` may have other onsides than in `g`.
+///
+/// # Errors
+/// [`CgtError::TooBig`] past [`MAX_SIDE_TRIALS`] comparisons or their limits.
+pub(super) fn onside_cut(g: &LoopyGraph, root: u32) -> Result<Option<LoopyGraph>, CgtError> {
+    let mut h = g.clone();
+    let mut trials = 0usize;
+    loop {
+        let moves = alternating_moves(&h);
+        if moves.is_empty() {
+            return Ok(Some(h));
+        }
+        let back: Vec<(u32, u32, bool)> = moves
+            .iter()
+            .copied()
+            .filter(|&(v, t, left)| !left && h.left(t).contains(&v))
+            .collect();
+        let mut cut = cut_batch(&h, root, &back, &mut trials)?;
+        for left in [false, true] {
+            if cut.is_some() {
+                break;
+            }
+            let batch: Vec<(u32, u32, bool)> =
+                moves.iter().copied().filter(|m| m.2 == left).collect();
+            cut = cut_batch(&h, root, &batch, &mut trials)?;
+        }
+        match cut {
+            Some(smaller) => h = smaller,
+            None => return Ok(None),
+        }
+    }
 }
 
 /// The offside of node `x` of `g`, in simplest form: `-(onside of -G)`.
@@ -342,6 +379,16 @@ impl Sides {
             )));
         }
         Sides::from_sides(onside(g, x)?, offside(g, x)?)
+    }
+
+    /// Sides already known to be in simplest form with `offside <= onside`, equal iff
+    /// `stopper`.
+    pub(crate) fn from_parts(onside: Stopper, offside: Stopper, stopper: bool) -> Sides {
+        Sides {
+            onside,
+            offside,
+            stopper,
+        }
     }
 
     /// A stopper as its own two sides.

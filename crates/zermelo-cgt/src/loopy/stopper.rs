@@ -163,10 +163,30 @@ impl Stopper {
         let k = g.node_count();
         let le = |a: u32, b: u32| leq[a as usize * k + b as usize];
         simplify(&mut g, &le)?;
-        let fused = fuse(&g, &le);
+        let fused = fuse(&g, 0, &le);
         Ok(Stopper {
             graph: relabel(&fused),
         })
+    }
+
+    /// The simplest forms of the nodes `roots` of `g`, every node of which is a stopper: one
+    /// order of all pairs and one simplification for them all (each keeps every node's
+    /// value), then each root's part fused and numbered.
+    ///
+    /// # Errors
+    /// [`CgtError::TooBig`] past [`MAX_STOPPER_NODES`] positions.
+    pub(crate) fn all_of(g: &LoopyGraph, roots: &[u32]) -> Result<Vec<Stopper>, CgtError> {
+        let mut g = g.clone();
+        let leq = leq_matrix(&g)?;
+        let k = g.node_count();
+        let le = |a: u32, b: u32| leq[a as usize * k + b as usize];
+        simplify(&mut g, &le)?;
+        Ok(roots
+            .iter()
+            .map(|&r| Stopper {
+                graph: relabel(&fuse(&g, r, &le)),
+            })
+            .collect())
     }
 
     /// The stopper of a short game.
@@ -387,10 +407,10 @@ fn set_options(g: &mut LoopyGraph, v: u32, left: bool, opts: Vec<u32>) {
     }
 }
 
-/// Nodes of equal value fused into one (the least id of each class), the part reachable from
-/// node 0 kept.
-fn fuse(g: &LoopyGraph, le: &impl Fn(u32, u32) -> bool) -> LoopyGraph {
-    let reach = g.reachable(&[0]);
+/// Nodes of equal value fused into one (the first reached of each class), the part reachable
+/// from `root` kept (`root`'s class becomes node 0).
+fn fuse(g: &LoopyGraph, root: u32, le: &impl Fn(u32, u32) -> bool) -> LoopyGraph {
+    let reach = g.reachable(&[root]);
     let mut class: HashMap<u32, u32> = HashMap::new();
     let mut reps: Vec<u32> = Vec::new();
     for &v in &reach {
@@ -413,7 +433,7 @@ fn fuse(g: &LoopyGraph, le: &impl Fn(u32, u32) -> bool) -> LoopyGraph {
             set_options(&mut out, v, left, opts);
         }
     }
-    out.restricted(class[&0])
+    out.restricted(class[&root])
 }
 
 /// The graph renumbered in an order that depends only on its shape: colours refined until

@@ -65,7 +65,7 @@ pub fn run(args: GameArgs) -> CliResult {
         Which::Wythoff(a) => classic::wythoff(a)?,
         Which::Hackenbush(a) => classic::hackenbush(a)?,
         Which::Domineering(a) => partizan::domineering(a)?,
-        Which::ToadsFrogs(a) => partizan::toads_frogs(a)?,
+        Which::ToadsFrogs(a) => partizan::toads_frogs(a, args.format)?,
         Which::FoxGeese(a) => fox_geese::fox_geese(a)?,
         Which::TicTacToe(a) => classic::tictactoe(a)?,
         Which::CopRobber(a) => pursuit::cop_robber(a)?,

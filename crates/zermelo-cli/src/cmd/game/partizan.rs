@@ -11,7 +11,8 @@ use zermelo_games::blue_red_hackenbush::{Picture, PictureError};
 use zermelo_games::domineering::{Board, Domineering};
 
 use crate::error::{CliResult, Failure};
-use crate::shown::{count, Report};
+use crate::output::emit;
+use crate::shown::{count, Report, Shown};
 
 /// Arguments of `zermelo game domineering`.
 #[derive(Debug, Args)]
@@ -185,8 +186,9 @@ pub struct ToadsFrogsArgs {
     /// back into an empty square, a frog likewise: loopy, infinite play a draw.
     #[arg(long)]
     backsliding: bool,
-    /// With --backsliding, instead of one strip: every strip of 1 to N squares (3^n each),
-    /// outcomes and stoppers counted, with times.
+    /// With --backsliding, instead of one strip: every strip of 1 to N squares (3^n each, N at
+    /// most 12), each valued (a stopper's simplest form, else its sides), with outcomes,
+    /// stoppers, distinct values and the most frequent ones per length, and times.
     #[arg(
         long,
         value_name = "N",
@@ -194,14 +196,19 @@ pub struct ToadsFrogsArgs {
         conflicts_with = "strip"
     )]
     all: Option<usize>,
+    /// With --all: also every strip and its value, one a line (`STRIP VALUE`; with
+    /// `--format json` one JSON object a line, `{"strip": ..., "value": ...}`), written as each
+    /// length is valued, before the summary.
+    #[arg(long, requires = "all")]
+    values: bool,
 }
 
 /// `zermelo game toads-frogs`.
-pub fn toads_frogs(args: ToadsFrogsArgs) -> CliResult<Report> {
+pub fn toads_frogs(args: ToadsFrogsArgs, format: Shown) -> CliResult<Report> {
     crate::limits::limit_cgt_memory();
     use zermelo_games::toads_frogs::{Strip, ToadsFrogs};
     if let Some(n) = args.all {
-        return backsliding_all(n);
+        return backsliding_all(n, args.values.then_some(format));
     }
     let text = args.strip.unwrap_or_default();
     let strip = Strip::parse(&text).map_err(|e| Failure::input(format!("strip: {e}")))?;
@@ -241,40 +248,124 @@ fn backsliding(strip: &zermelo_games::toads_frogs::Strip) -> CliResult<Report> {
     Ok(super::super::cgt_loopy::report(json, lines, &what, missing))
 }
 
-/// Every strip of 1 to `n` squares: outcomes (draws included) and stoppers, per length.
-fn backsliding_all(n: usize) -> CliResult<Report> {
+/// The most strips `--all` values: 3^12 = 531,441 of 12 squares.
+const MAX_ALL_LENGTH: usize = 12;
+
+/// How many of the most frequent values each length lists.
+const MOST_FREQUENT: usize = 5;
+
+/// Every strip of 1 to `n` squares valued (`zermelo_games::backsliding::Backsliding::values`:
+/// all strips of a length as one graph, each distinct value found once), with outcomes (draws
+/// included), stoppers and distinct values per length; with `strips`, each strip and its value
+/// written as the length is done.
+fn backsliding_all(n: usize, strips: Option<Shown>) -> CliResult<Report> {
+    use std::collections::HashMap;
     use zermelo_games::backsliding::Backsliding;
-    if n == 0 || n > 14 {
+    if n == 0 || n > MAX_ALL_LENGTH {
         return Err(Failure::input(format!(
-            "--all {n}: expected 1 to 14 (3^14 = 4,782,969 strips)"
+            "--all {n}: expected 1 to {MAX_ALL_LENGTH} (3^12 = 531,441 strips)"
         )));
     }
     let started = Instant::now();
     let mut lines = vec![format!(
-        "{:>6}  {:>9}  {:>9}  {:>9}  {:>8}",
-        "length", "strips", "stoppers", "draws", "seconds"
+        "{:>6}  {:>7}  {:>8}  {:>7}  {:>6}  {:>8}  {:>8}",
+        "length", "strips", "stoppers", "draws", "values", "unvalued", "seconds"
     )];
+    let mut frequent_lines = Vec::new();
     let mut rows = Vec::new();
+    let mut unvalued_all = 0usize;
     for len in 1..=n {
         let t = Instant::now();
         let b = Backsliding::all(len);
         let outcomes = b.outcomes();
         let stoppers = b.graph().stoppers().iter().filter(|&&s| s).count();
         let draws = outcomes.iter().filter(|o| o.class().is_none()).count();
+        let values = cgt::on_deep_stack(|| b.values())
+            .map_err(|e| crate::limits::cgt_too_big("--all", e))?;
         let secs = t.elapsed().as_secs_f64();
+        // Each distinct value written once; strips only count them.
+        let mut text: HashMap<_, String> = HashMap::new();
+        let mut tally: HashMap<_, usize> = HashMap::new();
+        let mut unvalued = 0usize;
+        for v in 0..outcomes.len() as u32 {
+            match values.sides_ids(v) {
+                Some(ids) => {
+                    *tally.entry(ids).or_default() += 1;
+                    text.entry(ids)
+                        .or_insert_with(|| values.sides(v).expect("valued").to_string());
+                }
+                None => unvalued += 1,
+            }
+        }
+        unvalued_all += unvalued;
+        if let Some(format) = strips {
+            emit(None, |out| write_strips(out, format, &b, &values, &text))?;
+        }
+        let mut ranked: Vec<(&String, usize)> =
+            tally.iter().map(|(ids, &c)| (&text[ids], c)).collect();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        ranked.truncate(MOST_FREQUENT);
         lines.push(format!(
-            "{len:>6}  {:>9}  {stoppers:>9}  {draws:>9}  {secs:>8.3}",
-            outcomes.len()
+            "{len:>6}  {:>7}  {stoppers:>8}  {draws:>7}  {:>6}  {unvalued:>8}  {secs:>8.3}",
+            outcomes.len(),
+            tally.len()
+        ));
+        frequent_lines.push(format!(
+            "{len:>6}  {}",
+            ranked
+                .iter()
+                .map(|(v, c)| format!("{v} ({c})"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
         rows.push(
             json!({"length": len, "strips": outcomes.len(), "stoppers": stoppers,
-            "draws": draws, "seconds": secs}),
+            "draws": draws, "values": tally.len(), "unvalued": unvalued,
+            "most_frequent": ranked.iter().map(|(v, c)| json!({"value": v, "strips": c}))
+                .collect::<Vec<_>>(),
+            "seconds": secs}),
         );
     }
     let total = started.elapsed().as_secs_f64();
     lines.push(format!("all lengths: {total:.3} s"));
-    Ok(report(
+    lines.push("most frequent values (strips), by length:".to_string());
+    lines.extend(frequent_lines);
+    let mut r = report(
         json!({"game": "toads-frogs", "backsliding": true, "lengths": rows, "seconds": total}),
         lines,
-    ))
+    );
+    if unvalued_all > 0 {
+        r.lacks(format!(
+            "{} without a value (sides not found as stoppers, or past the sizes the method takes)",
+            count(unvalued_all as u64, "strip", "strips")
+        ));
+    }
+    Ok(r)
+}
+
+/// Each strip of `b` and its value, one a line: `STRIP VALUE`, or a JSON object.
+fn write_strips(
+    out: &mut dyn std::io::Write,
+    format: Shown,
+    b: &zermelo_games::backsliding::Backsliding,
+    values: &zermelo_cgt::loopy::Values,
+    text: &std::collections::HashMap<
+        (zermelo_cgt::loopy::StopperId, zermelo_cgt::loopy::StopperId),
+        String,
+    >,
+) -> std::io::Result<()> {
+    for (v, strip) in b.strips().iter().enumerate() {
+        let value = values.sides_ids(v as u32).map(|ids| text[&ids].as_str());
+        match format {
+            Shown::Table => writeln!(out, "{strip} {}", value.unwrap_or("-"))?,
+            Shown::Json => {
+                serde_json::to_writer(
+                    &mut *out,
+                    &json!({"strip": strip.to_string(), "value": value}),
+                )?;
+                writeln!(out)?;
+            }
+        }
+    }
+    Ok(())
 }
