@@ -6,7 +6,7 @@
 //! position at once (retrograde analysis), stoppers found at once ([`LoopyGraph::stoppers`]),
 //! and the value of a stopper in its simplest form ([`Stopper`]). [`Backsliding::all`] takes
 //! every strip of a length (3^n of them) as one graph, and [`Backsliding::values`] values all
-//! its positions at once ([`every_value`]: equal values found once).
+//! its positions at once ([`every_value`](zermelo_cgt::loopy::every_value): equal values found once).
 
 use std::collections::HashMap;
 
