@@ -3,17 +3,16 @@ boards, the same answers as `zermelo tb probe`, missing tables, bad positions.""
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
 from pathlib import Path
-from typing import Any, List
+from typing import List
 
 import pytest
 
 import zermelo
 from zermelo.chess import Tablebase
 
+from chess_answers import SYZYGY_WDL, assert_same_answer, cli_answers
 from conftest import run
 
 chess = pytest.importorskip("chess")  # python-chess: test.sh installs it
@@ -43,37 +42,9 @@ def random_fens(n: int, seed: int) -> List[str]:
 
 def test_probes_match_cli(cli: Path, tables: Path) -> None:
     fens = random_fens(40, 7)
-    p = subprocess.run(
-        [str(cli), "tb", "probe", "--stdin", "--tables", str(tables)],
-        input="\n".join(fens) + "\n",
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    want = [json.loads(line) for line in p.stdout.splitlines()]
     tb = Tablebase(tables)
-    sign = {"win": 1, "lose": -1, "draw": 0}
-    for fen, w in zip(fens, want):
-        board = chess.Board(fen)
-        for arg in (fen, board):
-            probe = tb.probe(arg)
-            assert zermelo.OUTCOME_NAMES[probe.outcome] == w["outcome"]
-            assert tb.probe_dtm(arg) == sign[w["outcome"]] * (w.get("dtm_plies") or 0)
-            # Under the 50-move rule (the DTZ table): the class and Syzygy's DTZ.
-            assert probe.category == w["category"] and tb.probe_dtz(arg) == w["dtz"] == probe.dtz
-            assert tb.probe_wdl(arg) == SYZYGY_WDL[w["category"]] == probe.wdl
-            # Every move, by DTM (probe_moves); the best move is the CLI's first (the rule's
-            # order, equal values by DTM).
-            moves = tb.probe_moves(arg)
-            assert sorted(m for m, _ in moves) == sorted(m["uci"] for m in w["moves"])
-            if moves:
-                assert probe.best_move == w["moves"][0]["uci"]
-                assert chess.Move.from_uci(moves[0][0]) in board.legal_moves
-            else:
-                assert probe.best_move is None
-
-
-SYZYGY_WDL = {"win": 2, "cursed-win": 1, "draw": 0, "blessed-loss": -1, "loss": -2}
+    for fen, want in zip(fens, cli_answers(cli, tables, fens)):
+        assert_same_answer(tb, fen, want)
 
 
 def test_dtm_only_directory(cli: Path, tables: Path, tmp_path: Path) -> None:

@@ -8,18 +8,16 @@ fixture generates the table itself."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import subprocess
 from pathlib import Path
 from typing import List
 
 import pytest
 
-import zermelo
 from zermelo.chess import Tablebase
 
+from chess_answers import assert_same_answer, cli_answers
 from conftest import run
 
 chess = pytest.importorskip("chess")  # python-chess: test.sh installs it
@@ -56,35 +54,13 @@ def random_fens(n: int, seed: int) -> List[str]:
     return out
 
 
-SYZYGY_WDL = {"win": 2, "cursed-win": 1, "draw": 0, "blessed-loss": -1, "loss": -2}
-SIGN = {"win": 1, "lose": -1, "draw": 0}
-
-
 def test_six_piece_probes_match_cli(cli: Path, tables: Path) -> None:
     fens = random_fens(300, 11)
     # Black to move without a legal move: a checkmate, then a stalemate.
     fens += ["k7/2Q5/1Q6/8/8/8/8/Q1Q3K1 b - - 0 1", "k7/2Q5/1Q6/8/6Q1/7Q/8/6K1 b - - 0 1"]
-    p = subprocess.run(
-        [str(cli), "tb", "probe", "--stdin", "--tables", str(tables)],
-        input="\n".join(fens) + "\n",
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    want = [json.loads(line) for line in p.stdout.splitlines()]
-    assert len(want) == len(fens)
-    seen = set()
+    answers = cli_answers(cli, tables, fens)
     with Tablebase(tables) as tb:
-        for fen, w in zip(fens, want):
-            board = chess.Board(fen)
-            probe = tb.probe(board)
-            seen.add(w["category"])
-            assert zermelo.OUTCOME_NAMES[probe.outcome] == w["outcome"], fen
-            assert tb.probe_dtm(fen) == SIGN[w["outcome"]] * (w.get("dtm_plies") or 0), fen
-            assert probe.category == w["category"] and tb.probe_dtz(board) == w["dtz"], fen
-            assert tb.probe_wdl(fen) == SYZYGY_WDL[w["category"]] == probe.wdl, fen
-            moves = tb.probe_moves(board)
-            assert sorted(m for m, _ in moves) == sorted(m["uci"] for m in w["moves"]), fen
-            assert sorted(m.uci() for m in board.legal_moves) == sorted(m for m, _ in moves)
+        for fen, want in zip(fens, answers):
+            assert_same_answer(tb, fen, want)
     # Random positions of this material: white wins, black loses or is stalemated.
-    assert {"win", "loss", "draw"} <= seen, seen
+    assert {"win", "loss", "draw"} <= {a["category"] for a in answers}
