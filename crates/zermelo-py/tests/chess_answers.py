@@ -5,9 +5,10 @@ against the command line's JSON answers (test_chess.py on KQvK, test_chess_six.p
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Sequence
 
 import pytest
 
@@ -18,6 +19,24 @@ chess = pytest.importorskip("chess")  # python-chess: test.sh installs it
 
 SYZYGY_WDL = {"win": 2, "cursed-win": 1, "draw": 0, "blessed-loss": -1, "loss": -2}
 SIGN = {"win": 1, "lose": -1, "draw": 0}
+
+
+def random_fens(n: int, seed: int, white: Sequence[int]) -> List[str]:
+    """`n` legal positions (either side to move) of the two kings and White's pieces of the
+    roles `white` (python-chess's piece types) on random squares, from `seed`."""
+    rng = random.Random(seed)
+    out: List[str] = []
+    while len(out) < n:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), 2 + len(white))
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for square, role in zip(squares[2:], white):
+            board.set_piece_at(square, chess.Piece(role, chess.WHITE))
+        board.turn = rng.choice([chess.WHITE, chess.BLACK])
+        if board.is_valid():
+            out.append(board.fen())
+    return out
 
 
 def cli_answers(cli: Path, tables: Path, fens: List[str]) -> List[Dict[str, Any]]:

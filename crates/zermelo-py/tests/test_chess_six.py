@@ -9,15 +9,13 @@ fixture generates the table itself."""
 from __future__ import annotations
 
 import os
-import random
 from pathlib import Path
-from typing import List
 
 import pytest
 
 from zermelo.chess import Tablebase
 
-from chess_answers import assert_same_answer, cli_answers
+from chess_answers import assert_same_answer, cli_answers, random_fens
 from conftest import run
 
 chess = pytest.importorskip("chess")  # python-chess: test.sh installs it
@@ -38,24 +36,8 @@ def tables(cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return d
 
 
-def random_fens(n: int, seed: int) -> List[str]:
-    rng = random.Random(seed)
-    out: List[str] = []
-    while len(out) < n:
-        board = chess.Board(None)
-        squares = rng.sample(range(64), 6)
-        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
-        for s in squares[2:]:
-            board.set_piece_at(s, chess.Piece(chess.QUEEN, chess.WHITE))
-        board.turn = rng.choice([chess.WHITE, chess.BLACK])
-        if board.is_valid():
-            out.append(board.fen())
-    return out
-
-
 def test_six_piece_probes_match_cli(cli: Path, tables: Path) -> None:
-    fens = random_fens(300, 11)
+    fens = random_fens(300, 11, [chess.QUEEN] * 4)
     # Black to move without a legal move: a checkmate, then a stalemate.
     fens += ["k7/2Q5/1Q6/8/8/8/8/Q1Q3K1 b - - 0 1", "k7/2Q5/1Q6/8/6Q1/7Q/8/6K1 b - - 0 1"]
     answers = cli_answers(cli, tables, fens)
